@@ -1,0 +1,87 @@
+// Package diag writes cctx's diagnostics to stderr in one format:
+//
+//	cctx: warning: FILE:LINE: message
+//	cctx: note: FILE: message        (only with -v)
+//
+// It counts warnings so that --strict can turn them into a failing exit code.
+package diag
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+// perFileLimit is how many line warnings one file prints before the rest are
+// summarised; -v prints them all.
+const perFileLimit = 5
+
+// Reporter prints warnings and notes. It is safe for concurrent use.
+type Reporter struct {
+	mu       sync.Mutex
+	w        io.Writer
+	verbose  bool
+	warnings int
+	perFile  map[string]int
+}
+
+// New returns a Reporter writing to w (normally stderr).
+func New(w io.Writer, verbose bool) *Reporter {
+	return &Reporter{w: w, verbose: verbose, perFile: map[string]int{}}
+}
+
+// Discard is a Reporter that prints nothing, for tests and library callers.
+func Discard() *Reporter { return New(io.Discard, false) }
+
+// Verbose reports whether notes are printed.
+func (r *Reporter) Verbose() bool { return r.verbose }
+
+// Warnings is the number of warnings reported so far.
+func (r *Reporter) Warnings() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.warnings
+}
+
+// Warn reports a problem that cctx worked around.
+func (r *Reporter) Warn(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.warnings++
+	fmt.Fprintf(r.w, "cctx: warning: "+format+"\n", args...)
+}
+
+// Note reports something worth knowing under -v only.
+func (r *Reporter) Note(format string, args ...any) {
+	if !r.verbose {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.w, "cctx: note: "+format+"\n", args...)
+}
+
+// Line reports a skipped transcript line. Every skipped line counts as a
+// warning (for --strict); a file prints only its first few unless -v, and
+// a truncated last line (a live session) is a note.
+func (r *Reporter) Line(is reader.Issue) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.warnings++
+	if is.Kind == reader.TruncatedTail {
+		if r.verbose {
+			fmt.Fprintf(r.w, "cctx: note: %s\n", is.Error())
+		}
+		return
+	}
+	n := r.perFile[is.File] + 1
+	r.perFile[is.File] = n
+	switch {
+	case r.verbose || n <= perFileLimit:
+		fmt.Fprintf(r.w, "cctx: warning: %s\n", is.Error())
+	case n == perFileLimit+1:
+		fmt.Fprintf(r.w, "cctx: warning: %s: more lines skipped (-v shows each)\n", is.File)
+	}
+}

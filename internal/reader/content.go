@@ -1,0 +1,95 @@
+package reader
+
+import (
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// ContentFlags summarises the blocks of message.content without keeping
+// them: enough to tell a typed prompt from a tool result.
+type ContentFlags uint8
+
+const (
+	HasText ContentFlags = 1 << iota // a string content or a text block
+	HasToolUse
+	HasToolResult
+	HasImage
+	HasThinking
+	HasDocument
+)
+
+func contentFlags(v gjson.Result) ContentFlags {
+	switch {
+	case v.Type == gjson.String:
+		if strings.TrimSpace(v.Str) != "" {
+			return HasText
+		}
+		return 0
+	case !v.IsArray():
+		return 0
+	}
+	var f ContentFlags
+	v.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			f |= HasText
+		case "tool_use", "server_tool_use":
+			f |= HasToolUse
+		case "tool_result":
+			f |= HasToolResult
+		case "image":
+			f |= HasImage
+		case "thinking", "redacted_thinking":
+			f |= HasThinking
+		case "document":
+			f |= HasDocument
+		}
+		return true
+	})
+	return f
+}
+
+// Texts returns the text of message.content in a raw line: the string
+// content itself, or each text block in order.
+func Texts(raw []byte) []string {
+	c := gjson.GetBytes(raw, "message.content")
+	if c.Type == gjson.String {
+		return []string{c.Str}
+	}
+	var out []string
+	c.ForEach(func(_, b gjson.Result) bool {
+		if b.Get("type").Str == "text" {
+			out = append(out, b.Get("text").Str)
+		}
+		return true
+	})
+	return out
+}
+
+// StringField returns a top-level string field of a raw line, or "".
+func StringField(raw []byte, name string) string {
+	v := gjson.GetBytes(raw, gjson.Escape(name))
+	if v.Type != gjson.String {
+		return ""
+	}
+	return v.Str
+}
+
+// Valid reports whether raw is one JSON object.
+func Valid(raw []byte) bool {
+	raw = trimSpace(raw)
+	return len(raw) > 0 && raw[0] == '{' && gjson.ValidBytes(raw)
+}
+
+// ParseLine extracts the envelope of a single raw line, for callers that
+// split lines themselves (the head and tail reads of session listing).
+func ParseLine(raw []byte) (Entry, bool) {
+	raw = trimSpace(raw)
+	if !Valid(raw) {
+		return Entry{}, false
+	}
+	e := parseEnvelope(raw)
+	e.Size = len(raw)
+	return e, true
+}

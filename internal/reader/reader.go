@@ -1,0 +1,278 @@
+// Package reader streams the entries of a Claude Code JSONL transcript.
+//
+// It is the only package that knows the transcript's field names. It reads
+// line by line with a bounded buffer (never the whole file), extracts a small
+// envelope of each line with gjson, and leaves the rest of the line alone:
+// unknown entry types and fields pass through, and content blocks are parsed
+// only when a caller asks for them.
+package reader
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"unsafe"
+
+	"github.com/tidwall/gjson"
+)
+
+// MaxLineBytes is the longest line the reader accepts. Real transcripts hold
+// lines of tens of MB (base64 screenshots, huge tool results); a line longer
+// than this is reported and skipped, never a crash.
+const MaxLineBytes = 256 << 20
+
+// readBufferBytes is the size of the bufio buffer. Lines that fit in it are
+// handed out without a copy.
+const readBufferBytes = 1 << 20
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// IssueKind says why a line was skipped.
+type IssueKind int
+
+const (
+	// Malformed: the line is not valid JSON.
+	Malformed IssueKind = iota
+	// NotObject: valid JSON, but not an object.
+	NotObject
+	// TooLong: longer than the reader's line limit.
+	TooLong
+	// TruncatedTail: the last line has no newline and does not parse: the
+	// session is most likely still being written.
+	TruncatedTail
+)
+
+// Issue describes a line the reader skipped.
+type Issue struct {
+	File string
+	Line int
+	Kind IssueKind
+	Size int // bytes in the line
+}
+
+func (i Issue) Error() string {
+	return fmt.Sprintf("%s:%d: %s", i.File, i.Line, i.Message())
+}
+
+// Message is the issue without its location.
+func (i Issue) Message() string {
+	switch i.Kind {
+	case Malformed:
+		return fmt.Sprintf("skipped malformed line (%s of invalid JSON)", humanBytes(i.Size))
+	case NotObject:
+		return "skipped line: JSON value is not an object"
+	case TooLong:
+		return fmt.Sprintf("skipped line of %s: longer than the %s limit", humanBytes(i.Size), humanBytes(MaxLineBytes))
+	case TruncatedTail:
+		return fmt.Sprintf("last line is incomplete (%s, no newline): the session may still be written", humanBytes(i.Size))
+	}
+	return "skipped line"
+}
+
+// Options tune a Reader.
+type Options struct {
+	// Name is the file name used in issues ("<stdin>" for standard input).
+	Name string
+	// KeepRaw keeps a copy of every line in Entry.Raw, for commands that
+	// print or parse content. Without it, memory does not depend on line size.
+	KeepRaw bool
+	// MaxLineBytes overrides MaxLineBytes (tests use a small limit).
+	MaxLineBytes int
+	// OnIssue receives each skipped line. Nil ignores them.
+	OnIssue func(Issue)
+}
+
+// Reader streams entries from one transcript.
+type Reader struct {
+	br      *bufio.Reader
+	opts    Options
+	max     int
+	line    int   // number of the line last read (1-based)
+	offset  int64 // byte offset of the next line
+	buf     []byte
+	err     error
+	skipped int
+}
+
+// New reads a transcript from r.
+func New(r io.Reader, o Options) *Reader {
+	max := o.MaxLineBytes
+	if max <= 0 {
+		max = MaxLineBytes
+	}
+	return &Reader{br: bufio.NewReaderSize(r, readBufferBytes), opts: o, max: max}
+}
+
+// Open opens a transcript file; "-" is standard input. The caller closes the
+// returned file.
+func Open(path string, o Options) (*Reader, io.Closer, error) {
+	if path == "-" {
+		if o.Name == "" {
+			o.Name = "<stdin>"
+		}
+		return New(os.Stdin, o), io.NopCloser(nil), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, fmt.Errorf("open %s: %w", path, ErrNotRegular)
+	}
+	if o.Name == "" {
+		o.Name = path
+	}
+	return New(f, o), f, nil
+}
+
+// Err is the read error that ended the stream, if any (never io.EOF).
+func (r *Reader) Err() error { return r.err }
+
+// Skipped is the number of lines skipped so far.
+func (r *Reader) Skipped() int { return r.skipped }
+
+// Line is the number of lines read so far.
+func (r *Reader) Line() int { return r.line }
+
+// Next returns the next entry. It returns false at the end of the input or on
+// a read error (see Err). Skipped lines are reported through Options.OnIssue.
+func (r *Reader) Next() (Entry, bool) {
+	for {
+		line, start, complete, ok := r.readLine()
+		if !ok {
+			return Entry{}, false
+		}
+		if r.line == 1 {
+			line = bytes.TrimPrefix(line, utf8BOM)
+		}
+		line = trimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if !gjson.ValidBytes(line) {
+			kind := Malformed
+			if !complete {
+				kind = TruncatedTail
+			}
+			r.issue(kind, len(line))
+			continue
+		}
+		if line[0] != '{' {
+			r.issue(NotObject, len(line))
+			continue
+		}
+		e := parseEnvelope(line)
+		e.Line = r.line
+		e.Offset = start
+		e.Size = len(line)
+		if r.opts.KeepRaw {
+			e.Raw = bytes.Clone(line)
+		}
+		return e, true
+	}
+}
+
+func (r *Reader) issue(kind IssueKind, size int) {
+	r.skipped++
+	if r.opts.OnIssue != nil {
+		r.opts.OnIssue(Issue{File: r.opts.Name, Line: r.line, Kind: kind, Size: size})
+	}
+}
+
+// readLine returns the next line without its terminator, the byte offset
+// where it starts, and whether it ended in a newline. A line over the limit
+// is reported and skipped here; its bytes are drained, not kept.
+func (r *Reader) readLine() (line []byte, start int64, complete, ok bool) {
+	for {
+		start = r.offset
+		r.buf = r.buf[:0]
+		size := 0
+		tooLong := false
+		var chunk []byte
+		var err error
+		for {
+			chunk, err = r.br.ReadSlice('\n')
+			size += len(chunk)
+			if !tooLong && size > r.max+1 { // +1: the newline is not part of the line
+				tooLong = true
+				r.buf = r.buf[:0]
+			}
+			if err == bufio.ErrBufferFull {
+				if !tooLong {
+					r.buf = append(r.buf, chunk...)
+				}
+				continue
+			}
+			break
+		}
+		r.offset += int64(size)
+		if err != nil && err != io.EOF {
+			r.err = err
+			return nil, 0, false, false
+		}
+		if size == 0 { // io.EOF with nothing read
+			return nil, 0, false, false
+		}
+		r.line++
+		if tooLong {
+			r.issue(TooLong, size)
+			continue
+		}
+		if len(r.buf) > 0 {
+			r.buf = append(r.buf, chunk...)
+			chunk = r.buf
+		}
+		complete = err == nil
+		if complete {
+			chunk = chunk[:len(chunk)-1]
+		}
+		if n := len(chunk); n > 0 && chunk[n-1] == '\r' {
+			chunk = chunk[:n-1]
+		}
+		return chunk, start, complete, true
+	}
+}
+
+// trimSpace trims JSON whitespace without allocating.
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// view turns bytes into a string without copying. The string is valid only
+// while b is unchanged: anything kept must be cloned.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+func humanBytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// ErrNotRegular is returned for paths that are not regular files.
+var ErrNotRegular = errors.New("not a regular file")

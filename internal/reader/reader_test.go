@@ -1,0 +1,270 @@
+package reader
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// readAll collects every entry and issue of a transcript.
+func readAll(t *testing.T, input string, o Options) ([]Entry, []Issue) {
+	t.Helper()
+	var issues []Issue
+	o.Name = "t.jsonl"
+	o.OnIssue = func(is Issue) { issues = append(issues, is) }
+	r := New(strings.NewReader(input), o)
+	var es []Entry
+	for {
+		e, ok := r.Next()
+		if !ok {
+			break
+		}
+		es = append(es, e)
+	}
+	if err := r.Err(); err != nil {
+		t.Fatalf("read error: %v", err)
+	}
+	return es, issues
+}
+
+func uuids(es []Entry) string {
+	var s []string
+	for _, e := range es {
+		s = append(s, e.UUID)
+	}
+	return strings.Join(s, ",")
+}
+
+func kinds(is []Issue) string {
+	var s []string
+	for _, i := range is {
+		s = append(s, fmt.Sprintf("%d:%d", i.Line, i.Kind))
+	}
+	return strings.Join(s, ",")
+}
+
+func TestReaderLines(t *testing.T) {
+	const a = `{"type":"user","uuid":"a"}`
+	const b = `{"type":"assistant","uuid":"b"}`
+	tests := []struct {
+		name       string
+		input      string
+		wantUUIDs  string
+		wantIssues string // line:kind
+		wantLines  string // line numbers of the entries
+	}{
+		{"plain", a + "\n" + b + "\n", "a,b", "", "1,2"},
+		{"no final newline but complete", a + "\n" + b, "a,b", "", "1,2"},
+		{"BOM on first line", "\uFEFF" + a + "\n" + b + "\n", "a,b", "", "1,2"},
+		{"CRLF line ends", a + "\r\n" + b + "\r\n", "a,b", "", "1,2"},
+		{"blank and whitespace lines skipped", "\n" + a + "\n  \n\t\r\n" + b + "\n\n", "a,b", "", "2,5"},
+		{"garbage line warned, rest read", a + "\nnot json at all\n" + b + "\n", "a,b", fmt.Sprintf("2:%d", Malformed), "1,3"},
+		{"truncated middle line is malformed", a + "\n{\"type\":\"user\",\"uu\n" + b + "\n", "a,b", fmt.Sprintf("2:%d", Malformed), "1,3"},
+		{"non-object JSON", a + "\n[1,2]\n\"str\"\n42\nnull\n" + b + "\n", "a,b",
+			fmt.Sprintf("2:%d,3:%d,4:%d,5:%d", NotObject, NotObject, NotObject, NotObject), "1,6"},
+		{"truncated last line", a + "\n" + b + "\n{\"type\":\"assistant\",\"mess", "a,b", fmt.Sprintf("3:%d", TruncatedTail), "1,2"},
+		{"unknown entry type passes through", a + "\n{\"type\":\"atis-latch\",\"uuid\":\"x\",\"newField\":{\"deep\":[1]}}\n", "a,x", "", "1,2"},
+		{"NUL bytes are malformed", a + "\n{\"type\":\x00}\n" + b + "\n", "a,b", fmt.Sprintf("2:%d", Malformed), "1,3"},
+		{"empty input", "", "", "", ""},
+		{"only blank lines", "\n\n\r\n", "", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			es, is := readAll(t, tt.input, Options{})
+			if got := uuids(es); got != tt.wantUUIDs {
+				t.Errorf("uuids = %q, want %q", got, tt.wantUUIDs)
+			}
+			if got := kinds(is); got != tt.wantIssues {
+				t.Errorf("issues = %q, want %q", got, tt.wantIssues)
+			}
+			var lines []string
+			for _, e := range es {
+				lines = append(lines, fmt.Sprint(e.Line))
+			}
+			if got := strings.Join(lines, ","); got != tt.wantLines {
+				t.Errorf("lines = %q, want %q", got, tt.wantLines)
+			}
+		})
+	}
+}
+
+func TestReaderLongLines(t *testing.T) {
+	big := `{"type":"user","uuid":"big","message":{"content":"` + strings.Repeat("x", 10<<20) + `"}}`
+	input := `{"uuid":"a"}` + "\n" + big + "\n" + `{"uuid":"b"}` + "\n"
+
+	t.Run("a 10 MiB line is read whole", func(t *testing.T) {
+		es, is := readAll(t, input, Options{KeepRaw: true})
+		if got := uuids(es); got != "a,big,b" || len(is) != 0 {
+			t.Fatalf("uuids=%q issues=%v", got, is)
+		}
+		if !bytes.Equal(es[1].Raw, []byte(big)) || es[1].Size != len(big) {
+			t.Errorf("raw line of %d bytes not kept intact", len(es[1].Raw))
+		}
+	})
+	t.Run("a line over the limit is skipped and reported", func(t *testing.T) {
+		es, is := readAll(t, input, Options{MaxLineBytes: 1 << 20})
+		if got := uuids(es); got != "a,b" {
+			t.Errorf("uuids = %q, want a,b", got)
+		}
+		if len(is) != 1 || is[0].Kind != TooLong || is[0].Line != 2 {
+			t.Fatalf("issues = %+v, want one TooLong on line 2", is)
+		}
+		if es[1].Line != 3 || es[1].Offset != int64(len(`{"uuid":"a"}`)+1+len(big)+1) {
+			t.Errorf("entry after the long line: line %d offset %d", es[1].Line, es[1].Offset)
+		}
+	})
+	t.Run("a line exactly at the limit is kept", func(t *testing.T) {
+		line := `{"uuid":"x","pad":"` + strings.Repeat("y", 100) + `"}`
+		es, is := readAll(t, line+"\n", Options{MaxLineBytes: len(line)})
+		if uuids(es) != "x" || len(is) != 0 {
+			t.Errorf("uuids=%q issues=%v", uuids(es), is)
+		}
+	})
+}
+
+func TestReaderOffsetsPointAtTheLine(t *testing.T) {
+	lines := []string{"\uFEFF" + `{"uuid":"a"}`, `{"uuid":"b","x":"` + strings.Repeat("z", 3<<20) + `"}`, "", `{"uuid":"c"}`}
+	input := strings.Join(lines, "\r\n") + "\r\n"
+	es, _ := readAll(t, input, Options{KeepRaw: true})
+	if len(es) != 3 {
+		t.Fatalf("got %d entries", len(es))
+	}
+	for _, e := range es {
+		rest := strings.TrimPrefix(input[e.Offset:], "\uFEFF")
+		if !strings.HasPrefix(rest, string(e.Raw)+"\r\n") {
+			t.Errorf("%s: offset %d does not point at its line", e.UUID, e.Offset)
+		}
+	}
+}
+
+func TestEnvelope(t *testing.T) {
+	line := `{"parentUuid":"p1","logicalParentUuid":"lp","isSidechain":true,"userType":"external","cwd":"/home/u/proj","sessionId":"s1","version":"2.1.7","gitBranch":"main","agentId":"a12","teamName":"t","isMeta":true,"isCompactSummary":true,"type":"assistant","subtype":"x","uuid":"u1","timestamp":"2026-01-02T03:04:05.678Z","requestId":"req_1","isApiErrorMessage":true,` +
+		`"message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"hi \"there\""}],` +
+		`"usage":{"input_tokens":3,"cache_creation_input_tokens":100,"cache_read_input_tokens":"2000","output_tokens":7.0,"server_tool_use":{"web_search_requests":2},"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":40,"ephemeral_1h_input_tokens":60},"speed":"fast"}},` +
+		`"compactMetadata":{"trigger":"auto","preTokens":154000},"toolUseResult":{"agentId":"a9","status":"completed"}}`
+	es, is := readAll(t, line, Options{})
+	if len(es) != 1 || len(is) != 0 {
+		t.Fatalf("entries=%d issues=%v", len(es), is)
+	}
+	e := es[0]
+	want := Entry{
+		Line: 1, Size: len(line),
+		Type: "assistant", Subtype: "x", UUID: "u1", ParentUUID: "p1", LogicalParentUUID: "lp",
+		SessionID: "s1", AgentID: "a12", TeamName: "t",
+		Sidechain: true, Meta: true, CompactSummary: true, APIError: true,
+		Timestamp: time.Date(2026, 1, 2, 3, 4, 5, 678e6, time.UTC),
+		CWD:       "/home/u/proj", GitBranch: "main", Version: "2.1.7",
+		MessageID: "msg_1", RequestID: "req_1", Model: "claude-opus-4-5", Role: "assistant",
+		HasUsage: true,
+		Usage: Usage{Input: 3, Output: 7, CacheCreation: 100, CacheCreation5m: 40, CacheCreation1h: 60,
+			CacheRead: 2000, WebSearch: 2, Speed: "fast", ServiceTier: "standard"},
+		CompactTrigger: "auto", CompactPreTokens: 154000,
+		ToolUseResultAgentID: "a9",
+	}
+	if fmt.Sprintf("%+v", e) != fmt.Sprintf("%+v", want) {
+		t.Errorf("envelope\n got %+v\nwant %+v", e, want)
+	}
+	if e.Usage.Total() != 2110 || e.Usage.Context() != 2103 {
+		t.Errorf("total %d context %d", e.Usage.Total(), e.Usage.Context())
+	}
+}
+
+func TestEnvelopeToleratesOddShapes(t *testing.T) {
+	tests := []struct {
+		name, line string
+		check      func(Entry) bool
+	}{
+		{"null where objects are expected", `{"type":"assistant","uuid":"u","message":null,"toolUseResult":null,"parentUuid":null}`,
+			func(e Entry) bool { return e.UUID == "u" && !e.HasUsage && e.ParentUUID == "" }},
+		{"toolUseResult as a string", `{"type":"user","toolUseResult":"Error: boom"}`,
+			func(e Entry) bool { return e.ToolUseResultAgentID == "" }},
+		{"numbers in place of strings", `{"type":7,"uuid":12,"timestamp":99}`,
+			func(e Entry) bool { return e.Type == "" && e.UUID == "" && e.Timestamp.IsZero() }},
+		{"negative and bogus counts are zero", `{"message":{"usage":{"input_tokens":-5,"output_tokens":"lots"}}}`,
+			func(e Entry) bool { return e.HasUsage && e.Usage.Input == 0 && e.Usage.Output == 0 }},
+		{"duplicate keys: the last wins", `{"uuid":"first","uuid":"second"}`,
+			func(e Entry) bool { return e.UUID == "second" }},
+		{"escaped strings are decoded", `{"cwd":"C:\\Users\\x","uuid":"\u0061"}`,
+			func(e Entry) bool { return e.CWD == `C:\Users\x` && e.UUID == "a" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			es, is := readAll(t, tt.line+"\n", Options{})
+			if len(es) != 1 || len(is) != 0 {
+				t.Fatalf("entries=%d issues=%v", len(es), is)
+			}
+			if !tt.check(es[0]) {
+				t.Errorf("unexpected envelope %+v", es[0])
+			}
+		})
+	}
+}
+
+func TestEnvelopeStringsOutliveTheBuffer(t *testing.T) {
+	// Lines fit in the bufio buffer and are handed out without a copy; the
+	// envelope must not alias them.
+	var sb strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&sb, `{"uuid":"u%d","type":"user","sessionId":"s%d"}`+"\n", i, i)
+	}
+	es, _ := readAll(t, sb.String(), Options{})
+	for i, e := range es {
+		if e.UUID != fmt.Sprintf("u%d", i) || e.SessionID != fmt.Sprintf("s%d", i) {
+			t.Fatalf("entry %d corrupted: %+v", i, e)
+		}
+	}
+}
+
+func TestOpen(t *testing.T) {
+	dir := t.TempDir()
+	if _, _, err := Open(dir, Options{}); err == nil {
+		t.Error("opening a directory succeeded")
+	}
+	if _, _, err := Open(filepath.Join(dir, "missing.jsonl"), Options{}); err == nil {
+		t.Error("opening a missing file succeeded")
+	}
+	p := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(p, []byte(`{"uuid":"a"}`+"\n"), 0o644)
+	r, c, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if e, ok := r.Next(); !ok || e.UUID != "a" {
+		t.Errorf("got %+v %v", e, ok)
+	}
+}
+
+func TestRealCorpusParsesCleanly(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
+	more, _ := filepath.Glob("../../../shared/corpus/real/*/*/*.jsonl")
+	files = append(files, more...)
+	if len(files) == 0 {
+		t.Skip("no corpus files")
+	}
+	for _, f := range files {
+		var issues []Issue
+		r, c, err := Open(f, Options{OnIssue: func(is Issue) { issues = append(issues, is) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for {
+			if _, ok := r.Next(); !ok {
+				break
+			}
+			n++
+		}
+		c.Close()
+		if len(issues) != 0 || r.Err() != nil {
+			t.Errorf("%s: issues %v err %v", f, issues, r.Err())
+		}
+		if n != r.Line() && n == 0 {
+			t.Errorf("%s: no entries", f)
+		}
+	}
+}

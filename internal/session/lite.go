@@ -1,0 +1,216 @@
+package session
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+// liteBytes is how much of each end of a file a listing reads, as the SDKs
+// do: enough for the first prompt and the latest title entries, cheap on
+// thousands of sessions.
+const liteBytes = 64 << 10
+
+// firstPromptScanLimit bounds the extra read used when the head holds no
+// prompt because its first user line is huge (a pasted screenshot).
+const firstPromptScanLimit = 32 << 20
+
+// Info is what a listing shows of a session, from a head-and-tail read.
+type Info struct {
+	*Session
+	Project     string    // cwd recorded in the entries; "" if none
+	Title       string    // see TitleSource
+	TitleSource string    // custom-title, ai-title, last-prompt, summary, first-prompt, or none
+	FirstPrompt string    // the first real user prompt, if found
+	GitBranch   string    // latest recorded branch
+	StartedAt   time.Time // first timestamp in the file
+	UpdatedAt   time.Time // last timestamp in the tail, else the file's mtime
+	Version     string    // Claude Code version of the latest entries
+	Sidechain   bool      // the file starts with a sidechain entry: not a real session
+	Empty       bool      // no user or assistant entry: a metadata-only file
+}
+
+// Lite reads the head and tail of a session file and fills an Info.
+func Lite(s *Session) (*Info, error) {
+	head, tail, err := readHeadTail(s.Path, liteBytes)
+	if err != nil {
+		return nil, err
+	}
+	in := &Info{Session: s, TitleSource: "none"}
+	whole := tail == nil
+	headLines := completeLines(head, true, whole)
+	var tailLines [][]byte
+	if whole {
+		tailLines = headLines
+	} else {
+		tailLines = completeLines(tail, false, true)
+	}
+
+	var customHead, aiHead string
+	conversation := false
+	firstConv := true
+	for _, line := range headLines {
+		e, ok := reader.ParseLine(line)
+		if !ok {
+			continue
+		}
+		if in.StartedAt.IsZero() && !e.Timestamp.IsZero() {
+			in.StartedAt = e.Timestamp
+		}
+		if in.Project == "" && e.CWD != "" {
+			in.Project = e.CWD
+		}
+		if in.GitBranch == "" && e.GitBranch != "" {
+			in.GitBranch = e.GitBranch
+		}
+		if e.IsConversation() {
+			conversation = true
+			if firstConv {
+				in.Sidechain = e.Sidechain
+				firstConv = false
+			}
+		}
+		switch e.Type {
+		case "custom-title":
+			if t := reader.StringField(line, "customTitle"); t != "" {
+				customHead = t
+			}
+		case "ai-title":
+			if t := reader.StringField(line, "aiTitle"); t != "" {
+				aiHead = t
+			}
+		}
+	}
+	in.FirstPrompt = firstPrompt(headLines)
+	if in.FirstPrompt == "" && !whole && cutUserLine(head) {
+		in.FirstPrompt = scanFirstPrompt(s.Path)
+	}
+
+	var custom, ai, lastPrompt, summary string
+	var lastTime time.Time
+	for _, line := range tailLines {
+		e, ok := reader.ParseLine(line)
+		if !ok {
+			continue
+		}
+		if !e.Timestamp.IsZero() && e.Timestamp.After(lastTime) {
+			lastTime = e.Timestamp
+		}
+		if e.GitBranch != "" {
+			in.GitBranch = e.GitBranch
+		}
+		if e.Version != "" {
+			in.Version = e.Version
+		}
+		if e.IsConversation() {
+			conversation = true
+		}
+		switch e.Type {
+		case "custom-title":
+			if t := reader.StringField(line, "customTitle"); t != "" {
+				custom = t
+			}
+		case "ai-title":
+			if t := reader.StringField(line, "aiTitle"); t != "" {
+				ai = t
+			}
+		case "last-prompt":
+			if t := reader.StringField(line, "lastPrompt"); t != "" {
+				lastPrompt = t
+			}
+		case "summary":
+			if t := reader.StringField(line, "summary"); t != "" {
+				summary = t
+			}
+		}
+		if in.Project == "" && e.CWD != "" {
+			in.Project = e.CWD
+		}
+	}
+	if custom == "" {
+		custom = customHead
+	}
+	if ai == "" {
+		ai = aiHead
+	}
+	in.Empty = !conversation
+	for _, c := range []struct{ src, title string }{
+		{"custom-title", custom}, {"ai-title", ai}, {"last-prompt", lastPrompt},
+		{"summary", summary}, {"first-prompt", in.FirstPrompt},
+	} {
+		if t := cleanTitle(c.title); t != "" {
+			in.Title, in.TitleSource = t, c.src
+			break
+		}
+	}
+	in.UpdatedAt = lastTime
+	if in.UpdatedAt.IsZero() {
+		in.UpdatedAt = s.ModTime
+	}
+	if in.StartedAt.IsZero() {
+		in.StartedAt = in.UpdatedAt
+	}
+	return in, nil
+}
+
+// scanFirstPrompt streams the start of a file whose head held no prompt:
+// the first user line was longer than the head. It stops at the first
+// prompt or after firstPromptScanLimit bytes.
+func scanFirstPrompt(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	r := reader.New(io.LimitReader(f, firstPromptScanLimit), reader.Options{KeepRaw: true})
+	for {
+		e, ok := r.Next()
+		if !ok {
+			return ""
+		}
+		if e.Type != "user" {
+			continue
+		}
+		if p := firstPrompt([][]byte{e.Raw}); p != "" {
+			return p
+		}
+	}
+}
+
+// cutUserLine reports whether the head ends inside a user line, or holds
+// no complete line at all: the first prompt may be in the part not read.
+func cutUserLine(head []byte) bool {
+	i := bytes.LastIndexByte(head, '\n')
+	return i < 0 || bytes.Contains(head[i+1:], []byte(`"type":"user"`))
+}
+
+// readHeadTail reads the first and last n bytes of a file. When the file is
+// no longer than n, tail is nil and head is the whole file.
+func readHeadTail(path string, n int) (head, tail []byte, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	size := st.Size()
+	head = make([]byte, min(int64(n), size))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return nil, nil, err
+	}
+	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
+	if size <= int64(n) {
+		return head, nil, nil
+	}
+	tail = make([]byte, n)
+	if _, err := f.ReadAt(tail, size-int64(n)); err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	return head, tail, nil
+}

@@ -1,0 +1,102 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// MinPrefix is the shortest session id prefix accepted.
+const MinPrefix = 4
+
+// StdinPath is the <session> argument that reads a transcript from stdin.
+const StdinPath = "-"
+
+// ResolveError is a <session> argument that names no single session. It is
+// a usage error: the user can fix the argument.
+type ResolveError struct {
+	Arg        string
+	Reason     string
+	Candidates []*Session // for an ambiguous prefix
+}
+
+func (e *ResolveError) Error() string {
+	return fmt.Sprintf("session %q: %s", e.Arg, e.Reason)
+}
+
+// Resolve turns a <session> argument into a file:
+//   - "-": standard input (Path is "-");
+//   - a path to a .jsonl file (its subagents are found next to it);
+//   - "latest": the most recently modified session under the roots;
+//   - a full session id or a unique prefix of at least MinPrefix characters.
+func (f *Finder) Resolve(arg string) (*Session, error) {
+	switch {
+	case arg == StdinPath:
+		return &Session{ID: "", Path: StdinPath}, nil
+	case arg == "":
+		return nil, &ResolveError{Arg: arg, Reason: "empty session argument"}
+	case strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/'):
+		return sessionFromPath(arg)
+	case arg == "latest":
+		ss := f.Sessions()
+		if len(ss) == 0 {
+			return nil, &ResolveError{Arg: arg, Reason: "no sessions found" + f.where()}
+		}
+		return ss[0], nil
+	}
+	if len(arg) < MinPrefix {
+		return nil, &ResolveError{Arg: arg, Reason: fmt.Sprintf("a session prefix needs at least %d characters", MinPrefix)}
+	}
+	want := strings.ToLower(arg)
+	var matches []*Session
+	for _, s := range f.Sessions() {
+		id := strings.ToLower(s.ID)
+		if id == want {
+			return s, nil
+		}
+		if strings.HasPrefix(id, want) {
+			matches = append(matches, s)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return nil, &ResolveError{Arg: arg, Reason: "no such session" + f.where() + " (cctx ls lists them; --dir or CLAUDE_CONFIG_DIR look elsewhere)"}
+	case 1:
+		return matches[0], nil
+	}
+	return nil, &ResolveError{Arg: arg, Reason: fmt.Sprintf("ambiguous prefix: %d sessions match", len(matches)), Candidates: matches}
+}
+
+func (f *Finder) where() string {
+	if len(f.Roots) == 0 {
+		return " (no projects directory found)"
+	}
+	var dirs []string
+	for _, r := range f.Roots {
+		dirs = append(dirs, r.ProjectsDir)
+	}
+	return " in " + strings.Join(dirs, ", ")
+}
+
+func sessionFromPath(p string) (*Session, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, &ResolveError{Arg: p, Reason: "no such file"}
+		}
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &ResolveError{Arg: p, Reason: "not a regular file"}
+	}
+	dir := filepath.Dir(p)
+	return &Session{
+		ID:         strings.TrimSuffix(filepath.Base(p), ".jsonl"),
+		Path:       p,
+		ProjectDir: dir,
+		Root:       Root{ProjectsDir: filepath.Dir(dir)},
+		ModTime:    st.ModTime(),
+		Size:       st.Size(),
+	}, nil
+}

@@ -1,0 +1,110 @@
+// Package session finds Claude Code sessions on disk: the roots that hold
+// them, the session and subagent files in each project folder, a cheap
+// head-and-tail summary of each session for listing, and the resolution of
+// a user's <session> argument to a file.
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Root is one projects directory (…/projects) and, when known, the config
+// directory that holds it (where sessions/<pid>.json live records are).
+type Root struct {
+	ProjectsDir string
+	ConfigDir   string
+}
+
+// Env is what root discovery reads from the environment; tests fake it.
+type Env struct {
+	Getenv func(string) string
+	Home   string
+}
+
+// OSEnv is the process environment.
+func OSEnv() Env {
+	home, _ := os.UserHomeDir()
+	return Env{Getenv: os.Getenv, Home: home}
+}
+
+// Roots decides where transcripts are:
+//   - each --dir, which may name a projects dir or a config dir holding projects/;
+//   - else CLAUDE_CONFIG_DIR, a comma-separated list of config dirs;
+//   - else ~/.claude and ~/.config/claude, whichever have a projects dir.
+//
+// A --dir that does not exist is an error; defaults that do not exist are
+// skipped. An empty result is not an error: there is simply nothing to list.
+func Roots(dirs []string, env Env) ([]Root, error) {
+	var roots []Root
+	seen := map[string]bool{}
+	add := func(r Root) {
+		key := r.ProjectsDir
+		if abs, err := filepath.Abs(key); err == nil {
+			key = abs
+		}
+		if !seen[key] {
+			seen[key] = true
+			roots = append(roots, r)
+		}
+	}
+	if len(dirs) > 0 {
+		for _, d := range dirs {
+			r, err := rootFromDir(d)
+			if err != nil {
+				return nil, err
+			}
+			add(r)
+		}
+		return roots, nil
+	}
+	var configs []string
+	if v := strings.TrimSpace(env.Getenv("CLAUDE_CONFIG_DIR")); v != "" {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				configs = append(configs, expandHome(c, env.Home))
+			}
+		}
+	} else if env.Home != "" {
+		configs = []string{filepath.Join(env.Home, ".claude"), filepath.Join(env.Home, ".config", "claude")}
+	}
+	for _, c := range configs {
+		p := filepath.Join(c, "projects")
+		if isDir(p) {
+			add(Root{ProjectsDir: p, ConfigDir: c})
+		}
+	}
+	return roots, nil
+}
+
+func rootFromDir(d string) (Root, error) {
+	st, err := os.Stat(d)
+	if err != nil {
+		return Root{}, fmt.Errorf("--dir %s: %w", d, err)
+	}
+	if !st.IsDir() {
+		return Root{}, fmt.Errorf("--dir %s: not a directory", d)
+	}
+	if p := filepath.Join(d, "projects"); isDir(p) {
+		return Root{ProjectsDir: p, ConfigDir: d}, nil
+	}
+	r := Root{ProjectsDir: d}
+	if abs, err := filepath.Abs(d); err == nil && filepath.Base(abs) == "projects" {
+		r.ConfigDir = filepath.Dir(abs)
+	}
+	return r, nil
+}
+
+func expandHome(p, home string) string {
+	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
+		return filepath.Join(home, p[1:])
+	}
+	return p
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}

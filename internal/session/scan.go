@@ -1,0 +1,315 @@
+package session
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+// Session is one main transcript file: <project-key>/<session-id>.jsonl.
+type Session struct {
+	ID         string
+	Path       string
+	ProjectDir string // the project folder holding the file
+	Root       Root
+	ModTime    time.Time
+	Size       int64
+}
+
+// ProjectKey is the name of the project folder (a lossy encoding of the
+// cwd; use the cwd recorded in the entries to name a project).
+func (s *Session) ProjectKey() string { return filepath.Base(s.ProjectDir) }
+
+// Agent is one subagent transcript found on disk.
+type Agent struct {
+	ID       string // from the file name agent-<id>.jsonl
+	Path     string
+	MetaPath string // agent-<id>.meta.json beside it, or ""
+	Flat     bool   // 2.0.x layout: in the project folder, linked by sessionId
+	Size     int64
+	ModTime  time.Time
+}
+
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// IsSessionID reports whether s has the 8-4-4-4-12 hex shape of a session id.
+func IsSessionID(s string) bool { return uuidRe.MatchString(s) }
+
+// SafeAgentID reports whether an agent id taken from file content may be
+// compared with file names. cctx never builds a path from content; it looks
+// ids up among the files it listed, and refuses ids that could only match
+// by escaping a directory.
+func SafeAgentID(id string) bool {
+	if id == "" || len(id) > 200 || id == "." || strings.Contains(id, "..") {
+		return false
+	}
+	return !strings.ContainsAny(id, "/\\\x00:")
+}
+
+// Finder lists the sessions and subagent files under a set of roots.
+type Finder struct {
+	Roots  []Root
+	Report *diag.Reporter
+
+	mu   sync.Mutex
+	flat map[string]map[string][]Agent // project dir → session id → flat agents
+}
+
+// NewFinder returns a Finder over roots that reports problems to rep.
+func NewFinder(roots []Root, rep *diag.Reporter) *Finder {
+	if rep == nil {
+		rep = diag.Discard()
+	}
+	return &Finder{Roots: roots, Report: rep}
+}
+
+// Sessions lists every main session under the roots, newest file first.
+// Only directory metadata is read. A session id present in several roots
+// is listed once: the most recently modified copy wins.
+func (f *Finder) Sessions() []*Session {
+	byID := map[string]*Session{}
+	for _, root := range f.Roots {
+		for _, dir := range f.projectDirs(root) {
+			for _, s := range f.sessionsIn(root, dir) {
+				if old, ok := byID[s.ID]; ok {
+					newer, older := s, old
+					if old.ModTime.After(s.ModTime) {
+						newer, older = old, s
+					}
+					f.Report.Note("session %s is in two places; using %s, ignoring %s", s.ID, newer.Path, older.Path)
+					byID[s.ID] = newer
+					continue
+				}
+				byID[s.ID] = s
+			}
+		}
+	}
+	out := make([]*Session, 0, len(byID))
+	for _, s := range byID {
+		out = append(out, s)
+	}
+	SortNewestFirst(out)
+	return out
+}
+
+// SortNewestFirst orders sessions by file modification time, newest first,
+// then by id so the order is stable.
+func SortNewestFirst(ss []*Session) {
+	sort.Slice(ss, func(i, j int) bool {
+		if !ss[i].ModTime.Equal(ss[j].ModTime) {
+			return ss[i].ModTime.After(ss[j].ModTime)
+		}
+		return ss[i].ID > ss[j].ID
+	})
+}
+
+// projectDirs lists the project folders of a root. A root that directly
+// holds session files (a project folder given as --dir) is its own project.
+func (f *Finder) projectDirs(root Root) []string {
+	ents, err := os.ReadDir(root.ProjectsDir)
+	if err != nil {
+		f.Report.Warn("%s: %v", root.ProjectsDir, err)
+		return nil
+	}
+	var dirs []string
+	self := false
+	for _, e := range ents {
+		p := filepath.Join(root.ProjectsDir, e.Name())
+		switch {
+		case e.IsDir():
+			if !IsSessionID(e.Name()) { // <id>/ folders hold a session's subagents
+				dirs = append(dirs, p)
+			}
+		case e.Type()&fs.ModeSymlink != 0:
+			if isDir(p) {
+				dirs = append(dirs, p)
+			}
+		case strings.HasSuffix(e.Name(), ".jsonl") && IsSessionID(strings.TrimSuffix(e.Name(), ".jsonl")):
+			self = true
+		}
+	}
+	if self {
+		dirs = append([]string{root.ProjectsDir}, dirs...)
+	}
+	return dirs
+}
+
+func (f *Finder) sessionsIn(root Root, dir string) []*Session {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		f.Report.Warn("%s: %v", dir, err)
+		return nil
+	}
+	var out []*Session
+	for _, e := range ents {
+		name := e.Name()
+		id := strings.TrimSuffix(name, ".jsonl")
+		if id == name || !IsSessionID(id) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		st, err := os.Stat(p) // follows a symlinked file; loops fail here
+		if err != nil {
+			f.Report.Warn("%s: %v", p, err)
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			f.Report.Warn("%s: not a regular file, skipped", p)
+			continue
+		}
+		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: st.Size()})
+	}
+	return out
+}
+
+// Agents lists the subagent transcripts of a session in both layouts:
+// <session-id>/subagents/**/agent-<id>.jsonl (walked without following
+// symlinks, so a link loop cannot trap it) and the older flat
+// agent-<id>.jsonl files in the project folder whose sessionId matches.
+// Agents are sorted by path.
+func (f *Finder) Agents(s *Session) []Agent {
+	var out []Agent
+	sub := filepath.Join(strings.TrimSuffix(s.Path, ".jsonl"), "subagents")
+	if isDir(sub) {
+		filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				f.Report.Warn("%s: %v", p, err)
+				return nil
+			}
+			if d.IsDir() || !d.Type().IsRegular() {
+				return nil
+			}
+			if a, ok := agentFile(p); ok {
+				out = append(out, a)
+			}
+			return nil
+		})
+	}
+	out = append(out, f.flatAgents(s.ProjectDir)[s.ID]...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// agentFile recognises agent-<id>.jsonl and finds its .meta.json sidecar.
+func agentFile(p string) (Agent, bool) {
+	name := filepath.Base(p)
+	if !strings.HasPrefix(name, "agent-") || !strings.HasSuffix(name, ".jsonl") {
+		return Agent{}, false
+	}
+	id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
+	if id == "" {
+		return Agent{}, false
+	}
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return Agent{}, false
+	}
+	a := Agent{ID: id, Path: p, Size: st.Size(), ModTime: st.ModTime()}
+	if meta := strings.TrimSuffix(p, ".jsonl") + ".meta.json"; fileExists(meta) {
+		a.MetaPath = meta
+	}
+	return a, true
+}
+
+// flatAgents indexes the flat agent files of a project folder by the
+// sessionId they record. Each folder is read once.
+func (f *Finder) flatAgents(dir string) map[string][]Agent {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if idx, ok := f.flat[dir]; ok {
+		return idx
+	}
+	if f.flat == nil {
+		f.flat = map[string]map[string][]Agent{}
+	}
+	idx := map[string][]Agent{}
+	f.flat[dir] = idx
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return idx
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		a, ok := agentFile(filepath.Join(dir, e.Name()))
+		if !ok {
+			continue
+		}
+		a.Flat = true
+		sid := headSessionID(a.Path)
+		if sid == "" {
+			f.Report.Note("%s: no sessionId in its first lines; not linked to a session", a.Path)
+			continue
+		}
+		idx[sid] = append(idx[sid], a)
+	}
+	return idx
+}
+
+var sessionIDField = regexp.MustCompile(`"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"`)
+
+// headSessionID reads the sessionId recorded near the start of a file.
+func headSessionID(path string) string {
+	head, _, err := readHeadTail(path, liteBytes)
+	if err != nil {
+		return ""
+	}
+	for _, line := range completeLines(head, true, false) {
+		if e, ok := reader.ParseLine(line); ok && e.SessionID != "" {
+			return e.SessionID
+		}
+	}
+	// The first line may be longer than the head: fall back to a scan.
+	if m := sessionIDField.FindSubmatch(head); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// completeLines splits a chunk of a file into lines, dropping a line cut
+// at the start (for a tail) or at the end (for a head).
+func completeLines(b []byte, atFileStart, atFileEnd bool) [][]byte {
+	if !atFileStart {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return nil
+		}
+		b = b[i+1:]
+	}
+	if !atFileEnd {
+		i := bytes.LastIndexByte(b, '\n')
+		if i < 0 {
+			return nil
+		}
+		b = b[:i]
+	}
+	var out [][]byte
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		var line []byte
+		if i < 0 {
+			line, b = b, nil
+		} else {
+			line, b = b[:i], b[i+1:]
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}

@@ -1,0 +1,188 @@
+// Package tokens counts the usage of API responses in transcripts, once
+// each.
+//
+// Claude Code writes each content block of one API response as its own
+// assistant line; every line repeats message.usage, and early lines carry a
+// partial output_tokens. Summing lines over-counts 1.4–2.4×. The rule, in
+// one place (Counter.add):
+//
+//   - A response's fingerprint is (message.id, requestId); message.id alone
+//     when requestId is missing; when both are missing, the usage of
+//     consecutive such lines in one file (identical usage = same response).
+//   - Of the lines of one response, the largest usage is kept (the last,
+//     final one).
+//   - A sidechain line that replays a main line's response loses to the
+//     main copy.
+//   - Lines of the client-side "<synthetic>" model carry no tokens.
+//   - Every response counts, on every branch and in every file given to the
+//     same Counter, once: a resumed session that replays another session's
+//     lines adds nothing for them to a multi-session total. The response
+//     belongs to the session that was added first.
+package tokens
+
+import (
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+// Response is one API response, deduplicated.
+type Response struct {
+	Key       string // the fingerprint
+	MessageID string
+	RequestID string
+	SessionID string // the session it belongs to
+	AgentID   string // "" for the main conversation
+	Model     string
+	Time      time.Time
+	Usage     reader.Usage
+	Sidechain bool   // every line seen so far was a sidechain line
+	File      string // file and line of the kept usage
+	Line      int
+	Lines     int // transcript lines merged into this response
+}
+
+// Source says where the lines given to a File come from.
+type Source struct {
+	SessionID string
+	AgentID   string // the agent of a subagent file; "" for a main file
+	Path      string
+}
+
+// Counter deduplicates responses across every file added to it.
+type Counter struct {
+	byKey     map[string]int
+	responses []Response
+}
+
+// NewCounter returns an empty Counter.
+func NewCounter() *Counter { return &Counter{byKey: map[string]int{}} }
+
+// File is the per-file state of a Counter.
+type File struct {
+	c   *Counter
+	src Source
+
+	// Lines with neither message.id nor requestId: consecutive lines with
+	// the same usage are one response.
+	anonKey   string
+	anonUsage reader.Usage
+	anonSeen  bool
+
+	// Inline sidechains (Claude Code ≤1.0) have no agentId: each chain is
+	// named after its root entry.
+	sideRoot map[string]string
+}
+
+// File starts reading one transcript file.
+func (c *Counter) File(src Source) *File { return &File{c: c, src: src} }
+
+// Add counts one entry; entries that are not assistant lines with usage
+// are ignored apart from the chain bookkeeping of inline sidechains.
+func (f *File) Add(e *reader.Entry) {
+	agent := f.src.AgentID
+	if agent == "" {
+		agent = e.AgentID
+	}
+	if agent == "" && e.Sidechain && e.UUID != "" {
+		agent = f.inlineAgent(e)
+	}
+	if e.Type != "assistant" {
+		return
+	}
+	if !e.HasUsage || e.Synthetic() {
+		return
+	}
+	key := ""
+	switch {
+	case e.MessageID != "" && e.RequestID != "":
+		key = e.MessageID + "\x00" + e.RequestID
+	case e.MessageID != "":
+		key = e.MessageID
+	default:
+		if !f.anonSeen || e.Usage != f.anonUsage {
+			f.anonKey = "\x00anon\x00" + f.src.Path + "\x00" + itoa(e.Line)
+		}
+		f.anonSeen, f.anonUsage = true, e.Usage
+		key = f.anonKey
+	}
+	if e.MessageID != "" {
+		f.anonSeen = false
+	}
+	f.c.add(key, agent, f.src, e)
+}
+
+// inlineAgent names the inline sidechain an entry belongs to after the
+// chain's root: "sidechain-" and the root uuid's first 8 characters.
+func (f *File) inlineAgent(e *reader.Entry) string {
+	if f.sideRoot == nil {
+		f.sideRoot = map[string]string{}
+	}
+	root, ok := f.sideRoot[e.ParentUUID]
+	if !ok || e.ParentUUID == "" {
+		root = e.UUID
+	}
+	f.sideRoot[e.UUID] = root
+	if len(root) > 8 {
+		root = root[:8]
+	}
+	return "sidechain-" + root
+}
+
+func (c *Counter) add(key, agent string, src Source, e *reader.Entry) {
+	i, seen := c.byKey[key]
+	if !seen {
+		c.byKey[key] = len(c.responses)
+		c.responses = append(c.responses, Response{
+			Key: key, MessageID: e.MessageID, RequestID: e.RequestID,
+			SessionID: src.SessionID, AgentID: agent, Model: e.Model, Time: e.Timestamp,
+			Usage: e.Usage, Sidechain: e.Sidechain, File: src.Path, Line: e.Line, Lines: 1,
+		})
+		return
+	}
+	r := &c.responses[i]
+	r.Lines++
+	switch {
+	case r.Sidechain && !e.Sidechain:
+		// The main copy wins over a sidechain replay, whatever its size.
+		r.Sidechain = false
+		r.AgentID, r.Model, r.Usage, r.File, r.Line = agent, e.Model, e.Usage, src.Path, e.Line
+		r.SessionID = src.SessionID
+	case !r.Sidechain && e.Sidechain:
+		// A replay of a main response: nothing new.
+	case larger(e.Usage, r.Usage):
+		r.Usage, r.File, r.Line = e.Usage, src.Path, e.Line
+		if e.Model != "" {
+			r.Model = e.Model
+		}
+	}
+	if r.Time.IsZero() || (!e.Timestamp.IsZero() && e.Timestamp.Before(r.Time)) {
+		r.Time = e.Timestamp
+	}
+}
+
+// larger reports whether usage a supersedes b: more tokens in all, or as
+// many with more output (the final line of a streamed response).
+func larger(a, b reader.Usage) bool {
+	if a.Total() != b.Total() {
+		return a.Total() > b.Total()
+	}
+	return a.Output > b.Output
+}
+
+// Responses returns the responses in the order they were first seen.
+func (c *Counter) Responses() []Response { return c.responses }
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
