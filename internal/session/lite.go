@@ -31,6 +31,8 @@ type Info struct {
 	Version     string    // Claude Code version of the latest entries
 	Sidechain   bool      // the file starts with a sidechain entry: not a real session
 	Empty       bool      // no user or assistant entry: a metadata-only file
+	Subagents   int       // subagent transcripts on disk (set by List)
+	Live        *Live     // the running process's record, if any (set by List)
 }
 
 // Lite reads the head and tail of a session file and fills an Info.

@@ -41,7 +41,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	case arg == "latest":
 		ss := f.Sessions()
 		if len(ss) == 0 {
-			return nil, &ResolveError{Arg: arg, Reason: "no sessions found" + f.where()}
+			return nil, &ResolveError{Arg: arg, Reason: "no sessions found" + f.Where()}
 		}
 		return ss[0], nil
 	}
@@ -61,14 +61,15 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	}
 	switch len(matches) {
 	case 0:
-		return nil, &ResolveError{Arg: arg, Reason: "no such session" + f.where() + " (cctx ls lists them; --dir or CLAUDE_CONFIG_DIR look elsewhere)"}
+		return nil, &ResolveError{Arg: arg, Reason: "no such session" + f.Where() + " (cctx ls lists them; --dir or CLAUDE_CONFIG_DIR look elsewhere)"}
 	case 1:
 		return matches[0], nil
 	}
 	return nil, &ResolveError{Arg: arg, Reason: fmt.Sprintf("ambiguous prefix: %d sessions match", len(matches)), Candidates: matches}
 }
 
-func (f *Finder) where() string {
+// Where names the roots searched, for messages.
+func (f *Finder) Where() string {
 	if len(f.Roots) == 0 {
 		return " (no projects directory found)"
 	}

@@ -1,0 +1,52 @@
+package reader
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzReader feeds arbitrary bytes to the reader. Whatever the input, it
+// must not panic, every entry must be a JSON object taken verbatim from the
+// input at its offset, and entries plus skipped lines never exceed lines.
+func FuzzReader(f *testing.F) {
+	seeds, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
+	for _, p := range seeds {
+		b, err := os.ReadFile(p)
+		if err == nil && len(b) < 256<<10 {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("\xEF\xBB\xBF{\"uuid\":\"a\"}\r\n\n[1]\n{\"type\":\"user\",\"message\":{\"usage\":null}}\n{\"trunc"))
+	f.Add([]byte("{\"message\":{\"content\":[{\"type\":\"text\"},1,null],\"usage\":{\"input_tokens\":\"9\"}}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		skipped := 0
+		r := New(bytes.NewReader(data), Options{KeepRaw: true, MaxLineBytes: 4096, OnIssue: func(Issue) { skipped++ }})
+		n := 0
+		last := int64(-1)
+		for {
+			e, ok := r.Next()
+			if !ok {
+				break
+			}
+			n++
+			if !Valid(e.Raw) {
+				t.Fatalf("entry on line %d is not a JSON object: %q", e.Line, e.Raw)
+			}
+			if e.Offset <= last || e.Offset > int64(len(data)) {
+				t.Fatalf("offset %d after %d", e.Offset, last)
+			}
+			last = e.Offset
+			if !bytes.Contains(data[e.Offset:], e.Raw) {
+				t.Fatalf("line %d not found at its offset", e.Line)
+			}
+		}
+		if r.Err() != nil {
+			t.Fatalf("read error on an in-memory reader: %v", r.Err())
+		}
+		if n+skipped > r.Line() {
+			t.Fatalf("%d entries + %d skipped > %d lines", n, skipped, r.Line())
+		}
+	})
+}

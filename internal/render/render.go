@@ -1,0 +1,26 @@
+// Package render turns cctx's results into text: aligned tables and human
+// numbers on a terminal, tab-separated values and exact numbers in a pipe,
+// and JSON for tools. Colour is a value passed down (Theme), never a global.
+package render
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// Options say what the output goes to.
+type Options struct {
+	TTY   bool // stdout is a terminal: human units, relative times, aligned columns
+	Width int  // terminal width, for cutting long cells
+	Theme Theme
+}
+
+// JSON writes v as JSON, indented on a terminal.
+func JSON(w io.Writer, v any, o Options) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if o.TTY {
+		enc.SetIndent("", "  ")
+	}
+	return enc.Encode(v)
+}

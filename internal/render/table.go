@@ -1,0 +1,98 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Table collects rows and prints them as aligned columns on a terminal or
+// as tab-separated values (no header, nothing cut) for a pipe.
+type Table struct {
+	opts    Options
+	header  []string
+	right   map[int]bool // right-aligned (numeric) columns
+	rows    [][]string
+	footers [][]string
+}
+
+// NewTable starts a table with the given column names. A name ending in
+// ">" is right-aligned (the marker is not printed).
+func NewTable(o Options, columns ...string) *Table {
+	t := &Table{opts: o, right: map[int]bool{}}
+	for i, c := range columns {
+		if strings.HasSuffix(c, ">") {
+			t.right[i] = true
+			c = strings.TrimSuffix(c, ">")
+		}
+		t.header = append(t.header, c)
+	}
+	return t
+}
+
+// Row adds a row.
+func (t *Table) Row(cells ...string) { t.rows = append(t.rows, cells) }
+
+// Footer adds a totals row, set apart from the others on a terminal.
+func (t *Table) Footer(cells ...string) { t.footers = append(t.footers, cells) }
+
+// Len is the number of rows.
+func (t *Table) Len() int { return len(t.rows) }
+
+// Render writes the table.
+func (t *Table) Render(w io.Writer) error {
+	if !t.opts.TTY {
+		for _, r := range append(t.rows, t.footers...) {
+			for i := range r {
+				r[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(r[i])
+			}
+			if _, err := fmt.Fprintln(w, strings.Join(r, "\t")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	align := make([]tw.Align, len(t.header))
+	for i := range align {
+		align[i] = tw.AlignLeft
+		if t.right[i] {
+			align[i] = tw.AlignRight
+		}
+	}
+	lines := tw.LinesNone
+	if len(t.footers) > 0 {
+		lines = tw.Lines{ShowFooterLine: tw.On}
+	}
+	tbl := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
+			Borders:  tw.BorderNone,
+			Symbols:  tw.NewSymbols(tw.StyleLight),
+			Settings: tw.Settings{Separators: tw.SeparatorsNone, Lines: lines},
+		})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignment(tw.AlignLeft),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithFooterAlignmentConfig(tw.CellAlignment{PerColumn: align}),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithTrimSpace(tw.Off),
+		tablewriter.WithPadding(tw.Padding{Left: "", Right: "  ", Overwrite: true}),
+	)
+	hdr := make([]any, len(t.header))
+	for i, h := range t.header {
+		hdr[i] = t.opts.Theme.Header(h)
+	}
+	tbl.Header(hdr...)
+	for _, r := range t.rows {
+		if err := tbl.Append(r); err != nil {
+			return err
+		}
+	}
+	for _, f := range t.footers {
+		tbl.Footer(f)
+	}
+	return tbl.Render()
+}

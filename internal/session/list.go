@@ -1,0 +1,105 @@
+package session
+
+import (
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ListOptions filter a listing.
+type ListOptions struct {
+	Project      string    // a cwd, or a folder the cwd is inside
+	Since, Until time.Time // activity overlapping this window
+	IncludeEmpty bool      // also list files without a conversation
+	Limit        int       // 0: no limit
+}
+
+// Listing is the result of List.
+type Listing struct {
+	Sessions []*Info
+	Matched  int // sessions that passed the filters, before Limit
+	Empty    int // metadata-only or empty files left out
+}
+
+// List reads the head and tail of each session (in parallel), filters and
+// sorts them by last activity, newest first, and adds subagent counts and
+// live state to those it returns.
+func (f *Finder) List(o ListOptions) Listing {
+	var cands []*Session
+	for _, s := range f.Sessions() {
+		// A file last written before the window cannot hold activity in it.
+		if !o.Since.IsZero() && s.ModTime.Before(o.Since) {
+			continue
+		}
+		cands = append(cands, s)
+	}
+	infos := make([]*Info, len(cands))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(4, runtime.GOMAXPROCS(0)*2))
+	for i, s := range cands {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			in, err := Lite(s)
+			if err != nil {
+				f.Report.Warn("%s: %v", s.Path, err)
+				return
+			}
+			infos[i] = in
+		}()
+	}
+	wg.Wait()
+
+	var out Listing
+	for _, in := range infos {
+		switch {
+		case in == nil:
+			continue
+		case in.Sidechain:
+			f.Report.Note("%s: starts with a sidechain entry; not listed as a session", in.Path)
+			continue
+		case in.Empty && !o.IncludeEmpty:
+			out.Empty++
+			continue
+		case o.Project != "" && !InProject(in.Project, o.Project):
+			continue
+		case !o.Since.IsZero() && in.UpdatedAt.Before(o.Since):
+			continue
+		case !o.Until.IsZero() && in.StartedAt.After(o.Until):
+			continue
+		}
+		out.Sessions = append(out.Sessions, in)
+	}
+	sort.SliceStable(out.Sessions, func(i, j int) bool {
+		a, b := out.Sessions[i], out.Sessions[j]
+		if !a.UpdatedAt.Equal(b.UpdatedAt) {
+			return a.UpdatedAt.After(b.UpdatedAt)
+		}
+		return a.ID > b.ID
+	})
+	out.Matched = len(out.Sessions)
+	if o.Limit > 0 && len(out.Sessions) > o.Limit {
+		out.Sessions = out.Sessions[:o.Limit]
+	}
+	live := LiveSessions(f.Roots)
+	for _, in := range out.Sessions {
+		in.Subagents = len(f.Agents(in.Session))
+		if l, ok := live[in.ID]; ok {
+			in.Live = &l
+		}
+	}
+	return out
+}
+
+// InProject reports whether a recorded cwd is the project folder or inside it.
+func InProject(cwd, project string) bool {
+	if cwd == "" {
+		return false
+	}
+	cwd, project = filepath.Clean(cwd), filepath.Clean(project)
+	return cwd == project || strings.HasPrefix(cwd, strings.TrimSuffix(project, string(filepath.Separator))+string(filepath.Separator))
+}
