@@ -176,6 +176,10 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	})
 
 	root.AddCommand(NewCmdLs(f, nil))
+	root.AddCommand(NewCmdShow(f, nil))
+	root.AddCommand(NewCmdTree(f, nil))
+	root.AddCommand(NewCmdTokens(f, nil))
+	root.AddCommand(NewCmdAgents(f, nil))
 	return root
 }
 

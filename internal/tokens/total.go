@@ -1,0 +1,96 @@
+package tokens
+
+import "encoding/json"
+
+// Total sums responses. Its JSON form is the "total" object of every
+// --json schema that reports tokens (tokens, agents, ls --long); cost_usd
+// is null when any response's model has no price.
+type Total struct {
+	Input           int64 `json:"input_tokens"`
+	Output          int64 `json:"output_tokens"`
+	CacheCreation   int64 `json:"cache_creation_input_tokens"`
+	CacheCreation5m int64 `json:"cache_creation_5m_input_tokens"`
+	CacheCreation1h int64 `json:"cache_creation_1h_input_tokens"`
+	CacheRead       int64 `json:"cache_read_input_tokens"`
+	Tokens          int64 `json:"total_tokens"`
+	WebSearch       int64 `json:"web_search_requests"`
+	APICalls        int64 `json:"api_calls"`
+	MaxContext      int64 `json:"max_context_tokens"`
+	// Cost sums the priced responses; it is the whole cost only when
+	// UnpricedCalls is zero.
+	Cost          float64 `json:"-"`
+	UnpricedCalls int64   `json:"unpriced_api_calls"`
+}
+
+// CostKnown reports whether every response was priced.
+func (t Total) CostKnown() bool { return t.UnpricedCalls == 0 }
+
+// MarshalJSON adds cost_usd: a number, or null when not every response
+// could be priced.
+func (t Total) MarshalJSON() ([]byte, error) {
+	type plain Total
+	var cost *float64
+	if t.CostKnown() {
+		c := roundCents(t.Cost)
+		cost = &c
+	}
+	return json.Marshal(struct {
+		plain
+		CostUSD *float64 `json:"cost_usd"`
+	}{plain(t), cost})
+}
+
+// roundCents keeps six decimals: enough for a single cheap call, stable in
+// golden files.
+func roundCents(v float64) float64 {
+	const scale = 1e6
+	if v < 0 {
+		return -roundCents(-v)
+	}
+	return float64(int64(v*scale+0.5)) / scale
+}
+
+// Add counts one response, priced with p (nil: no prices).
+func (t *Total) Add(r *Response, p *Prices) {
+	u := r.Usage
+	t.Input += u.Input
+	t.Output += u.Output
+	t.CacheCreation += u.CacheCreation
+	t.CacheCreation5m += u.CacheCreation5m
+	t.CacheCreation1h += u.CacheCreation1h
+	t.CacheRead += u.CacheRead
+	t.Tokens += u.Total()
+	t.WebSearch += u.WebSearch
+	t.APICalls++
+	t.MaxContext = max(t.MaxContext, u.Context())
+	if cost, ok := p.Cost(r); ok {
+		t.Cost += cost
+	} else {
+		t.UnpricedCalls++
+	}
+}
+
+// Merge adds another total.
+func (t *Total) Merge(o Total) {
+	t.Input += o.Input
+	t.Output += o.Output
+	t.CacheCreation += o.CacheCreation
+	t.CacheCreation5m += o.CacheCreation5m
+	t.CacheCreation1h += o.CacheCreation1h
+	t.CacheRead += o.CacheRead
+	t.Tokens += o.Tokens
+	t.WebSearch += o.WebSearch
+	t.APICalls += o.APICalls
+	t.MaxContext = max(t.MaxContext, o.MaxContext)
+	t.Cost += o.Cost
+	t.UnpricedCalls += o.UnpricedCalls
+}
+
+// Sum totals a list of responses.
+func Sum(rs []Response, p *Prices) Total {
+	var t Total
+	for i := range rs {
+		t.Add(&rs[i], p)
+	}
+	return t
+}
