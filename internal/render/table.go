@@ -65,7 +65,7 @@ func (t *Table) Render(w io.Writer) error {
 	}
 	lines := tw.LinesNone
 	if len(t.footers) > 0 {
-		lines = tw.Lines{ShowFooterLine: tw.On}
+		lines = tw.Lines{ShowFooterLine: tw.On, ShowHeaderLine: tw.Off, ShowTop: tw.Off, ShowBottom: tw.Off}
 	}
 	tbl := tablewriter.NewTable(w,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{

@@ -1,0 +1,51 @@
+# cctx — build, demo and test. Needs only Go; everything else is fetched
+# through the Go module proxy.
+
+GO      ?= go
+BIN     := bin/cctx
+PKG     := github.com/cctx-dev/cctx
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X $(PKG)/cmd.Version=$(VERSION)
+SAMPLES := testdata/projects
+
+# The race detector needs cgo and a C compiler; without one the tests still
+# run, without -race, and say so.
+RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
+
+.PHONY: all build demo test fuzz bench install lint clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) .
+
+# Runs cctx on the sample sessions bundled in testdata/projects.
+demo: build
+	@echo '$$ cctx ls --dir $(SAMPLES) --all'
+	@./$(BIN) ls --dir $(SAMPLES) --all
+	@echo
+	@echo '$$ cctx ls --dir $(SAMPLES) --long --limit 3'
+	@./$(BIN) ls --dir $(SAMPLES) --long --limit 3
+
+test:
+	$(GO) vet ./...
+	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
+	$(GO) test $(RACE) ./...
+	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=10s ./internal/reader
+
+# A longer fuzzing run of every fuzz target.
+fuzz:
+	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=60s ./internal/reader
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+install:
+	$(GO) install -ldflags "$(LDFLAGS)" .
+
+lint:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
+
+clean:
+	rm -rf bin

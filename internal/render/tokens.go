@@ -1,0 +1,345 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// TokensJSON is the schema of `cctx tokens --json` (schema_version 1).
+type TokensJSON struct {
+	SchemaVersion int             `json:"schema_version"`
+	Pricing       PricingJSON     `json:"pricing"`
+	GroupBy       string          `json:"group_by"`
+	Total         tokens.Total    `json:"total"`
+	Sessions      []SessionTokens `json:"sessions"`
+	Groups        []GroupJSON     `json:"groups,omitempty"`
+	Responses     []ResponseJSON  `json:"responses,omitempty"`
+	Budget        *BudgetJSON     `json:"budget,omitempty"`
+}
+
+// PricingJSON says which price table priced the report.
+type PricingJSON struct {
+	Date           string   `json:"date"`
+	UnpricedModels []string `json:"unpriced_models"`
+}
+
+// SessionTokens is one session of the report.
+type SessionTokens struct {
+	SessionID string       `json:"session_id"`
+	Project   string       `json:"project"`
+	Path      string       `json:"path"`
+	StartedAt string       `json:"started_at"`
+	Total     tokens.Total `json:"total"`
+	Agents    []AgentJSON  `json:"agents"`
+	Models    []ModelJSON  `json:"models"`
+}
+
+// AgentJSON is an agent's share ("" is the main conversation).
+type AgentJSON struct {
+	AgentID string       `json:"agent_id"`
+	Total   tokens.Total `json:"total"`
+}
+
+// ModelJSON is a model's share.
+type ModelJSON struct {
+	Model string       `json:"model"`
+	Total tokens.Total `json:"total"`
+}
+
+// GroupJSON is one row of --by agent|model|day|project|session.
+type GroupJSON struct {
+	Key   string       `json:"key"`
+	Total tokens.Total `json:"total"`
+}
+
+// ResponseJSON is one deduplicated API response.
+type ResponseJSON struct {
+	Timestamp       string   `json:"timestamp"`
+	SessionID       string   `json:"session_id"`
+	AgentID         string   `json:"agent_id"`
+	Model           string   `json:"model"`
+	MessageID       string   `json:"message_id"`
+	RequestID       string   `json:"request_id"`
+	Input           int64    `json:"input_tokens"`
+	Output          int64    `json:"output_tokens"`
+	CacheCreation   int64    `json:"cache_creation_input_tokens"`
+	CacheCreation5m int64    `json:"cache_creation_5m_input_tokens"`
+	CacheCreation1h int64    `json:"cache_creation_1h_input_tokens"`
+	CacheRead       int64    `json:"cache_read_input_tokens"`
+	Context         int64    `json:"context_tokens"`
+	WebSearch       int64    `json:"web_search_requests"`
+	Speed           string   `json:"speed"`
+	CostUSD         *float64 `json:"cost_usd"`
+	File            string   `json:"file"`
+	Line            int      `json:"line"`
+	Lines           int      `json:"lines_merged"`
+}
+
+// BudgetJSON lists the budgets that were exceeded.
+type BudgetJSON struct {
+	Exceeded []BudgetViolationJSON `json:"exceeded"`
+}
+
+// BudgetViolationJSON is one exceeded budget of one scope.
+type BudgetViolationJSON struct {
+	Scope  string `json:"scope"` // a session id, or "total"
+	Flag   string `json:"flag"`
+	Limit  string `json:"limit"`
+	Actual string `json:"actual"`
+}
+
+// NewTokensJSON builds the JSON document of a report.
+func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) TokensJSON {
+	out := TokensJSON{SchemaVersion: 1, GroupBy: string(by), Total: rep.Total, Sessions: []SessionTokens{}}
+	out.Pricing.UnpricedModels = []string{}
+	if rep.Prices != nil {
+		out.Pricing.Date = rep.Prices.Date
+	}
+	for m := range rep.Unpriced {
+		out.Pricing.UnpricedModels = append(out.Pricing.UnpricedModels, m)
+	}
+	sortStrings(out.Pricing.UnpricedModels)
+	for _, s := range rep.Sessions {
+		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: Timestamp(s.Started),
+			Total: s.Total, Agents: []AgentJSON{}, Models: []ModelJSON{}}
+		for _, a := range s.Agents {
+			st.Agents = append(st.Agents, AgentJSON{a.Key, a.Total})
+		}
+		for _, m := range s.Models {
+			st.Models = append(st.Models, ModelJSON{m.Key, m.Total})
+		}
+		out.Sessions = append(out.Sessions, st)
+	}
+	if by != tokens.ByResponse && by != "" {
+		for _, g := range rep.GroupBy(by) {
+			out.Groups = append(out.Groups, GroupJSON{g.Key, g.Total})
+		}
+	}
+	if withResponses {
+		out.Responses = []ResponseJSON{}
+		for i := range rep.Responses {
+			r := &rep.Responses[i]
+			var cost *float64
+			if c, ok := rep.Prices.Cost(r); ok {
+				c = float64(int64(c*1e6+0.5)) / 1e6
+				cost = &c
+			}
+			u := r.Usage
+			out.Responses = append(out.Responses, ResponseJSON{
+				Timestamp: Timestamp(r.Time), SessionID: r.SessionID, AgentID: r.AgentID, Model: r.Model,
+				MessageID: r.MessageID, RequestID: r.RequestID,
+				Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation,
+				CacheCreation5m: u.CacheCreation5m, CacheCreation1h: u.CacheCreation1h, CacheRead: u.CacheRead,
+				Context: u.Context(), WebSearch: u.WebSearch, Speed: u.Speed, CostUSD: cost,
+				File: r.File, Line: r.Line, Lines: r.Lines,
+			})
+		}
+	}
+	return out
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+var modelDate = regexp.MustCompile(`-\d{8}$`)
+
+// ShortModel drops the "claude-" prefix and the date: opus-4-5.
+func ShortModel(m string) string {
+	if m == "" {
+		return "-"
+	}
+	return modelDate.ReplaceAllString(strings.TrimPrefix(m, "claude-"), "")
+}
+
+// Cost formats a cost: $1.23, $0.0042, "?" when unknown.
+func Cost(usd float64, known bool) string {
+	if !known {
+		return "?"
+	}
+	if usd != 0 && usd < 0.01 {
+		return fmt.Sprintf("$%.4f", usd)
+	}
+	return fmt.Sprintf("$%.2f", usd)
+}
+
+// Bar draws v against full as a bar of width cells with eighth blocks.
+func Bar(v, full int64, width int) string {
+	if full <= 0 || width <= 0 {
+		return ""
+	}
+	eighths := int(float64(v) / float64(full) * float64(width*8))
+	eighths = min(max(eighths, 0), width*8)
+	if v > 0 && eighths == 0 {
+		eighths = 1
+	}
+	blocks := []rune(" ▏▎▍▌▋▊▉")
+	var b strings.Builder
+	b.WriteString(strings.Repeat("█", eighths/8))
+	if r := eighths % 8; r > 0 {
+		b.WriteRune(blocks[r])
+	}
+	return b.String()
+}
+
+// TokensOptions choose the terminal or TSV view.
+type TokensOptions struct {
+	By        tokens.Grouping // "" = default: responses for one session, sessions for several
+	Responses bool            // show the per-response table
+}
+
+// Tokens writes a report for people (terminal) or for cut/awk (pipe).
+func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error {
+	th := o.Theme
+	num := func(n int64) string {
+		if o.TTY {
+			return Count(n)
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	cost := func(t tokens.Total) string {
+		if !o.TTY {
+			if !t.CostKnown() {
+				return ""
+			}
+			return strconv.FormatFloat(float64(int64(t.Cost*1e6+0.5))/1e6, 'f', -1, 64)
+		}
+		return Cost(t.Cost, t.CostKnown())
+	}
+	totalCells := func(t tokens.Total) []string {
+		return []string{num(t.APICalls), num(t.Input), num(t.Output), num(t.CacheCreation), num(t.CacheRead), num(t.Tokens), cost(t)}
+	}
+	section := func(title string) {
+		if o.TTY {
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, th.Bold(title))
+		}
+	}
+
+	if to.Responses {
+		full := int64(200_000)
+		for i := range rep.Responses {
+			full = max(full, rep.Responses[i].Usage.Context())
+		}
+		multi := len(rep.Sessions) > 1
+		cols := []string{"TIME"}
+		if multi {
+			cols = append(cols, "SESSION")
+		}
+		cols = append(cols, "AGENT", "MODEL", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "CONTEXT>", "COST>")
+		if o.TTY {
+			cols = append(cols, "")
+		}
+		t := NewTable(o, cols...)
+		for i := range rep.Responses {
+			r := &rep.Responses[i]
+			u := r.Usage
+			c, ok := rep.Prices.Cost(r)
+			row := []string{}
+			if o.TTY {
+				row = append(row, r.Time.Local().Format("01-02 15:04:05"))
+			} else {
+				row = append(row, Timestamp(r.Time))
+			}
+			if multi {
+				row = append(row, shortID(r.SessionID, o.TTY))
+			}
+			agent, model := r.AgentID, r.Model
+			if o.TTY {
+				agent, model = Cut(Safe(agent), 20), Safe(ShortModel(model))
+			}
+			var cs string
+			if o.TTY {
+				cs = Cost(c, ok)
+			} else if ok {
+				cs = strconv.FormatFloat(float64(int64(c*1e6+0.5))/1e6, 'f', -1, 64)
+			}
+			row = append(row, agent, model, num(u.Input), num(u.Output), num(u.CacheCreation), num(u.CacheRead), num(u.Context()), cs)
+			if o.TTY {
+				row = append(row, th.Cyan(Bar(u.Context(), full, 12)))
+			}
+			t.Row(row...)
+		}
+		if err := t.Render(w); err != nil {
+			return err
+		}
+	}
+
+	switch {
+	case to.By != "" && to.By != tokens.ByResponse:
+		section("By " + string(to.By))
+		t := NewTable(o, strings.ToUpper(string(to.By)), "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
+		for _, g := range rep.GroupBy(to.By) {
+			key := g.Key
+			switch {
+			case to.By == tokens.ByModel && o.TTY:
+				key = ShortModel(key)
+			case to.By == tokens.ByAgent && key == "" && o.TTY:
+				key = "(main)"
+			case key == "" && o.TTY:
+				key = "-"
+			}
+			t.Row(append([]string{Safe(key)}, totalCells(g.Total)...)...)
+		}
+		if o.TTY {
+			t.Footer(append([]string{"total"}, totalCells(rep.Total)...)...)
+		}
+		return t.Render(w)
+	case len(rep.Sessions) == 1 && o.TTY:
+		s := rep.Sessions[0]
+		if len(s.Agents) > 1 {
+			section("By agent")
+			t := NewTable(o, "AGENT", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
+			for _, a := range s.Agents {
+				key := a.Key
+				if key == "" {
+					key = "(main)"
+				}
+				t.Row(append([]string{Safe(key)}, totalCells(a.Total)...)...)
+			}
+			if err := t.Render(w); err != nil {
+				return err
+			}
+		}
+		section("By model")
+		t := NewTable(o, "MODEL", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
+		for _, m := range s.Models {
+			t.Row(append([]string{Safe(ShortModel(m.Key))}, totalCells(m.Total)...)...)
+		}
+		t.Footer(append([]string{"total"}, totalCells(s.Total)...)...)
+		return t.Render(w)
+	case len(rep.Sessions) == 1:
+		return nil // a pipe gets the per-response rows only
+	}
+	section("By session")
+	t := NewTable(o, "SESSION", "PROJECT", "STARTED", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
+	for _, s := range rep.Sessions {
+		started := Timestamp(s.Started)
+		project := s.Project
+		if o.TTY {
+			started = s.Started.Local().Format("2006-01-02 15:04")
+			project = CutLeft(Safe(project), 32)
+		}
+		t.Row(append([]string{shortID(s.ID, o.TTY), project, started}, totalCells(s.Total)...)...)
+	}
+	if o.TTY {
+		t.Footer(append([]string{"total", "", ""}, totalCells(rep.Total)...)...)
+	}
+	return t.Render(w)
+}
+
+func shortID(id string, tty bool) string {
+	if tty && len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}

@@ -1,0 +1,92 @@
+package tokens
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Budget holds the --max-* limits; a negative limit is unset.
+type Budget struct {
+	Tokens   int64
+	Output   int64
+	APICalls int64
+	Context  int64
+	CostUSD  float64
+}
+
+// NoBudget has every limit unset.
+var NoBudget = Budget{Tokens: -1, Output: -1, APICalls: -1, Context: -1, CostUSD: -1}
+
+// Set reports whether any limit is set.
+func (b Budget) Set() bool {
+	return b.Tokens >= 0 || b.Output >= 0 || b.APICalls >= 0 || b.Context >= 0 || b.CostUSD >= 0
+}
+
+// Violation is one exceeded limit.
+type Violation struct {
+	Flag   string // the flag that set the limit
+	Limit  string
+	Actual string
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("%s %s > %s (%s)", strings.TrimPrefix(strings.TrimPrefix(v.Flag, "--max-"), "-"), v.Actual, v.Limit, v.Flag)
+}
+
+// Check compares a total with the limits. A cost limit cannot be checked
+// when some responses have no price: that is a violation too, so a CI job
+// never passes on a number it could not compute.
+func (b Budget) Check(t Total) []Violation {
+	var out []Violation
+	num := func(flag string, limit, actual int64) {
+		if limit >= 0 && actual > limit {
+			out = append(out, Violation{flag, strconv.FormatInt(limit, 10), strconv.FormatInt(actual, 10)})
+		}
+	}
+	num("--max-tokens", b.Tokens, t.Tokens)
+	num("--max-output-tokens", b.Output, t.Output)
+	num("--max-api-calls", b.APICalls, t.APICalls)
+	num("--max-context", b.Context, t.MaxContext)
+	if b.CostUSD >= 0 {
+		switch {
+		case t.Cost > b.CostUSD:
+			out = append(out, Violation{"--max-cost", fmt.Sprintf("$%.2f", b.CostUSD), fmt.Sprintf("$%.2f", t.Cost)})
+		case !t.CostKnown():
+			out = append(out, Violation{"--max-cost", fmt.Sprintf("$%.2f", b.CostUSD),
+				fmt.Sprintf("unknown ($%.2f priced, %d call(s) of unpriced models; see --pricing)", t.Cost, t.UnpricedCalls)})
+		}
+	}
+	return out
+}
+
+// ParseCount reads a budget count: 400000, 400k, 1.5M, 2G (also 400_000).
+func ParseCount(s string) (int64, error) {
+	t := strings.ReplaceAll(strings.TrimSpace(s), "_", "")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'k', 'K':
+			mult, t = 1e3, t[:n-1]
+		case 'm', 'M':
+			mult, t = 1e6, t[:n-1]
+		case 'g', 'G', 'b', 'B':
+			mult, t = 1e9, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) || v*mult > math.MaxInt64/2 {
+		return 0, fmt.Errorf("%q is not a count (use 400000, 400k or 1.5M)", s)
+	}
+	return int64(math.Round(v * mult)), nil
+}
+
+// ParseUSD reads a cost limit: 5, 5.50, $5.
+func ParseUSD(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimPrefix(strings.TrimSpace(s), "$"), 64)
+	if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("%q is not an amount in USD (use 5 or 2.50)", s)
+	}
+	return v, nil
+}

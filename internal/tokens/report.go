@@ -1,0 +1,214 @@
+package tokens
+
+import (
+	"sort"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// Input is one session to count, with what a report says about it.
+type Input struct {
+	Session *session.Session
+	Agents  []session.Agent
+	Project string    // recorded cwd, or the project folder's name
+	Started time.Time // first timestamp; orders sessions so that a resumed session's replayed lines belong to the original
+}
+
+// Window keeps only responses whose time is inside it (zero: unbounded).
+type Window struct{ Since, Until time.Time }
+
+func (w Window) contains(t time.Time) bool {
+	if !w.Since.IsZero() && t.Before(w.Since) {
+		return false
+	}
+	if !w.Until.IsZero() && t.After(w.Until) {
+		return false
+	}
+	return true
+}
+
+// Report is the deduplicated usage of a set of sessions.
+type Report struct {
+	Prices    *Prices
+	Total     Total
+	Sessions  []*SessionReport
+	Responses []Response        // every counted response, sessions in order, then file order
+	Unpriced  map[string]int64  // model → responses without a price
+	projectOf map[string]string // session id → project
+}
+
+// SessionReport is one session's share of a Report.
+type SessionReport struct {
+	Input
+	ID        string // the session id ("" from stdin without a sessionId)
+	Total     Total
+	Agents    []Group // "" (main) first, then subagents by id
+	Models    []Group // by tokens, largest first
+	Responses []Response
+}
+
+// Group is a total under a key (an agent id, a model, a day, a project).
+type Group struct {
+	Key   string
+	Total Total
+}
+
+// Build reads every session in inputs (oldest first, each response counted
+// once across all of them), keeps the responses inside w, and totals them.
+func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error)) *Report {
+	sorted := append([]Input(nil), inputs...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Started.Before(sorted[j].Started) })
+
+	c := NewCounter()
+	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}}
+	for _, in := range sorted {
+		sr := &SessionReport{Input: in, ID: in.Session.ID}
+		before := len(c.Responses())
+		firstID := ""
+		ReadSession(c, in.Session, in.Agents, o, func(e *reader.Entry, _ bool) {
+			if firstID == "" && e.SessionID != "" {
+				firstID = e.SessionID
+			}
+		}, onErr)
+		if in.Session.Path == session.StdinPath {
+			sr.ID = firstID
+			for i := before; i < len(c.Responses()); i++ {
+				c.responses[i].SessionID = firstID
+			}
+		}
+		rep.projectOf[sr.ID] = in.Project
+		rep.Sessions = append(rep.Sessions, sr)
+	}
+	// Attribute each response to the session that saw it first; the main
+	// copy of a sidechain replay may move it to a later session, so use the
+	// response's own SessionID rather than the reading order.
+	byID := map[string]*SessionReport{}
+	for _, sr := range rep.Sessions {
+		byID[sr.ID] = sr
+	}
+	for _, r := range c.Responses() {
+		if r.Time.IsZero() && (!w.Since.IsZero() || !w.Until.IsZero()) {
+			continue
+		}
+		if !w.contains(r.Time) {
+			continue
+		}
+		sr := byID[r.SessionID]
+		if sr == nil {
+			continue
+		}
+		sr.Responses = append(sr.Responses, r)
+	}
+	for _, sr := range rep.Sessions {
+		// A timeline: subagent responses interleave with the main ones.
+		sort.SliceStable(sr.Responses, func(i, j int) bool { return sr.Responses[i].Time.Before(sr.Responses[j].Time) })
+		agents, models := map[string]*Total{}, map[string]*Total{}
+		for i := range sr.Responses {
+			r := &sr.Responses[i]
+			sr.Total.Add(r, prices)
+			groupAdd(agents, r.AgentID, r, prices)
+			groupAdd(models, r.Model, r, prices)
+			if _, ok := prices.Cost(r); !ok {
+				rep.Unpriced[r.Model]++
+			}
+		}
+		sr.Agents = groups(agents, func(a, b Group) bool {
+			if (a.Key == "") != (b.Key == "") {
+				return a.Key == ""
+			}
+			return a.Key < b.Key
+		})
+		sr.Models = groups(models, byTokens)
+		rep.Total.Merge(sr.Total)
+		rep.Responses = append(rep.Responses, sr.Responses...)
+	}
+	return rep
+}
+
+// DropEmpty removes sessions without any counted response (metadata-only
+// files, or nothing inside the window).
+func (r *Report) DropEmpty() {
+	kept := r.Sessions[:0]
+	for _, s := range r.Sessions {
+		if len(s.Responses) > 0 {
+			kept = append(kept, s)
+		}
+	}
+	r.Sessions = kept
+}
+
+func groupAdd(m map[string]*Total, key string, r *Response, p *Prices) {
+	t := m[key]
+	if t == nil {
+		t = &Total{}
+		m[key] = t
+	}
+	t.Add(r, p)
+}
+
+func groups(m map[string]*Total, less func(a, b Group) bool) []Group {
+	out := make([]Group, 0, len(m))
+	for k, t := range m {
+		out = append(out, Group{Key: k, Total: *t})
+	}
+	sort.Slice(out, func(i, j int) bool { return less(out[i], out[j]) })
+	return out
+}
+
+func byTokens(a, b Group) bool {
+	if a.Total.Tokens != b.Total.Tokens {
+		return a.Total.Tokens > b.Total.Tokens
+	}
+	return a.Key < b.Key
+}
+
+// Grouping names a --by choice.
+type Grouping string
+
+const (
+	ByResponse Grouping = "response"
+	BySession  Grouping = "session"
+	ByAgent    Grouping = "agent"
+	ByModel    Grouping = "model"
+	ByDay      Grouping = "day"
+	ByProject  Grouping = "project"
+)
+
+// Groupings lists the valid --by values.
+var Groupings = []Grouping{ByResponse, BySession, ByAgent, ByModel, ByDay, ByProject}
+
+// GroupBy totals the report's responses by agent, model, day (local time),
+// project or session. Agent keys are "<session>/<agent>" when the report
+// spans several sessions. Days sort in time order, everything else by
+// tokens.
+func (r *Report) GroupBy(g Grouping) []Group {
+	m := map[string]*Total{}
+	for i := range r.Responses {
+		resp := &r.Responses[i]
+		var key string
+		switch g {
+		case ByAgent:
+			key = resp.AgentID
+			if len(r.Sessions) > 1 {
+				key = resp.SessionID + "/" + resp.AgentID
+			}
+		case ByModel:
+			key = resp.Model
+		case ByDay:
+			if !resp.Time.IsZero() {
+				key = resp.Time.Local().Format("2006-01-02")
+			}
+		case ByProject:
+			key = r.projectOf[resp.SessionID]
+		default:
+			key = resp.SessionID
+		}
+		groupAdd(m, key, resp, r.Prices)
+	}
+	if g == ByDay {
+		return groups(m, func(a, b Group) bool { return a.Key < b.Key })
+	}
+	return groups(m, byTokens)
+}
