@@ -162,6 +162,7 @@ func TestEnvelope(t *testing.T) {
 		HasUsage: true,
 		Usage: Usage{Input: 3, Output: 7, CacheCreation: 100, CacheCreation5m: 40, CacheCreation1h: 60,
 			CacheRead: 2000, WebSearch: 2, Speed: "fast", ServiceTier: "standard"},
+		Content:        HasText,
 		CompactTrigger: "auto", CompactPreTokens: 154000,
 		ToolUseResultAgentID: "a9",
 	}

@@ -1,0 +1,368 @@
+package cmd
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+const samples = "../testdata/projects"
+
+// realCorpus is the shared corpus beside the repository, if present.
+func realCorpus(t *testing.T) string {
+	t.Helper()
+	p := "../../shared/corpus/real"
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("real corpus not present beside the repository")
+	}
+	return p
+}
+
+type result struct {
+	code        int
+	out, errOut string
+}
+
+// run runs cctx in-process with a fixed clock and an empty environment
+// (plus env), stdout a pipe unless tty.
+func run(t *testing.T, tty bool, env map[string]string, args ...string) result {
+	t.Helper()
+	io, _, out, errOut := TestIO()
+	io.SetStdoutTTY(tty)
+	io.SetWidth(120)
+	e := session.Env{Getenv: func(k string) string { return env[k] }, Home: t.TempDir()}
+	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	code := Run(args, io, e, now)
+	return result{code, out.String(), errOut.String()}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", "golden", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test ./cmd -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestMain(m *testing.M) {
+	time.Local = time.UTC // relative dates and --by day are stable in goldens
+	os.Exit(m.Run())
+}
+
+func TestLsOnTheRealCorpus(t *testing.T) {
+	base := realCorpus(t)
+	for _, folder := range []string{"claude-code-log", "spotter", "kfischer-claude-history", "claude-code-viewer", "codemie", "claude-reliability"} {
+		t.Run(folder, func(t *testing.T) {
+			r := run(t, false, nil, "ls", "--all", "--dir", filepath.Join(base, folder))
+			if r.code != 0 || r.errOut != "" {
+				t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
+			}
+			golden(t, "ls/"+folder+".tsv", strings.ReplaceAll(r.out, base, "$CORPUS"))
+		})
+	}
+}
+
+func TestLsListsEveryMainSessionAndNoAgentFile(t *testing.T) {
+	base := realCorpus(t)
+	for _, folder := range []string{"claude-code-log", "spotter", "kfischer-claude-history", "claude-code-viewer", "codemie", "claude-reliability"} {
+		r := run(t, false, nil, "ls", "--all", "--empty", "--json", "--dir", filepath.Join(base, folder))
+		var doc struct {
+			Sessions []struct {
+				SessionID string `json:"session_id"`
+			} `json:"sessions"`
+		}
+		if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+			t.Fatalf("%s: %v", folder, err)
+		}
+		want, _ := filepath.Glob(filepath.Join(base, folder, "*", "*-*-*-*-*.jsonl"))
+		if len(doc.Sessions) != len(want) {
+			t.Errorf("%s: %d sessions listed, %d session files", folder, len(doc.Sessions), len(want))
+		}
+		for _, s := range doc.Sessions {
+			if strings.HasPrefix(s.SessionID, "agent-") {
+				t.Errorf("%s: agent file listed as a session: %s", folder, s.SessionID)
+			}
+		}
+	}
+}
+
+func TestLsJSONSchema(t *testing.T) {
+	r := run(t, false, nil, "ls", "--dir", samples, "--long", "--json", "--limit", "2")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.errOut)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["schema_version"] != 1.0 {
+		t.Errorf("schema_version %v", doc["schema_version"])
+	}
+	sessions := doc["sessions"].([]any)
+	if len(sessions) != 2 {
+		t.Fatalf("limit 2 gave %d", len(sessions))
+	}
+	first := sessions[0].(map[string]any)
+	for _, k := range []string{"session_id", "project", "project_key", "path", "title", "title_source", "first_prompt",
+		"started_at", "updated_at", "git_branch", "version", "subagents", "size_bytes", "live", "prompts", "api_calls", "total_tokens"} {
+		if _, ok := first[k]; !ok {
+			t.Errorf("field %q missing", k)
+		}
+	}
+	if first["session_id"] != "ef958aa1-0e93-49f0-bb71-150f63befcd1" || first["subagents"] != 6.0 || first["api_calls"] != 83.0 {
+		t.Errorf("first session %v", first)
+	}
+}
+
+func TestLsTerminalView(t *testing.T) {
+	r := run(t, true, nil, "ls", "--dir", samples, "--color", "never")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.errOut)
+	}
+	golden(t, "ls/samples-terminal.txt", r.out)
+	if !strings.Contains(r.errOut, "file(s) without conversation hidden") {
+		t.Errorf("hidden files not mentioned: %q", r.errOut)
+	}
+}
+
+func TestColour(t *testing.T) {
+	tests := []struct {
+		name  string
+		tty   bool
+		env   map[string]string
+		color string
+		want  bool
+	}{
+		{"terminal", true, nil, "auto", true},
+		{"pipe", false, nil, "auto", false},
+		{"NO_COLOR on a terminal", true, map[string]string{"NO_COLOR": "1"}, "auto", false},
+		{"TERM=dumb", true, map[string]string{"TERM": "dumb"}, "auto", false},
+		{"--color always on a pipe", false, nil, "always", true},
+		{"--color always beats NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, "always", true},
+		{"--color never on a terminal", true, nil, "never", false},
+		{"CLICOLOR_FORCE on a pipe", false, map[string]string{"CLICOLOR_FORCE": "1"}, "auto", true},
+		{"CLICOLOR_FORCE=0 does not force", false, map[string]string{"CLICOLOR_FORCE": "0"}, "auto", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			io, _, _, _ := TestIO()
+			io.SetStdoutTTY(tt.tty)
+			f := &Factory{IO: io, Env: session.Env{Getenv: func(k string) string { return tt.env[k] }}}
+			f.Globals.Color = tt.color
+			if err := f.resolveColor(); err != nil {
+				t.Fatal(err)
+			}
+			if f.color != tt.want {
+				t.Errorf("colour %v, want %v", f.color, tt.want)
+			}
+		})
+	}
+	// End to end: escapes reach a terminal, never a pipe or NO_COLOR.
+	if r := run(t, true, nil, "ls", "--dir", samples, "--limit", "1"); !strings.Contains(r.out, "\x1b[") {
+		t.Errorf("no colour on a terminal: %q", r.out)
+	}
+	for _, env := range []map[string]string{nil, {"NO_COLOR": "1"}} {
+		if r := run(t, env != nil, env, "ls", "--dir", samples, "--limit", "1"); strings.Contains(r.out, "\x1b[") {
+			t.Errorf("colour with env %v: %q", env, r.out)
+		}
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	corrupt := t.TempDir()
+	os.MkdirAll(filepath.Join(corrupt, "-p"), 0o755)
+	os.WriteFile(filepath.Join(corrupt, "-p", "11111111-1111-4111-8111-111111111111.jsonl"),
+		[]byte(`{"type":"user","message":{"content":"hi"}}`+"\nnot json\n"+
+			`{"type":"assistant","message":{"id":"m","model":"claude-opus-4-5","usage":{"input_tokens":1,"output_tokens":2}}}`+"\n"), 0o644)
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stderr   string
+		stdoutOK bool
+	}{
+		{"ok", []string{"ls", "--dir", samples}, 0, "", true},
+		{"unknown flag", []string{"ls", "--nope"}, 2, "unknown flag: --nope", false},
+		{"unknown command", []string{"frobnicate"}, 2, "unknown command", false},
+		{"extra argument", []string{"ls", "x"}, 2, "takes at most 0 argument", false},
+		{"bad --color", []string{"ls", "--color", "sometimes"}, 2, "--color must be auto, always or never", false},
+		{"bad --since", []string{"ls", "--dir", samples, "--since", "last tuesday"}, 2, "cannot read \"last tuesday\" as a date", false},
+		{"missing --dir", []string{"ls", "--dir", "/no/such/dir"}, 2, "--dir /no/such/dir", false},
+		{"unknown session", []string{"tokens", "--dir", samples, "ffffffff"}, 2, "no such session", false},
+		{"short prefix", []string{"tokens", "--dir", samples, "ef9"}, 2, "at least 4 characters", false},
+		{"ambiguous prefix lists candidates", []string{"tokens", "--dir", samples, "0"}, 2, "at least 4", false},
+		{"two stdin arguments", []string{"tokens", "-", "-"}, 2, "only one argument can read standard input", false},
+		{"warnings are fine without --strict", []string{"tokens", "--dir", corrupt}, 0, "cctx: warning: ", true},
+		{"--strict turns warnings into exit 1", []string{"tokens", "--dir", corrupt, "--strict"}, 1, "warning(s) with --strict", true},
+		{"budget exceeded", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "300k", "--max-api-calls", "100"}, 3,
+			"cctx: budget exceeded: session b3edadab-bca0-4054-9b41-f7ffa6941260: tokens 363124 > 300000 (--max-tokens)\n", true},
+		{"budget kept", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "400k"}, 0, "", true},
+		{"bad budget", []string{"tokens", "--dir", samples, "--max-tokens", "lots"}, 2, `"lots" is not a count`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := run(t, false, nil, tt.args...)
+			if r.code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", r.code, tt.code, r.errOut)
+			}
+			if tt.stderr == "" && r.errOut != "" || !strings.Contains(r.errOut, tt.stderr) {
+				t.Errorf("stderr %q, want it to contain %q", r.errOut, tt.stderr)
+			}
+			if tt.stdoutOK != (r.out != "") {
+				t.Errorf("stdout %q", r.out)
+			}
+		})
+	}
+}
+
+func TestAmbiguousPrefixListsCandidates(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"abcd1111-1111-4111-8111-111111111111", "abcd2222-2222-4222-8222-222222222222"} {
+		os.MkdirAll(filepath.Join(dir, "-p"), 0o755)
+		os.WriteFile(filepath.Join(dir, "-p", id+".jsonl"), []byte(`{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00Z","message":{"content":"x"}}`+"\n"), 0o644)
+	}
+	r := run(t, false, nil, "tokens", "--dir", dir, "abcd")
+	if r.code != 2 || !strings.Contains(r.errOut, "abcd1111-1111-4111-8111-111111111111  /w  2026-01-01T00:00:00Z") ||
+		!strings.Contains(r.errOut, "abcd2222") {
+		t.Errorf("exit %d stderr %q", r.code, r.errOut)
+	}
+}
+
+func TestTokensJSONMatchesTheReferenceTotals(t *testing.T) {
+	base := realCorpus(t)
+	want := map[string][5]int64{
+		"claude-code-log":         {11552, 121830, 1312721, 21173937, 437},
+		"spotter":                 {5234, 89854, 668278, 32819400, 379},
+		"kfischer-claude-history": {153, 1740, 45563, 315668, 18},
+		"claude-code-viewer":      {947, 55562, 185723, 3972113, 190},
+		"codemie":                 {6412, 81071, 1903009, 4592497, 72},
+		"claude-reliability":      {38, 563, 22988, 1114040, 39},
+	}
+	for folder, w := range want {
+		t.Run(folder, func(t *testing.T) {
+			r := run(t, false, nil, "tokens", "--json", "--dir", filepath.Join(base, folder))
+			if r.code != 0 || r.errOut != "" {
+				t.Fatalf("exit %d stderr %q", r.code, r.errOut)
+			}
+			var doc struct {
+				Total struct {
+					Input   int64 `json:"input_tokens"`
+					Output  int64 `json:"output_tokens"`
+					CW      int64 `json:"cache_creation_input_tokens"`
+					CR      int64 `json:"cache_read_input_tokens"`
+					Calls   int64 `json:"api_calls"`
+					Tokens  int64 `json:"total_tokens"`
+					CostUSD *float64
+					RawCost json.RawMessage `json:"cost_usd"`
+				} `json:"total"`
+				Sessions []struct {
+					Total struct {
+						Calls int64 `json:"api_calls"`
+					} `json:"total"`
+				} `json:"sessions"`
+			}
+			if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			tot := doc.Total
+			if got := [5]int64{tot.Input, tot.Output, tot.CW, tot.CR, tot.Calls}; got != w {
+				t.Errorf("totals %v, want %v", got, w)
+			}
+			if tot.Tokens != w[0]+w[1]+w[2]+w[3] || string(tot.RawCost) == "null" {
+				t.Errorf("total_tokens %d cost %s", tot.Tokens, tot.RawCost)
+			}
+			var sum int64
+			for _, s := range doc.Sessions {
+				sum += s.Total.Calls
+			}
+			if sum != tot.Calls {
+				t.Errorf("sessions add up to %d calls, total says %d", sum, tot.Calls)
+			}
+		})
+	}
+}
+
+func TestTokensViews(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tty  bool
+		args []string
+	}{
+		{"one-session-terminal", true, []string{"b3edadab"}},
+		{"one-session-pipe", false, []string{"b3edadab"}},
+		{"all-sessions-terminal", true, nil},
+		{"by-model-pipe", false, []string{"--by", "model"}},
+		{"by-day-terminal", true, []string{"--by", "day"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"tokens", "--dir", samples, "--color", "never"}, tc.args...)
+			r := run(t, tc.tty, nil, args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.errOut)
+			}
+			golden(t, "tokens/"+tc.name+".txt", strings.ReplaceAll(r.out, samples, "$SAMPLES"))
+		})
+	}
+}
+
+func TestTokensFromStdin(t *testing.T) {
+	f, err := os.Open(filepath.Join(samples, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	io, _, out, errOut := TestIO()
+	io.In = f
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	code := Run([]string{"tokens", "-", "--json"}, io, session.Env{Getenv: func(string) string { return "" }}, time.Now)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Total struct {
+			APICalls int64 `json:"api_calls"`
+		} `json:"total"`
+		Sessions []struct {
+			SessionID string `json:"session_id"`
+		} `json:"sessions"`
+	}
+	json.Unmarshal(out.Bytes(), &doc)
+	// The main file alone: 15 responses (its subagent is not on stdin).
+	if doc.Total.APICalls != 15 || len(doc.Sessions) != 1 || doc.Sessions[0].SessionID != "b3edadab-bca0-4054-9b41-f7ffa6941260" {
+		t.Errorf("stdin report %+v", doc)
+	}
+}
+
+func TestHelpTeaches(t *testing.T) {
+	for _, c := range []string{"ls", "tokens"} {
+		r := run(t, false, nil, c, "--help")
+		if r.code != 0 || !strings.Contains(r.out, "Examples:") || !strings.Contains(r.out, "--json") {
+			t.Errorf("%s --help: exit %d\n%s", c, r.code, r.out)
+		}
+	}
+	r := run(t, false, nil, "--version")
+	if r.code != 0 || !strings.HasPrefix(r.out, "cctx ") {
+		t.Errorf("--version: %q", r.out)
+	}
+}

@@ -1,0 +1,356 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	id1 = "11111111-1111-4111-8111-111111111111"
+	id2 = "22222222-2222-4222-8222-222222222222"
+	id3 = "22223333-3333-4333-8333-333333333333"
+)
+
+// write creates files (name → content) under a new temp dir.
+func write(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
+
+func userLine(text string, extra string) string {
+	return fmt.Sprintf(`{"type":"user",%s"cwd":"/home/me/app","gitBranch":"main","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":%q}}`, extra, text)
+}
+
+func liteOf(t *testing.T, content string) *Info {
+	t.Helper()
+	root := write(t, map[string]string{"-p/" + id1 + ".jsonl": content})
+	in, err := Lite(&Session{ID: id1, Path: filepath.Join(root, "-p", id1+".jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+func TestTitlePrecedence(t *testing.T) {
+	prompt := userLine("fix the login bug", "")
+	tests := []struct {
+		name, content, title, source string
+	}{
+		{"first prompt", lines(prompt), "fix the login bug", "first-prompt"},
+		{"summary beats first prompt", lines(prompt, `{"type":"summary","summary":"Login fix","leafUuid":"x"}`), "Login fix", "summary"},
+		{"last prompt beats summary", lines(prompt, `{"type":"summary","summary":"Login fix"}`, `{"type":"last-prompt","lastPrompt":"now add tests"}`), "now add tests", "last-prompt"},
+		{"ai title beats last prompt", lines(prompt, `{"type":"ai-title","aiTitle":"Fixing login"}`, `{"type":"last-prompt","lastPrompt":"now add tests"}`), "Fixing login", "ai-title"},
+		{"custom title beats everything", lines(`{"type":"custom-title","customTitle":"Mine"}`, prompt, `{"type":"ai-title","aiTitle":"Fixing login"}`), "Mine", "custom-title"},
+		{"the last custom title wins", lines(prompt, `{"type":"custom-title","customTitle":"Old"}`, `{"type":"custom-title","customTitle":"New"}`), "New", "custom-title"},
+		{"a title key inside a tool input is not a title", lines(prompt,
+			`{"type":"assistant","message":{"content":[{"type":"tool_use","input":{"customTitle":"leak","type":"custom-title"}}]}}`), "fix the login bug", "first-prompt"},
+		{"nothing at all", lines(`{"type":"file-history-snapshot"}`), "", "none"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := liteOf(t, tt.content)
+			if in.Title != tt.title || in.TitleSource != tt.source {
+				t.Errorf("title %q (%s), want %q (%s)", in.Title, in.TitleSource, tt.title, tt.source)
+			}
+		})
+	}
+}
+
+func TestFirstPromptRules(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+	}{
+		{"string content", lines(userLine("hello", "")), "hello"},
+		{"text blocks", lines(`{"type":"user","message":{"content":[{"type":"text","text":"from blocks"}]}}`), "from blocks"},
+		{"meta lines are skipped", lines(userLine("caveat", `"isMeta":true,`), userLine("real", "")), "real"},
+		{"compact summaries are skipped", lines(userLine("summary of before", `"isCompactSummary":true,`), userLine("real", "")), "real"},
+		{"tool results are skipped", lines(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"out"}]}}`, userLine("real", "")), "real"},
+		{"command output and hook context are skipped", lines(userLine("<local-command-stdout>x</local-command-stdout>", ""), userLine("<session-start-hook>y", ""), userLine("real", "")), "real"},
+		{"interruptions are skipped", lines(userLine("[Request interrupted by user]", ""), userLine("real", "")), "real"},
+		{"a slash command is the fallback", lines(userLine("<command-name>/review</command-name>\n<command-message>review</command-message>", "")), "/review"},
+		{"a slash command loses to a later prompt", lines(userLine("<command-name>/clear</command-name>", ""), userLine("then this", "")), "then this"},
+		{"bash input", lines(userLine("<bash-input>ls -la</bash-input>", "")), "! ls -la"},
+		{"whitespace collapses", lines(userLine("  two\n\nlines\t here ", "")), "two lines here"},
+		{"long prompts are cut at 200 characters", lines(userLine(strings.Repeat("é", 300), "")), strings.Repeat("é", 200) + "…"},
+		{"an image-only prompt", lines(`{"type":"user","message":{"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}}`), "[Image]"},
+		{"control characters are dropped", lines(`{"type":"user","message":{"content":"red \u001b[31mtext"}}`), "red [31mtext"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := liteOf(t, tt.content).FirstPrompt; got != tt.want {
+				t.Errorf("first prompt %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestLiteFields(t *testing.T) {
+	in := liteOf(t, lines(
+		`{"type":"permission-mode","permissionMode":"default"}`,
+		userLine("go", ""),
+		`{"type":"assistant","cwd":"/home/me/app","gitBranch":"feature","version":"2.1.7","timestamp":"2026-01-02T11:30:00Z","message":{"content":[]}}`,
+	))
+	if in.Project != "/home/me/app" || in.GitBranch != "feature" || in.Version != "2.1.7" {
+		t.Errorf("project %q branch %q version %q", in.Project, in.GitBranch, in.Version)
+	}
+	if !in.StartedAt.Equal(time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)) || !in.UpdatedAt.Equal(time.Date(2026, 1, 2, 11, 30, 0, 0, time.UTC)) {
+		t.Errorf("started %v updated %v", in.StartedAt, in.UpdatedAt)
+	}
+	if in.Empty || in.Sidechain {
+		t.Errorf("empty %v sidechain %v", in.Empty, in.Sidechain)
+	}
+	if !liteOf(t, lines(`{"type":"summary","summary":"x"}`)).Empty {
+		t.Error("a summary-only file is not empty")
+	}
+	if !liteOf(t, lines(userLine("x", `"isSidechain":true,`))).Sidechain {
+		t.Error("a file starting with a sidechain entry is not marked")
+	}
+}
+
+func TestLiteReadsOnlyHeadAndTailButFindsAHugeFirstPrompt(t *testing.T) {
+	// The first user line holds a 1 MiB image before its text: the head cuts
+	// it, so the prompt is found by reading on.
+	big := `{"type":"user","cwd":"/w","message":{"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` +
+		strings.Repeat("A", 1<<20) + `"}},{"type":"text","text":"what is in this screenshot?"}]}}`
+	var middle []string
+	for i := range 2000 {
+		middle = append(middle, fmt.Sprintf(`{"type":"progress","uuid":"p%d","data":{"pad":"%s"}}`, i, strings.Repeat("x", 100)))
+	}
+	content := lines(append(append([]string{big}, middle...), `{"type":"last-prompt","lastPrompt":"tail prompt"}`)...)
+	in := liteOf(t, content)
+	if in.FirstPrompt != "what is in this screenshot?" {
+		t.Errorf("first prompt %q", in.FirstPrompt)
+	}
+	if in.Title != "tail prompt" {
+		t.Errorf("title %q: the tail was not read", in.Title)
+	}
+}
+
+func TestRoots(t *testing.T) {
+	home := write(t, map[string]string{".claude/projects/-a/x": "", ".config/claude/projects/-b/y": "", "cfg2/projects/-c/z": ""})
+	env := func(vars map[string]string) Env {
+		return Env{Getenv: func(k string) string { return vars[k] }, Home: home}
+	}
+	dirsOf := func(rs []Root) string {
+		var s []string
+		for _, r := range rs {
+			s = append(s, strings.TrimPrefix(r.ProjectsDir, home+"/")+"|"+strings.TrimPrefix(r.ConfigDir, home+"/"))
+		}
+		return strings.Join(s, ",")
+	}
+	tests := []struct {
+		name string
+		dirs []string
+		vars map[string]string
+		want string
+	}{
+		{"defaults that exist", nil, nil, ".claude/projects|.claude,.config/claude/projects|.config/claude"},
+		{"CLAUDE_CONFIG_DIR list", nil, map[string]string{"CLAUDE_CONFIG_DIR": home + "/cfg2, " + home + "/missing"}, "cfg2/projects|cfg2"},
+		{"--dir as a config dir", []string{home + "/cfg2"}, map[string]string{"CLAUDE_CONFIG_DIR": "/elsewhere"}, "cfg2/projects|cfg2"},
+		{"--dir as a projects dir", []string{home + "/.claude/projects"}, nil, ".claude/projects|.claude"},
+		{"--dir as any folder", []string{home + "/cfg2/projects/-c"}, nil, "cfg2/projects/-c|"},
+		{"the same root twice is listed once", []string{home + "/cfg2", home + "/cfg2/projects"}, nil, "cfg2/projects|cfg2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := Roots(tt.dirs, env(tt.vars))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := dirsOf(rs); got != tt.want {
+				t.Errorf("roots %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if _, err := Roots([]string{home + "/nope"}, env(nil)); err == nil {
+		t.Error("a missing --dir is not an error")
+	}
+}
+
+func discoveryTree(t *testing.T) string {
+	t.Helper()
+	return write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                            lines(userLine("one", "")),
+		"-p/" + id1 + "/subagents/agent-aaa.jsonl":        lines(userLine("sub", `"isSidechain":true,`)),
+		"-p/" + id1 + "/subagents/agent-aaa.meta.json":    `{"agentType":"Explore"}`,
+		"-p/" + id1 + "/subagents/deep/agent-bbb.jsonl":   lines(userLine("sub", `"isSidechain":true,`)),
+		"-p/" + id1 + "/subagents/notes.txt":              "not an agent",
+		"-p/agent-flat.jsonl":                             lines(fmt.Sprintf(`{"type":"user","sessionId":%q,"isSidechain":true}`, id1)),
+		"-p/agent-stray.jsonl":                            lines(`{"type":"user","sessionId":"99999999-9999-4999-8999-999999999999"}`),
+		"-q/" + id2 + ".jsonl":                            lines(userLine("two", "")),
+		"-q/" + id3 + ".jsonl":                            lines(userLine("three", "")),
+		"-q/not-a-session.jsonl":                          lines(userLine("x", "")),
+		"-q/" + strings.ToUpper(id1[:8]) + "-notes.jsonl": "x",
+	})
+}
+
+func TestDiscovery(t *testing.T) {
+	root := discoveryTree(t)
+	os.Mkdir(filepath.Join(root, "-q", "dir.jsonl"), 0o755)
+	os.Symlink(filepath.Join(root, "-p", id1), filepath.Join(root, "-p", id1, "subagents", "loop"))
+	f := NewFinder([]Root{{ProjectsDir: root}}, nil)
+	ss := f.Sessions()
+	var ids []string
+	for _, s := range ss {
+		ids = append(ids, s.ID)
+	}
+	if len(ids) != 3 {
+		t.Fatalf("sessions %v, want the three uuid-named files", ids)
+	}
+	var s1 *Session
+	for _, s := range ss {
+		if s.ID == id1 {
+			s1 = s
+		}
+	}
+	var agents []string
+	for _, a := range f.Agents(s1) {
+		agents = append(agents, fmt.Sprintf("%s:flat=%v:meta=%v", a.ID, a.Flat, a.MetaPath != ""))
+	}
+	want := "aaa:flat=false:meta=true,bbb:flat=false:meta=false,flat:flat=true:meta=false"
+	if strings.Join(agents, ",") != want {
+		t.Errorf("agents %q, want %q", strings.Join(agents, ","), want)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	root := discoveryTree(t)
+	// id3 is the newest file.
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "-p", id1+".jsonl"), old, old)
+	os.Chtimes(filepath.Join(root, "-q", id2+".jsonl"), old, old)
+	f := NewFinder([]Root{{ProjectsDir: root}}, nil)
+	tests := []struct {
+		arg, want, err string
+	}{
+		{id1, id1, ""},
+		{strings.ToUpper(id1), id1, ""},
+		{"1111", id1, ""},
+		{"2222", "", "ambiguous prefix: 2 sessions match"},
+		{"22222", id2, ""},
+		{"111", "", "at least 4 characters"},
+		{"abcd", "", "no such session"},
+		{"latest", id3, ""},
+		{"-", "", ""},
+		{filepath.Join(root, "-q", id2+".jsonl"), id2, ""},
+		{filepath.Join(root, "-q", "missing.jsonl"), "", "no such file"},
+		{filepath.Join(root, "-q"), "", "not a regular file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.arg, func(t *testing.T) {
+			s, err := f.Resolve(tt.arg)
+			if tt.err != "" {
+				var re *ResolveError
+				if !errors.As(err, &re) || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v, want %q", err, tt.err)
+				}
+				if strings.HasPrefix(tt.err, "ambiguous") && len(re.Candidates) != 2 {
+					t.Errorf("candidates %d", len(re.Candidates))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.ID != tt.want {
+				t.Errorf("resolved %q, want %q", s.ID, tt.want)
+			}
+		})
+	}
+}
+
+func TestSameSessionInTwoRootsIsListedOnce(t *testing.T) {
+	a := write(t, map[string]string{"-p/" + id1 + ".jsonl": lines(userLine("old copy", ""))})
+	b := write(t, map[string]string{"-p/" + id1 + ".jsonl": lines(userLine("new copy", ""))})
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(a, "-p", id1+".jsonl"), old, old)
+	ss := NewFinder([]Root{{ProjectsDir: a}, {ProjectsDir: b}}, nil).Sessions()
+	if len(ss) != 1 || !strings.HasPrefix(ss[0].Path, b) {
+		t.Fatalf("got %d sessions, first %v", len(ss), ss)
+	}
+}
+
+func TestSafeAgentID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"a1b2c3": true, "acompact-946d2b": true, "": false, "..": false, "../x": false, "a/b": false,
+		`a\b`: false, "/etc/passwd": false, "a\x00b": false, "C:x": false, ".": false,
+	} {
+		if SafeAgentID(id) != want {
+			t.Errorf("SafeAgentID(%q) = %v", id, !want)
+		}
+	}
+}
+
+func TestLiveSessions(t *testing.T) {
+	cfg := write(t, map[string]string{
+		"sessions/100.json": fmt.Sprintf(`{"pid":100,"sessionId":%q,"status":"working","updatedAt":2}`, id1),
+		"sessions/200.json": fmt.Sprintf(`{"pid":200,"sessionId":%q,"status":"idle"}`, id2),
+		"sessions/300.json": `not json`,
+		"sessions/400.txt":  `{}`,
+	})
+	saved := ProcessAlive
+	defer func() { ProcessAlive = saved }()
+	ProcessAlive = func(pid int) bool { return pid == 100 } // 200 is stale
+	live := LiveSessions([]Root{{ConfigDir: cfg}})
+	if len(live) != 1 || live[id1].Status != "working" {
+		t.Errorf("live %+v", live)
+	}
+}
+
+func TestListFiltersAndOrder(t *testing.T) {
+	at := func(ts string) string {
+		return fmt.Sprintf(`{"type":"user","cwd":"/w/app/sub","timestamp":%q,"message":{"content":"hi"}}`, ts)
+	}
+	root := write(t, map[string]string{
+		"-a/" + id1 + ".jsonl":                          lines(at("2026-01-01T10:00:00Z")),
+		"-a/" + id2 + ".jsonl":                          lines(at("2026-01-03T10:00:00Z")),
+		"-b/" + id3 + ".jsonl":                          lines(strings.Replace(at("2026-01-02T10:00:00Z"), "/w/app/sub", "/w/other", 1)),
+		"-b/33333333-3333-4333-8333-333333333333.jsonl": lines(`{"type":"summary","summary":"only metadata"}`),
+	})
+	f := NewFinder([]Root{{ProjectsDir: root}}, nil)
+	ids := func(l Listing) string {
+		var s []string
+		for _, in := range l.Sessions {
+			s = append(s, in.ID[:4])
+		}
+		return strings.Join(s, ",")
+	}
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		name string
+		o    ListOptions
+		want string
+	}{
+		{"newest activity first, metadata-only hidden", ListOptions{}, "2222,2222,1111"},
+		{"with empty files (their activity is the file's mtime)", ListOptions{IncludeEmpty: true}, "3333,2222,2222,1111"},
+		{"limit", ListOptions{Limit: 1}, "2222"},
+		{"project prefix", ListOptions{Project: "/w/app"}, "2222,1111"},
+		{"a project is not a string prefix", ListOptions{Project: "/w/ap"}, ""},
+		{"since", ListOptions{Since: day(2)}, "2222,2222"},
+		{"until", ListOptions{Until: day(2)}, "1111"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ids(f.List(tt.o)); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

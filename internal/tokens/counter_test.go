@@ -1,0 +1,257 @@
+package tokens
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// asst writes an assistant line. Empty mid/rid leave the field out.
+func asst(uuid, parent, mid, rid string, in, out, cw, cr int, extra string) string {
+	id := ""
+	if mid != "" {
+		id = fmt.Sprintf(`"id":%q,`, mid)
+	}
+	req := ""
+	if rid != "" {
+		req = fmt.Sprintf(`"requestId":%q,`, rid)
+	}
+	par := "null"
+	if parent != "" {
+		par = fmt.Sprintf("%q", parent)
+	}
+	return fmt.Sprintf(`{"type":"assistant","uuid":%q,"parentUuid":%s,%s"timestamp":"2026-01-01T00:00:00Z","sessionId":"s",%s"message":{%s"model":"claude-sonnet-4-5-20250929","role":"assistant","content":[],"usage":{"input_tokens":%d,"output_tokens":%d,"cache_creation_input_tokens":%d,"cache_read_input_tokens":%d}}}`,
+		uuid, par, extra, req, id, in, out, cw, cr)
+}
+
+func user(uuid, parent, text string) string {
+	par := "null"
+	if parent != "" {
+		par = fmt.Sprintf("%q", parent)
+	}
+	return fmt.Sprintf(`{"type":"user","uuid":%q,"parentUuid":%s,"sessionId":"s","message":{"role":"user","content":%q}}`, uuid, par, text)
+}
+
+type want struct {
+	calls                int
+	input, output, cw, cr int64
+}
+
+func countLines(t *testing.T, files ...[]string) (*Counter, want) {
+	t.Helper()
+	c := NewCounter()
+	for i, lines := range files {
+		f := c.File(Source{SessionID: fmt.Sprintf("s%d", i), Path: fmt.Sprintf("f%d.jsonl", i)})
+		r := reader.New(strings.NewReader(strings.Join(lines, "\n")+"\n"), reader.Options{})
+		for {
+			e, ok := r.Next()
+			if !ok {
+				break
+			}
+			f.Add(&e)
+		}
+	}
+	var w want
+	for _, r := range c.Responses() {
+		w.calls++
+		w.input += r.Usage.Input
+		w.output += r.Usage.Output
+		w.cw += r.Usage.CacheCreation
+		w.cr += r.Usage.CacheRead
+	}
+	return c, w
+}
+
+func TestDedupRules(t *testing.T) {
+	tests := []struct {
+		name  string
+		files [][]string
+		want  want
+	}{
+		{"partial chunks of one response keep the final usage", [][]string{{
+			asst("a1", "", "msg_1", "req_1", 3, 1, 100, 1000, ""),
+			asst("a2", "a1", "msg_1", "req_1", 3, 12, 100, 1000, ""),
+			`{"type":"progress","uuid":"p1","parentUuid":"a2"}`,
+			asst("a3", "a2", "msg_1", "req_1", 3, 250, 100, 1000, ""),
+		}}, want{1, 3, 250, 100, 1000}},
+		{"the final usage wins even when written first", [][]string{{
+			asst("a3", "", "msg_1", "req_1", 3, 250, 100, 1000, ""),
+			asst("a1", "a3", "msg_1", "req_1", 3, 1, 100, 1000, ""),
+		}}, want{1, 3, 250, 100, 1000}},
+		{"identical usage on two different responses counts twice", [][]string{{
+			asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""),
+			asst("a2", "a1", "msg_2", "req_2", 3, 10, 100, 1000, ""),
+		}}, want{2, 6, 20, 200, 2000}},
+		{"missing requestId: message.id alone identifies the response", [][]string{{
+			asst("a1", "", "msg_1", "", 3, 1, 100, 1000, ""),
+			asst("a2", "a1", "msg_1", "", 3, 40, 100, 1000, ""),
+			asst("a3", "a2", "msg_2", "", 5, 7, 0, 1100, ""),
+		}}, want{2, 8, 47, 100, 2100}},
+		{"same message.id with another requestId is another response", [][]string{{
+			asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""),
+			asst("a2", "a1", "msg_1", "req_2", 3, 10, 100, 1000, ""),
+		}}, want{2, 6, 20, 200, 2000}},
+		{"missing message.id: consecutive identical usage is one response", [][]string{{
+			asst("a1", "", "", "", 3, 10, 100, 1000, ""),
+			asst("a2", "a1", "", "", 3, 10, 100, 1000, ""),
+			user("u1", "a2", "next"),
+			asst("a3", "u1", "", "", 4, 20, 0, 1110, ""),
+			asst("a4", "a3", "", "", 3, 10, 100, 1000, ""),
+		}}, want{3, 10, 40, 200, 3110}},
+		{"a sidechain replay of a main response loses to the main copy", [][]string{{
+			asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""),
+			asst("b1", "", "msg_1", "req_1", 3, 99, 100, 1000, `"isSidechain":true,`),
+		}}, want{1, 3, 10, 100, 1000}},
+		{"the main copy wins even when the replay comes first", [][]string{{
+			asst("b1", "", "msg_1", "req_1", 3, 99, 100, 1000, `"isSidechain":true,`),
+			asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""),
+		}}, want{1, 3, 10, 100, 1000}},
+		{"synthetic lines carry no tokens", [][]string{{
+			asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""),
+			strings.Replace(asst("a2", "a1", "msg_2", "", 0, 0, 0, 0, ""), "claude-sonnet-4-5-20250929", "<synthetic>", 1),
+		}}, want{1, 3, 10, 100, 1000}},
+		{"an abandoned branch after a rewind was paid for", [][]string{{
+			user("u1", "", "first try"),
+			asst("a1", "u1", "msg_1", "req_1", 3, 10, 100, 1000, ""),
+			user("u2", "", "second try"), // the rewind: a new prompt on the old parent
+			asst("a2", "u2", "msg_2", "req_2", 4, 20, 0, 1100, ""),
+		}}, want{2, 7, 30, 100, 2100}},
+		{"corrupt lines in between do not lose the rest", [][]string{{
+			asst("a1", "", "msg_1", "req_1", 3, 1, 100, 1000, ""),
+			`{"type":"assistant","message":{"id":"msg_1","usa`,
+			`garbage`,
+			asst("a2", "a1", "msg_1", "req_1", 3, 50, 100, 1000, ""),
+		}}, want{1, 3, 50, 100, 1000}},
+		{"a resumed session replaying another file counts once", [][]string{
+			{asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, "")},
+			{asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""), asst("a2", "a1", "msg_2", "req_2", 1, 5, 0, 1100, "")},
+		}, want{2, 4, 15, 100, 2100}},
+		{"lines without usage are ignored", [][]string{{
+			`{"type":"assistant","uuid":"x","message":{"id":"msg_9","content":[]}}`,
+			asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""),
+		}}, want{1, 3, 10, 100, 1000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got := countLines(t, tt.files...)
+			if got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestResumedResponsesBelongToTheFirstSession(t *testing.T) {
+	c, _ := countLines(t,
+		[]string{asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, "")},
+		[]string{asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""), asst("a2", "a1", "msg_2", "req_2", 1, 5, 0, 1100, "")})
+	got := []string{}
+	for _, r := range c.Responses() {
+		got = append(got, r.MessageID+"@"+r.SessionID)
+	}
+	if strings.Join(got, ",") != "msg_1@s0,msg_2@s1" {
+		t.Errorf("attribution %v", got)
+	}
+}
+
+func TestInlineSidechainsAreNamedAfterTheirRoot(t *testing.T) {
+	c, _ := countLines(t, []string{
+		user("u1", "", "main prompt"),
+		asst("a1", "u1", "msg_1", "req_1", 1, 1, 1, 1, ""),
+		`{"type":"user","uuid":"abcdef12-side","parentUuid":null,"isSidechain":true,"message":{"role":"user","content":"task"}}`,
+		asst("s1", "abcdef12-side", "msg_2", "req_2", 1, 1, 1, 1, `"isSidechain":true,`),
+		asst("s2", "s1", "msg_3", "req_3", 1, 1, 1, 1, `"isSidechain":true,`),
+	})
+	var agents []string
+	for _, r := range c.Responses() {
+		agents = append(agents, r.AgentID)
+	}
+	if strings.Join(agents, ",") != ",sidechain-abcdef12,sidechain-abcdef12" {
+		t.Errorf("agents %q", agents)
+	}
+}
+
+// writeTree writes files under a temporary projects root.
+func writeTree(t *testing.T, files map[string][]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, lines := range files {
+		p := filepath.Join(root, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestSubagentsInBothLayoutsCountUnderTheirAgent(t *testing.T) {
+	const sid = "11111111-2222-3333-4444-555555555555"
+	withSession := func(line string) string { return strings.Replace(line, `"sessionId":"s"`, `"sessionId":"`+sid+`"`, 1) }
+	root := writeTree(t, map[string][]string{
+		"-p/" + sid + ".jsonl": {withSession(asst("a1", "", "msg_1", "req_1", 1, 10, 0, 0, ""))},
+		"-p/" + sid + "/subagents/agent-nested1.jsonl": {
+			withSession(asst("n1", "", "msg_2", "req_2", 2, 20, 0, 0, `"isSidechain":true,"agentId":"nested1",`))},
+		"-p/" + sid + "/subagents/workflows/run1/agent-deep.jsonl": {
+			withSession(asst("d1", "", "msg_4", "req_4", 4, 40, 0, 0, `"isSidechain":true,`))},
+		"-p/agent-flat1.jsonl": {withSession(asst("f1", "", "msg_3", "req_3", 3, 30, 0, 0, `"isSidechain":true,"agentId":"flat1",`))},
+		"-p/agent-other.jsonl": {asst("o1", "", "msg_9", "req_9", 9, 90, 0, 0, `"isSidechain":true,`)},
+	})
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	ss := f.Sessions()
+	if len(ss) != 1 {
+		t.Fatalf("sessions %d", len(ss))
+	}
+	rep := Build([]Input{{Session: ss[0], Agents: f.Agents(ss[0])}}, DefaultPrices(), Window{}, reader.Options{}, nil)
+	got := map[string]int64{}
+	for _, a := range rep.Sessions[0].Agents {
+		got[a.Key] = a.Total.Output
+	}
+	wantAgents := map[string]int64{"": 10, "nested1": 20, "flat1": 30, "deep": 40}
+	if fmt.Sprint(got) != fmt.Sprint(wantAgents) {
+		t.Errorf("by agent %v, want %v", got, wantAgents)
+	}
+}
+
+// The reference totals of ../shared/docs/tokens.md, which ccusage and an
+// independent script agree on.
+func TestRealCorpusReferenceTotals(t *testing.T) {
+	base := "../../../shared/corpus/real"
+	if _, err := os.Stat(base); err != nil {
+		t.Skip("real corpus not present beside the repo")
+	}
+	tests := []struct {
+		folder string
+		want   [5]int64 // input, output, cache creation, cache read, responses
+	}{
+		{"claude-code-log", [5]int64{11552, 121830, 1312721, 21173937, 437}},
+		{"spotter", [5]int64{5234, 89854, 668278, 32819400, 379}},
+		{"kfischer-claude-history", [5]int64{153, 1740, 45563, 315668, 18}},
+		{"claude-code-viewer", [5]int64{947, 55562, 185723, 3972113, 190}},
+		{"codemie", [5]int64{6412, 81071, 1903009, 4592497, 72}},
+		{"claude-reliability", [5]int64{38, 563, 22988, 1114040, 39}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.folder, func(t *testing.T) {
+			f := session.NewFinder([]session.Root{{ProjectsDir: filepath.Join(base, tt.folder)}}, nil)
+			var ins []Input
+			for _, s := range f.Sessions() {
+				ins = append(ins, Input{Session: s, Agents: f.Agents(s)})
+			}
+			rep := Build(ins, DefaultPrices(), Window{}, reader.Options{}, func(p string, err error) { t.Errorf("%s: %v", p, err) })
+			tot := rep.Total
+			got := [5]int64{tot.Input, tot.Output, tot.CacheCreation, tot.CacheRead, tot.APICalls}
+			if got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			if !tot.CostKnown() {
+				t.Errorf("unpriced models: %v", rep.Unpriced)
+			}
+		})
+	}
+}
