@@ -154,7 +154,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 
 	rep := tokens.Build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until},
-		reader.Options{OnIssue: f.Report().Line},
+		reader.Options{OnIssue: f.Report().Line, Want: tokens.Wanted},
 		func(path string, err error) { f.Report().Warn("%s: %v", path, err) })
 	if len(o.Sessions) == 0 {
 		rep.DropEmpty()

@@ -93,3 +93,26 @@ func ParseLine(raw []byte) (Entry, bool) {
 	e.Size = len(raw)
 	return e, true
 }
+
+// Peek tells what a raw line is without parsing the rest of it: it walks
+// the top-level keys only until it knows the entry's type, or its message
+// role (Claude Code writes "type" after "message" on assistant lines, but
+// before the payload on most others). isSidechain, an early key, is
+// reported if seen by then. It is how a caller picks the lines worth
+// parsing (Options.Want) at close to the speed of reading them.
+func Peek(line []byte) (typ, role string, sidechain bool) {
+	gjson.Parse(view(line)).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "isSidechain":
+			sidechain = v.Bool()
+		case "type":
+			typ = v.Str
+			return false
+		case "message":
+			role = v.Get("role").Str
+			return role == ""
+		}
+		return true
+	})
+	return typ, role, sidechain
+}

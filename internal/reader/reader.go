@@ -83,6 +83,11 @@ type Options struct {
 	MaxLineBytes int
 	// OnIssue receives each skipped line. Nil ignores them.
 	OnIssue func(Issue)
+	// Want, when set, picks the lines worth parsing from their raw bytes
+	// (a substring test). Other lines are only checked for the shape of an
+	// object ({…}), not validated or parsed: a counter that needs one line
+	// in five reads at close to the speed of the disk.
+	Want func(line []byte) bool
 }
 
 // Reader streams entries from one transcript.
@@ -156,6 +161,16 @@ func (r *Reader) Next() (Entry, bool) {
 		}
 		line = trimSpace(line)
 		if len(line) == 0 {
+			continue
+		}
+		if r.opts.Want != nil && !r.opts.Want(line) {
+			if line[0] != '{' || line[len(line)-1] != '}' {
+				kind := Malformed
+				if !complete {
+					kind = TruncatedTail
+				}
+				r.issue(kind, len(line))
+			}
 			continue
 		}
 		if !gjson.ValidBytes(line) {

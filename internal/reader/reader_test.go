@@ -269,3 +269,21 @@ func TestRealCorpusParsesCleanly(t *testing.T) {
 		}
 	}
 }
+
+func TestWantSkipsLinesButStillReportsBrokenOnes(t *testing.T) {
+	input := strings.Join([]string{
+		`{"type":"user","uuid":"a"}`,
+		`{"type":"assistant","uuid":"b"}`,
+		`not json`,
+		`{"type":"user","uuid":"c","broken":}`, // shaped like an object: not validated when unwanted
+		`{"type":"assistant","uuid":"d",`,      // wanted lines are validated
+		`{"type":"user","uuid":"e","cut`,
+	}, "\n")
+	es, is := readAll(t, input, Options{Want: func(l []byte) bool { return bytes.Contains(l, []byte("assistant")) }})
+	if got := uuids(es); got != "b" {
+		t.Errorf("uuids %q, want only the wanted line", got)
+	}
+	if got := kinds(is); got != fmt.Sprintf("3:%d,5:%d,6:%d", Malformed, Malformed, TruncatedTail) {
+		t.Errorf("issues %q", got)
+	}
+}

@@ -38,7 +38,7 @@ func user(uuid, parent, text string) string {
 }
 
 type want struct {
-	calls                int
+	calls                 int
 	input, output, cw, cr int64
 }
 
@@ -253,5 +253,37 @@ func TestRealCorpusReferenceTotals(t *testing.T) {
 				t.Errorf("unpriced models: %v", rep.Unpriced)
 			}
 		})
+	}
+}
+
+// Wanted skips most lines unparsed; counting with it must give exactly the
+// totals of parsing every line.
+func TestWantedLosesNothing(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
+	more, _ := filepath.Glob("../../../shared/corpus/real/*/*/*.jsonl")
+	nested, _ := filepath.Glob("../../../shared/corpus/real/*/*/*/subagents/*.jsonl")
+	files = append(append(files, more...), nested...)
+	for _, p := range files {
+		count := func(want func([]byte) bool) []Response {
+			c := NewCounter()
+			r, cl, err := reader.Open(p, reader.Options{Want: want})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			f := c.File(Source{Path: p})
+			for {
+				e, ok := r.Next()
+				if !ok {
+					break
+				}
+				f.Add(&e)
+			}
+			return c.Responses()
+		}
+		all, picked := count(nil), count(Wanted)
+		if fmt.Sprint(all) != fmt.Sprint(picked) {
+			t.Errorf("%s: %d responses parsing every line, %d with Wanted", p, len(all), len(picked))
+		}
 	}
 }

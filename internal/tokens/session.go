@@ -5,6 +5,15 @@ import (
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
+// Wanted picks the lines a Counter needs: assistant messages (they carry
+// the usage) and inline sidechain lines (their chain names the agent).
+// Give it to reader.Options.Want when nothing else reads the entries: most
+// bytes of a transcript are tool results that a counter never parses.
+func Wanted(line []byte) bool {
+	typ, role, sidechain := reader.Peek(line)
+	return sidechain || role == "assistant" || typ == "assistant"
+}
+
 // ReadSession counts a session's main file and its subagent files into c.
 // visit, when not nil, sees every entry of the main file (agent false) and
 // of each subagent file (agent true). A file that cannot be read is
