@@ -161,6 +161,38 @@ func (c *Counter) add(key, agent string, src Source, e *reader.Entry) {
 	}
 }
 
+// Merge adds the responses of another counter, as if its lines had been
+// added after this counter's: a response both have is counted once, and
+// stays with the session that was added first.
+func (c *Counter) Merge(o *Counter) {
+	for i := range o.responses {
+		r := &o.responses[i]
+		j, seen := c.byKey[r.Key]
+		if !seen {
+			c.byKey[r.Key] = len(c.responses)
+			c.responses = append(c.responses, *r)
+			continue
+		}
+		old := &c.responses[j]
+		old.Lines += r.Lines
+		if !r.Time.IsZero() && (old.Time.IsZero() || r.Time.Before(old.Time)) {
+			old.Time = r.Time
+		}
+		switch {
+		case old.Sidechain && !r.Sidechain:
+			lines := old.Lines
+			*old = *r
+			old.Lines = lines
+		case !old.Sidechain && r.Sidechain:
+		case larger(r.Usage, old.Usage):
+			old.Usage, old.File, old.Line = r.Usage, r.File, r.Line
+			if r.Model != "" {
+				old.Model = r.Model
+			}
+		}
+	}
+}
+
 // larger reports whether usage a supersedes b: more tokens in all, or as
 // many with more output (the final line of a streamed response).
 func larger(a, b reader.Usage) bool {

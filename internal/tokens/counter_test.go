@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -285,5 +286,34 @@ func TestWantedLosesNothing(t *testing.T) {
 		if fmt.Sprint(all) != fmt.Sprint(picked) {
 			t.Errorf("%s: %d responses parsing every line, %d with Wanted", p, len(all), len(picked))
 		}
+	}
+}
+
+func TestBuildCountsAResumedSessionOnceInTheSessionThatStartedFirst(t *testing.T) {
+	const a, b = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222"
+	line := func(uuid, mid, ts string, out int) string {
+		return strings.Replace(asst(uuid, "", mid, "req_"+mid, 1, out, 0, 100, ""), "2026-01-01T00:00:00Z", ts, 1)
+	}
+	root := writeTree(t, map[string][]string{
+		"-p/" + a + ".jsonl": {line("u1", "m1", "2026-01-01T10:00:00Z", 10)},
+		// b resumes a: it replays m1, then makes its own call.
+		"-p/" + b + ".jsonl": {line("u1", "m1", "2026-01-01T10:00:00Z", 10), line("u2", "m2", "2026-01-02T10:00:00Z", 20)},
+	})
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	var ins []Input
+	for _, s := range f.Sessions() { // newest file first: b before a
+		st := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+		if s.ID == b {
+			st = st.Add(24 * time.Hour)
+		}
+		ins = append(ins, Input{Session: s, Started: st})
+	}
+	rep := Build(ins, nil, Window{}, reader.Options{}, nil)
+	got := map[string]int64{}
+	for _, s := range rep.Sessions {
+		got[s.ID[:1]] = s.Total.Output
+	}
+	if got["a"] != 10 || got["b"] != 20 || rep.Total.APICalls != 2 {
+		t.Errorf("per session %v, calls %d", got, rep.Total.APICalls)
 	}
 }

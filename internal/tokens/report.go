@@ -1,7 +1,9 @@
 package tokens
 
 import (
+	"runtime"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -61,23 +63,39 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 	sorted := append([]Input(nil), inputs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Started.Before(sorted[j].Started) })
 
-	c := NewCounter()
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}}
-	for _, in := range sorted {
+	// Sessions are read in parallel, each into its own counter, then merged
+	// in start order so that a replayed response stays with the original.
+	counters := make([]*Counter, len(sorted))
+	firstIDs := make([]string, len(sorted))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, in := range sorted {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			c := NewCounter()
+			ReadSession(c, in.Session, in.Agents, o, func(e *reader.Entry, _ bool) {
+				if firstIDs[i] == "" && e.SessionID != "" {
+					firstIDs[i] = e.SessionID
+				}
+			}, onErr)
+			counters[i] = c
+		}()
+	}
+	wg.Wait()
+	c := NewCounter()
+	for i, in := range sorted {
 		sr := &SessionReport{Input: in, ID: in.Session.ID}
-		before := len(c.Responses())
-		firstID := ""
-		ReadSession(c, in.Session, in.Agents, o, func(e *reader.Entry, _ bool) {
-			if firstID == "" && e.SessionID != "" {
-				firstID = e.SessionID
-			}
-		}, onErr)
 		if in.Session.Path == session.StdinPath {
-			sr.ID = firstID
-			for i := before; i < len(c.Responses()); i++ {
-				c.responses[i].SessionID = firstID
+			sr.ID = firstIDs[i]
+			for j := range counters[i].responses {
+				counters[i].responses[j].SessionID = sr.ID
 			}
 		}
+		c.Merge(counters[i])
+		counters[i] = nil
 		rep.projectOf[sr.ID] = in.Project
 		rep.Sessions = append(rep.Sessions, sr)
 	}
