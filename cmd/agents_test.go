@@ -1,0 +1,153 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// agentsGolden compares got with cmd/testdata/agents/<name> (-update
+// rewrites it).
+func agentsGolden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", "agents", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (go test ./cmd -update creates it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test ./cmd -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+// The sessions the issue names: six Agent calls with <session>/subagents/
+// transcripts (claude-code-log worktrees), flat 2.0.x agent files, inline
+// 1.0.x sidechains (claude-code-viewer), compaction agents (spotter), and a
+// call whose transcript is not in the corpus (claude-reliability).
+var agentsCorpus = []struct{ folder, session, name string }{
+	{"claude-code-log", "ef958aa1", "worktrees"},
+	{"claude-code-log", "cb2e607c", "flat-coderabbit"},
+	{"claude-code-log", "a7da6a22", "flat-deep-manifest"},
+	{"kfischer-claude-history", "b3edadab", "flat-kfischer"},
+	{"claude-code-viewer", "5c0375b4", "inline-5c0375b4"},
+	{"claude-code-viewer", "fe5e1c67", "inline-fe5e1c67"},
+	{"spotter", "ae4a77f8", "acompact-4te"},
+	{"spotter", "8463c716", "acompact-fum"},
+	{"codemie", "e9fb405b", "codemie"},
+	{"claude-reliability", "c7d3d95c", "missing-transcript"},
+}
+
+func TestAgentsOnTheRealCorpus(t *testing.T) {
+	base := realCorpus(t)
+	for _, c := range agentsCorpus {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(base, c.folder)
+			tsv := run(t, false, nil, "agents", "--dir", dir, c.session)
+			if tsv.code != 0 {
+				t.Fatalf("exit %d, stderr %q", tsv.code, tsv.errOut)
+			}
+			js := run(t, false, nil, "agents", "--json", "--dir", dir, c.session)
+			if js.code != 0 {
+				t.Fatalf("--json: exit %d, stderr %q", js.code, js.errOut)
+			}
+			var doc agentsJSON
+			if err := json.Unmarshal([]byte(js.out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			// Prompts are long and already checked by the unit tests:
+			// the golden keeps their first line.
+			for i := range doc.Agents {
+				doc.Agents[i].Prompt = firstLineOf(doc.Agents[i].Prompt)
+			}
+			pretty, _ := json.MarshalIndent(doc, "", "  ")
+			clean := func(s string) string { return strings.ReplaceAll(s, base, "$CORPUS") }
+			agentsGolden(t, c.name+".tsv", clean(tsv.out))
+			agentsGolden(t, c.name+".json", clean(string(pretty))+"\n")
+			agentsGolden(t, c.name+".stderr", clean(tsv.errOut))
+		})
+	}
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// The six agents of the claude-code-log worktrees session, as a newcomer
+// sees them in a terminal (sample copy in testdata/projects).
+func TestAgentsTerminal(t *testing.T) {
+	r := run(t, true, map[string]string{"NO_COLOR": "1"}, "agents", "--dir", samples, "ef958aa1")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
+	}
+	agentsGolden(t, "terminal-worktrees.txt", r.out+"--- stderr\n"+r.errOut)
+	for _, id := range []string{"a4ca7529859c158c2", "a52886dc180afb356", "ab1e6e141221a29ab", "a36efb2a1231c41e2", "aef063ba534d73153", "a6aa8ad077d9ea083"} {
+		if !strings.Contains(r.out, id) {
+			t.Errorf("agent %s missing", id)
+		}
+	}
+	v := run(t, true, map[string]string{"NO_COLOR": "1"}, "agents", "-v", "--dir", samples, "ef958aa1")
+	if !strings.Contains(v.out, "PROMPT") || !strings.Contains(v.out, "You are **alice**") || !strings.Contains(v.out, "agent-a4ca7529859c158c2.jsonl") {
+		t.Errorf("-v lacks prompt or path:\n%s", v.out)
+	}
+	if !strings.Contains(v.errOut, "cctx: note:") || !strings.Contains(v.errOut, "partial output count") {
+		t.Errorf("-v lacks the note about a36efb2a1231c41e2's partial usage:\n%s", v.errOut)
+	}
+}
+
+func TestAgentsArguments(t *testing.T) {
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"no session", []string{"agents"}, ExitUsage, "needs 1 argument"},
+		{"two sessions", []string{"agents", "a", "b"}, ExitUsage, "at most 1 argument"},
+		{"unknown session", []string{"agents", "--dir", samples, "ffffffff"}, ExitUsage, "no such session"},
+		{"short prefix", []string{"agents", "--dir", samples, "ef9"}, ExitUsage, "at least 4"},
+		{"bad pricing file", []string{"agents", "--dir", samples, "--pricing", "/nonexistent.json", "ef958aa1"}, ExitUsage, "--pricing"},
+		{"session without agents", []string{"agents", "--dir", samples, "55604662"}, ExitOK, ""},
+		{"--strict fails on a missing transcript", []string{"agents", "--strict", "--dir", samples, "c7d3d95c"}, ExitError, "no transcript agent-ab81802.jsonl"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, false, nil, tc.args...)
+			if r.code != tc.code || !strings.Contains(r.errOut, tc.stderr) {
+				t.Errorf("exit %d, stderr %q; want exit %d with %q", r.code, r.errOut, tc.code, tc.stderr)
+			}
+		})
+	}
+}
+
+// A transcript on stdin has no agent files, but its inline sidechains are
+// agents.
+func TestAgentsFromStdin(t *testing.T) {
+	f, err := os.Open(filepath.Join(samples, "sample-project", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	old := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = old }()
+	r := run(t, false, nil, "agents", "--json", "-")
+	var doc agentsJSON
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil || r.code != 0 {
+		t.Fatalf("exit %d, %v, stderr %q", r.code, err, r.errOut)
+	}
+	if doc.SessionID != "5c0375b4-57a5-4f26-b12d-d022ee4e51b7" || len(doc.Agents) != 3 || doc.Agents[1].AgentID != "sidechain-6340ddef" {
+		t.Errorf("session %q, agents %+v", doc.SessionID, doc.Agents)
+	}
+}

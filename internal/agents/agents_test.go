@@ -1,0 +1,455 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+const sid = "11111111-2222-3333-4444-555555555555"
+
+// setup writes files (path relative to a project folder → lines) and
+// finds the session's agents the way the command does.
+func setup(t *testing.T, files map[string][]string) *Result {
+	t.Helper()
+	root := t.TempDir()
+	proj := filepath.Join(root, "-proj")
+	for name, lines := range files {
+		p := filepath.Join(proj, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := strings.Join(lines, "\n")
+		if !strings.HasSuffix(name, ".meta.json") {
+			body += "\n"
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	s, err := f.Resolve(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var issues []reader.Issue
+	res := Find(s, f.Agents(s), Options{OnIssue: func(i reader.Issue) { issues = append(issues, i) }})
+	if len(issues) > 0 {
+		t.Fatalf("unexpected skipped lines: %v", issues)
+	}
+	return res
+}
+
+func byID(t *testing.T, res *Result, id string) *Agent {
+	t.Helper()
+	for _, a := range res.Agents {
+		if a.ID == id {
+			return a
+		}
+	}
+	t.Fatalf("no agent %q among %v", id, ids(res))
+	return nil
+}
+
+func ids(res *Result) []string {
+	var out []string
+	for _, a := range res.Agents {
+		out = append(out, a.ID)
+	}
+	return out
+}
+
+func warned(res *Result, substr string) bool {
+	for _, w := range res.Warnings {
+		if strings.Contains(w.String(), substr) {
+			return true
+		}
+	}
+	return false
+}
+
+// Lines are written out in full so each test shows what it checks. A
+// "main" file is <sid>.jsonl; usage u1 is 1+10+100+5 = 116 tokens.
+const (
+	mainPrompt = `{"type":"user","uuid":"m1","parentUuid":null,"sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"go"}}`
+)
+
+func TestLinksBySidecarAgentIDAndNesting(t *testing.T) {
+	res := setup(t, map[string][]string{
+		sid + ".jsonl": {
+			mainPrompt,
+			`{"type":"assistant","uuid":"m2","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"toolu_A","name":"Agent","input":{"description":"Research","prompt":"Find things\nin detail","subagent_type":"Explore"}}],"usage":{"input_tokens":1,"output_tokens":5,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}}`,
+			`{"type":"user","uuid":"m3","parentUuid":"m2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:05:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_A","content":[{"type":"text","text":"done"}]}]},"toolUseResult":{"status":"completed","agentId":"aaa1","totalTokens":232,"totalDurationMs":299000,"totalToolUseCount":1,"usage":{"input_tokens":2,"output_tokens":10,"cache_creation_input_tokens":20,"cache_read_input_tokens":200}}}`,
+		},
+		// The outer agent spawns a nested one; its sidecar names the call.
+		sid + "/subagents/agent-aaa1.jsonl": {
+			`{"type":"user","uuid":"a1","parentUuid":null,"isSidechain":true,"agentId":"aaa1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"Find things\nin detail"}}`,
+			`{"type":"assistant","uuid":"a2","parentUuid":"a1","isSidechain":true,"agentId":"aaa1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:03Z","requestId":"r2","message":{"id":"msg2","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"toolu_B","name":"Agent","input":{"description":"Dig","prompt":"dig"}}],"usage":{"input_tokens":1,"output_tokens":5,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}}`,
+			`{"type":"user","uuid":"a3","parentUuid":"a2","isSidechain":true,"agentId":"aaa1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:04:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_B","content":"dug"}]},"toolUseResult":{"status":"completed","agentId":"bbb2","totalTokens":116}}`,
+			`{"type":"assistant","uuid":"a4","parentUuid":"a3","isSidechain":true,"agentId":"aaa1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:04:59Z","requestId":"r3","message":{"id":"msg3","model":"claude-opus-4-7","role":"assistant","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":2,"output_tokens":10,"cache_creation_input_tokens":20,"cache_read_input_tokens":200}}}`,
+		},
+		sid + "/subagents/agent-bbb2.jsonl": {
+			`{"type":"user","uuid":"b1","parentUuid":null,"isSidechain":true,"agentId":"bbb2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:04Z","message":{"role":"user","content":"dig"}}`,
+			`{"type":"assistant","uuid":"b2","parentUuid":"b1","isSidechain":true,"agentId":"bbb2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:05Z","requestId":"r4","message":{"id":"msg4","model":"claude-haiku-4-5","role":"assistant","content":[{"type":"text","text":"dug"}],"usage":{"input_tokens":1,"output_tokens":5,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}}`,
+		},
+		sid + "/subagents/agent-bbb2.meta.json": {`{"agentType":"Explore","toolUseId":"toolu_B","parentAgentId":"aaa1","spawnDepth":2}`},
+	})
+	if got := strings.Join(ids(res), ","); got != "aaa1,bbb2" {
+		t.Fatalf("order = %s, want the parent then its child", got)
+	}
+	a, b := byID(t, res, "aaa1"), byID(t, res, "bbb2")
+	if a.Link != "agent_id" || b.Link != "meta" {
+		t.Errorf("links = %q, %q; want agent_id, meta", a.Link, b.Link)
+	}
+	if a.Depth != 0 || b.Depth != 1 || b.ParentID != "aaa1" {
+		t.Errorf("nesting: a depth %d, b depth %d parent %q", a.Depth, b.Depth, b.ParentID)
+	}
+	if a.Status != StatusCompleted || a.Type != "Explore" || a.Description != "Research" || a.Prompt != "Find things\nin detail" {
+		t.Errorf("a = %+v", a)
+	}
+	if b.Type != "Explore" {
+		t.Errorf("b type %q from the sidecar", b.Type)
+	}
+	if a.Total.APICalls != 2 || a.Total.Tokens != 116+232 || b.Total.Tokens != 116 {
+		t.Errorf("tokens: a %d calls %d tokens, b %d tokens", a.Total.APICalls, a.Total.Tokens, b.Total.Tokens)
+	}
+	if a.TokenCheck != CheckOK || b.TokenCheck != CheckOK {
+		t.Errorf("checks %q %q", a.TokenCheck, b.TokenCheck)
+	}
+	if a.DurationMs != 299000 || a.ToolUses != 1 {
+		t.Errorf("a duration %d tool uses %d", a.DurationMs, a.ToolUses)
+	}
+	if res.Main.APICalls != 1 {
+		t.Errorf("main calls %d", res.Main.APICalls)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+}
+
+// Each case is a main file (and maybe agent files) and what the one agent
+// row of interest must say.
+func TestStatusesAndMismatches(t *testing.T) {
+	call := func(id, input string) string {
+		return `{"type":"assistant","uuid":"c-` + id + `","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r-` + id + `","message":{"id":"msg-` + id + `","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"` + id + `","name":"Task","input":` + input + `}],"usage":{"input_tokens":1,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`
+	}
+	result := func(id, content, extra string) string {
+		return `{"type":"user","uuid":"r-` + id + `","parentUuid":"c-` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:01:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"` + id + `",` + content + `}]}` + extra + `}`
+	}
+	agentLines := func(id string, output int) []string {
+		return []string{
+			`{"type":"user","uuid":"` + id + `-1","parentUuid":null,"isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"work"}}`,
+			`{"type":"assistant","uuid":"` + id + `-2","parentUuid":"` + id + `-1","isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:30Z","requestId":"r-` + id + `-x","message":{"id":"msg-` + id + `-x","model":"claude-opus-4-7","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":1,"output_tokens":` + strconv.Itoa(output) + `,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}}`,
+		}
+	}
+	cases := []struct {
+		name       string
+		files      map[string][]string
+		id         string // the row to check ("" = the only row)
+		status     string
+		check      string
+		warn       string // a warning that must be there
+		noWarnings bool
+		note       string
+	}{
+		{
+			name: "failed call (input validation): no transcript expected",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x"}`),
+				result("t1", `"is_error":true,"content":"<tool_use_error>InputValidationError: prompt is missing</tool_use_error>"`, `,"toolUseResult":"InputValidationError"`)}},
+			status: StatusFailed, noWarnings: true,
+		},
+		{
+			name: "interrupted by the user",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
+				result("t1", `"is_error":true,"content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]`, ``)}},
+			status: StatusInterrupted, noWarnings: true,
+		},
+		{
+			name:   "no result yet: running",
+			files:  map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`)}},
+			status: StatusRunning, noWarnings: true,
+		},
+		{
+			name: "completed, but agent-zz9.jsonl does not exist: missing transcript",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
+				result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"zz9","totalTokens":5}`)}},
+			id: "zz9", status: StatusMissing, warn: "no transcript agent-zz9.jsonl was found",
+		},
+		{
+			name: "an agentId that is a path is never looked up",
+			files: map[string][]string{
+				sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
+					result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"../../x"}`)},
+				// Would match if the id were joined to the subagents folder.
+				"x.jsonl": agentLines("x", 5),
+			},
+			id: "../../x", status: StatusCompleted, warn: `agentId "../../x" cannot be a file name`,
+		},
+		{
+			name: "a transcript no call spawned is an orphan",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt},
+				sid + "/subagents/agent-lone.jsonl": agentLines("lone", 5)},
+			id: "lone", status: StatusOrphan, warn: "no Agent/Task call spawned agent lone",
+		},
+		{
+			name: "compaction agents are not orphans",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt},
+				sid + "/subagents/agent-acompact-1a2b.jsonl": agentLines("acompact-1a2b", 5)},
+			id: "acompact-1a2b", status: StatusCompleted, noWarnings: true,
+		},
+		{
+			name: "totalTokens matches no API call of the transcript",
+			files: map[string][]string{
+				sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"work"}`),
+					result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"ag1","totalTokens":9999,"usage":{"input_tokens":9,"output_tokens":9,"cache_creation_input_tokens":9,"cache_read_input_tokens":9972}}`)},
+				sid + "/subagents/agent-ag1.jsonl": agentLines("ag1", 5),
+			},
+			id: "ag1", status: StatusCompleted, check: CheckMismatch, warn: "toolUseResult.totalTokens 9999 of agent ag1 matches no API call",
+		},
+		{
+			name: "the transcript kept a partial output count: a note, not a warning",
+			files: map[string][]string{
+				sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"work"}`),
+					result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"ag1","totalTokens":411,"usage":{"input_tokens":1,"output_tokens":300,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}`)},
+				sid + "/subagents/agent-ag1.jsonl": agentLines("ag1", 2),
+			},
+			id: "ag1", status: StatusCompleted, check: CheckFinalMissing, noWarnings: true, note: "partial output count (2)",
+		},
+		{
+			name: "background agent: launched, no completion seen",
+			files: map[string][]string{
+				sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"work","run_in_background":true}`),
+					result("t1", `"content":"Async agent launched"`, `,"toolUseResult":{"status":"async_launched","isAsync":true,"agentId":"bg1"}`)},
+				sid + "/subagents/agent-bg1.jsonl": agentLines("bg1", 5),
+			},
+			id: "bg1", status: StatusBackground, noWarnings: true,
+		},
+		{
+			name: "background agent: its task-notification says it completed",
+			files: map[string][]string{
+				sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"work","run_in_background":true}`),
+					result("t1", `"content":"Async agent launched"`, `,"toolUseResult":{"status":"async_launched","isAsync":true,"agentId":"bg1"}`),
+					`{"type":"user","uuid":"n1","parentUuid":"r-t1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:09:00Z","message":{"role":"user","content":"<task-notification>\n<task-id>bg1</task-id>\n<status>completed</status>\n</task-notification>"}}`},
+				sid + "/subagents/agent-bg1.jsonl": agentLines("bg1", 5),
+			},
+			id: "bg1", status: StatusCompleted, noWarnings: true,
+		},
+		{
+			name: "background agent whose transcript is missing",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"work","run_in_background":true}`),
+				result("t1", `"content":"Async agent launched"`, `,"toolUseResult":{"status":"async_launched","agentId":"bg2"}`)}},
+			id: "bg2", status: StatusMissing, warn: "agent-bg2.jsonl",
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := setup(t, tc.files)
+			var a *Agent
+			if tc.id == "" {
+				if len(res.Agents) != 1 {
+					t.Fatalf("agents %v, want one", ids(res))
+				}
+				a = res.Agents[0]
+			} else {
+				a = byID(t, res, tc.id)
+			}
+			if a.Status != tc.status {
+				t.Errorf("status %q, want %q", a.Status, tc.status)
+			}
+			if a.TokenCheck != tc.check {
+				t.Errorf("token check %q, want %q", a.TokenCheck, tc.check)
+			}
+			if tc.warn != "" && !warned(res, tc.warn) {
+				t.Errorf("no warning containing %q in %v", tc.warn, res.Warnings)
+			}
+			if tc.noWarnings && len(res.Warnings) > 0 {
+				t.Errorf("unexpected warnings %v", res.Warnings)
+			}
+			if tc.note != "" {
+				found := false
+				for _, n := range res.Notes {
+					found = found || strings.Contains(n.String(), tc.note)
+				}
+				if !found {
+					t.Errorf("no note containing %q in %v", tc.note, res.Notes)
+				}
+			}
+			if a.ID == "../../x" && a.Path != "" {
+				t.Errorf("an unsafe id was linked to %s", a.Path)
+			}
+		})
+	}
+}
+
+func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n)) }
+
+func fmtInt(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func TestFlatAgentWarmupAndResume(t *testing.T) {
+	res := setup(t, map[string][]string{
+		sid + ".jsonl": {
+			mainPrompt,
+			`{"type":"assistant","uuid":"m2","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg1","model":"claude-sonnet-4-5","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Task","input":{"description":"first","prompt":"start","subagent_type":"Plan"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+			`{"type":"user","uuid":"m3","parentUuid":"m2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:01:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"half"}]},"toolUseResult":{"status":"completed","agentId":"f1a7","totalDurationMs":1000}}`,
+			`{"type":"assistant","uuid":"m4","parentUuid":"m3","sessionId":"` + sid + `","timestamp":"2026-01-01T10:02:00Z","requestId":"r2","message":{"id":"msg2","model":"claude-sonnet-4-5","role":"assistant","content":[{"type":"tool_use","id":"toolu_2","name":"Task","input":{"description":"again","prompt":"continue","resume":"f1a7"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+			`{"type":"user","uuid":"m5","parentUuid":"m4","sessionId":"` + sid + `","timestamp":"2026-01-01T10:03:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_2","is_error":true,"content":"agent crashed"}]}}`,
+		},
+		// 2.0.x flat layout: beside the session, linked by sessionId.
+		"agent-f1a7.jsonl": {
+			`{"type":"user","uuid":"f1","parentUuid":null,"isSidechain":true,"agentId":"f1a7","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"start"}}`,
+		},
+		"agent-w4rm.jsonl": {
+			`{"type":"user","uuid":"w1","parentUuid":null,"isSidechain":true,"agentId":"w4rm","sessionId":"` + sid + `","timestamp":"2026-01-01T09:59:59Z","message":{"role":"user","content":"Warmup"}}`,
+			`{"type":"assistant","uuid":"w2","parentUuid":"w1","isSidechain":true,"agentId":"w4rm","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:00Z","requestId":"rw","message":{"id":"msgw","model":"claude-sonnet-4-5","role":"assistant","content":[{"type":"text","text":"ready"}],"usage":{"input_tokens":3,"output_tokens":1}}}`,
+		},
+	})
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+	w := byID(t, res, "w4rm")
+	if w.Kind != KindWarmup || w.Type != KindWarmup || w.Status != StatusCompleted || w.Total.APICalls != 1 {
+		t.Errorf("warmup = kind %q type %q status %q calls %d", w.Kind, w.Type, w.Status, w.Total.APICalls)
+	}
+	a := byID(t, res, "f1a7")
+	if len(a.Calls) != 2 || a.Calls[1].Input.Resume != "f1a7" {
+		t.Fatalf("calls = %d, want the spawn and the resume", len(a.Calls))
+	}
+	if a.Status != StatusFailed || a.Description != "first" || a.Type != "Plan" {
+		t.Errorf("status %q (the resume failed), description %q, type %q", a.Status, a.Description, a.Type)
+	}
+	if len(res.Agents) != 2 {
+		t.Errorf("agents %v: a resume is not a new agent", ids(res))
+	}
+}
+
+func TestInlineSidechains(t *testing.T) {
+	side := func(uuid, parent, typ, content string) string {
+		return `{"type":"` + typ + `","uuid":"` + uuid + `","parentUuid":` + parent + `,"isSidechain":true,"sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:05Z","message":{"role":"` + typ + `","content":` + content + `}}`
+	}
+	res := setup(t, map[string][]string{
+		sid + ".jsonl": {
+			mainPrompt,
+			`{"type":"assistant","uuid":"m2","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg1","model":"claude-sonnet-4","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Task","input":{"description":"look","prompt":"Look around."}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+			side("aaaaaaaa-1", "null", "user", `"Look around."`),
+			`{"type":"assistant","uuid":"aaaaaaaa-2","parentUuid":"aaaaaaaa-1","isSidechain":true,"sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:06Z","requestId":"rs","message":{"id":"msgs","model":"claude-sonnet-4","role":"assistant","content":[{"type":"text","text":"seen"}],"usage":{"input_tokens":2,"output_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`,
+			// A chain whose prompt no Task sent.
+			side("bbbbbbbb-1", "null", "user", `"Something else."`),
+			`{"type":"user","uuid":"m3","parentUuid":"m2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:09Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"seen"}]}]},"toolUseResult":{"totalTokens":5,"totalDurationMs":8000,"usage":{"input_tokens":2,"output_tokens":3,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}`,
+		},
+	})
+	a := byID(t, res, "sidechain-aaaaaaaa")
+	if a.Link != "prompt" || a.Status != StatusCompleted || a.Description != "look" || a.TokenCheck != CheckOK || a.Total.Tokens != 5 {
+		t.Errorf("linked chain = link %q status %q desc %q check %q tokens %d", a.Link, a.Status, a.Description, a.TokenCheck, a.Total.Tokens)
+	}
+	o := byID(t, res, "sidechain-bbbbbbbb")
+	if o.Status != StatusOrphan || !warned(res, "inline sidechain sidechain-bbbbbbbb has no Task call") {
+		t.Errorf("unlinked chain status %q, warnings %v", o.Status, res.Warnings)
+	}
+}
+
+func TestTeamsAndMessages(t *testing.T) {
+	res := setup(t, map[string][]string{
+		sid + ".jsonl": {
+			mainPrompt,
+			`{"type":"assistant","uuid":"m2","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"toolu_T","name":"Agent","input":{"description":"review","prompt":"review it","name":"rev","team_name":"core"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+			`{"type":"user","uuid":"m3","parentUuid":"m2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_T","content":"spawned"}]},"toolUseResult":{"status":"teammate_spawned","agent_id":"rev@core","name":"rev","team_name":"core"}}`,
+			`{"type":"assistant","uuid":"m4","parentUuid":"m3","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:03Z","requestId":"r2","message":{"id":"msg2","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"toolu_S","name":"SendMessage","input":{"to":"rev","message":"hurry"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+		},
+		sid + "/subagents/agent-t33m.jsonl": {
+			`{"type":"user","uuid":"t1","parentUuid":null,"isSidechain":true,"agentId":"t33m","teamName":"core","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"review it"}}`,
+		},
+		sid + "/subagents/agent-t33m.meta.json": {`{"agentType":"reviewer","toolUseId":"toolu_T","name":"rev","teamName":"core"}`},
+	})
+	a := byID(t, res, "t33m")
+	if a.Status != StatusTeammate || a.Name != "rev" || a.TeamName != "core" || a.MessagesIn != 1 || a.Link != "meta" {
+		t.Errorf("teammate = status %q name %q team %q messages in %d link %q", a.Status, a.Name, a.TeamName, a.MessagesIn, a.Link)
+	}
+	if !warned(res, `toolUseResult.agentId "rev@core" disagrees`) {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+}
+
+// A call whose result names the agent that made it must not loop.
+func TestParentCycleIsCut(t *testing.T) {
+	res := setup(t, map[string][]string{
+		sid + ".jsonl": {mainPrompt},
+		sid + "/subagents/agent-cy1.jsonl": {
+			`{"type":"assistant","uuid":"x1","parentUuid":null,"isSidechain":true,"agentId":"cy1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_c1","name":"Agent","input":{"prompt":"p"}}]}}`,
+			`{"type":"user","uuid":"x2","parentUuid":"x1","isSidechain":true,"agentId":"cy1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_c1","content":"x"}]},"toolUseResult":{"status":"completed","agentId":"cy2"}}`,
+		},
+		sid + "/subagents/agent-cy2.jsonl": {
+			`{"type":"assistant","uuid":"y1","parentUuid":null,"isSidechain":true,"agentId":"cy2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"toolu_c2","name":"Agent","input":{"prompt":"p"}}]}}`,
+			`{"type":"user","uuid":"y2","parentUuid":"y1","isSidechain":true,"agentId":"cy2","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_c2","content":"x"}]},"toolUseResult":{"status":"completed","agentId":"cy1"}}`,
+		},
+	})
+	if len(res.Agents) != 2 {
+		t.Fatalf("agents %v, want each once", ids(res))
+	}
+	if !warned(res, "parent chain is a cycle") {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+}
+
+// Tokens per agent equal `cctx tokens --by agent` (tokens.Build grouped by
+// agent) on every session of the sample projects and the real corpus.
+func TestTokensMatchTokensByAgent(t *testing.T) {
+	dirs := []string{"../../testdata/projects"}
+	if _, err := os.Stat("../../../shared/corpus/real"); err == nil {
+		for _, d := range []string{"claude-code-log", "spotter", "kfischer-claude-history", "claude-code-viewer", "codemie", "claude-reliability"} {
+			dirs = append(dirs, filepath.Join("../../../shared/corpus/real", d))
+		}
+	}
+	checked := 0
+	for _, dir := range dirs {
+		f := session.NewFinder([]session.Root{{ProjectsDir: dir}}, nil)
+		for _, s := range f.Sessions() {
+			files := f.Agents(s)
+			prices := tokens.DefaultPrices()
+			res := Find(s, files, Options{Prices: prices})
+			rep := tokens.Build([]tokens.Input{{Session: s, Agents: files}}, prices, tokens.Window{}, reader.Options{}, func(string, error) {})
+			want := map[string]tokens.Total{}
+			for _, g := range rep.GroupBy(tokens.ByAgent) {
+				want[g.Key] = g.Total
+			}
+			got := map[string]tokens.Total{"": res.Main}
+			for _, a := range res.Agents {
+				if a.Total.APICalls > 0 {
+					got[a.ID] = a.Total
+				}
+			}
+			if res.Main.APICalls == 0 {
+				delete(got, "")
+			}
+			if len(got) != len(want) {
+				t.Errorf("%s: agents with usage %d, tokens --by agent has %d", s.Path, len(got), len(want))
+			}
+			for k, w := range want {
+				g := got[k]
+				if g.Tokens != w.Tokens || g.APICalls != w.APICalls || g.Output != w.Output || g.CostKnown() != w.CostKnown() || roundUSD(g.Cost) != roundUSD(w.Cost) {
+					t.Errorf("%s agent %q: %d tokens in %d calls, tokens --by agent says %d in %d", s.Path, k, g.Tokens, g.APICalls, w.Tokens, w.APICalls)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d groups compared", checked)
+	}
+}
+
+func roundUSD(v float64) int64 { return int64(v*1e6 + 0.5) }
