@@ -26,6 +26,15 @@ demo: build
 	@echo
 	@echo '$$ cctx ls --dir $(SAMPLES) --long --limit 3'
 	@./$(BIN) ls --dir $(SAMPLES) --long --limit 3
+	@echo
+	@echo '$$ cctx tokens --dir $(SAMPLES) b3edadab'
+	@./$(BIN) tokens --dir $(SAMPLES) b3edadab
+	@echo
+	@echo '$$ cctx tokens --dir $(SAMPLES) --by model'
+	@./$(BIN) tokens --dir $(SAMPLES) --by model
+	@echo
+	@echo '$$ cctx agents --dir $(SAMPLES) ef958aa1'
+	@./$(BIN) agents --dir $(SAMPLES) ef958aa1
 
 test:
 	$(GO) vet ./...
