@@ -1,0 +1,69 @@
+package reader
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The bad-input matrix: each odd line gets the expected verdict, and the
+// valid lines around it are read intact.
+func TestBadInputMatrix(t *testing.T) {
+	const before, after = `{"uuid":"before"}`, `{"uuid":"after"}`
+	deep := strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000)
+	tests := []struct {
+		name  string
+		line  string
+		kept  bool      // the odd line is read as an entry
+		issue IssueKind // when not kept
+		check func(Entry) bool
+	}{
+		{"invalid UTF-8 inside a string is kept", `{"uuid":"x","text":"caf` + "\xe9" + `"}`, true, 0, nil},
+		{"escaped lone surrogate is kept", `{"uuid":"x","message":{"content":"bad \udc80 byte"}}`, true, 0, nil},
+		{"escaped control characters", `{"uuid":"x","cwd":"a\u001b[31mb"}`, true, 0, func(e Entry) bool { return e.CWD == "a\x1b[31mb" }},
+		{"nested 100 000 levels deep", deep, true, 0, nil},
+		{"deeply nested garbage", strings.Repeat("[", 100_000), false, Malformed, nil},
+		{"a raw NUL in the line", "{\"uuid\":\"x\x00\"}", false, Malformed, nil},
+		{"a bare string", `"just a string"`, false, NotObject, nil},
+		{"an array of objects", `[{"uuid":"x"}]`, false, NotObject, nil},
+		{"two objects on one line", `{"uuid":"x"}{"uuid":"y"}`, false, Malformed, nil},
+		{"trailing garbage", `{"uuid":"x"} trailing`, false, Malformed, nil},
+		{"usage numbers as strings and floats", `{"type":"assistant","message":{"usage":{"input_tokens":"12","output_tokens":3.0,"cache_read_input_tokens":1e3}}}`, true, 0,
+			func(e Entry) bool { return e.Usage.Input == 12 && e.Usage.Output == 3 && e.Usage.CacheRead == 1000 }},
+		{"usage null", `{"type":"assistant","message":{"usage":null}}`, true, 0, func(e Entry) bool { return !e.HasUsage }},
+		{"message is an array", `{"type":"assistant","message":[1,2]}`, true, 0, func(e Entry) bool { return !e.HasUsage && e.MessageID == "" }},
+		{"huge numbers do not overflow into negatives", `{"message":{"usage":{"input_tokens":99999999999999999999999}}}`, true, 0,
+			func(e Entry) bool { return e.Usage.Input >= 0 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			es, is := readAll(t, before+"\n"+tt.line+"\n"+after+"\n", Options{})
+			if es[0].UUID != "before" || es[len(es)-1].UUID != "after" {
+				t.Fatalf("neighbours lost: %s", uuids(es))
+			}
+			if tt.kept {
+				if len(es) != 3 || len(is) != 0 {
+					t.Fatalf("entries %d issues %v", len(es), is)
+				}
+				if tt.check != nil && !tt.check(es[1]) {
+					t.Errorf("envelope %+v", es[1])
+				}
+				return
+			}
+			if len(es) != 2 || len(is) != 1 || is[0].Kind != tt.issue || is[0].Line != 2 {
+				t.Errorf("entries %d issues %v, want one %d on line 2", len(es), is, tt.issue)
+			}
+		})
+	}
+}
+
+func TestFiftyMiBLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("50 MiB")
+	}
+	big := fmt.Sprintf(`{"uuid":"big","toolUseResult":{"stdout":"%s"}}`, strings.Repeat("y", 50<<20))
+	es, is := readAll(t, big+"\n"+`{"uuid":"next"}`+"\n", Options{})
+	if uuids(es) != "big,next" || len(is) != 0 {
+		t.Errorf("uuids %q issues %v", uuids(es), is)
+	}
+}
