@@ -1,0 +1,462 @@
+package tree
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// maxMetaBytes bounds the agent-<id>.meta.json sidecar read: it holds a few
+// short fields.
+const maxMetaBytes = 1 << 20
+
+// Load builds the tree of a session: its main file and the subagent files
+// the finder lists for it (none for standard input). Warnings go to rep
+// (nil: discarded) and to Tree.Warnings. Only an unreadable main file is an
+// error; an unreadable agent file is a warning.
+func Load(f *session.Finder, s *session.Session, rep *diag.Reporter) (*Tree, error) {
+	var agents []session.Agent
+	if s.Path != session.StdinPath && f != nil {
+		agents = f.Agents(s)
+	}
+	return LoadFiles(s.Path, agents, rep)
+}
+
+// LoadFiles builds the tree of the main transcript at mainPath ("-" is
+// standard input) with the given subagent files.
+func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tree, error) {
+	b := newBuilder(rep)
+	name := mainPath
+	if mainPath == session.StdinPath {
+		name = "<stdin>"
+	}
+	r, c, err := reader.Open(mainPath, b.readerOptions(name))
+	if err != nil {
+		return nil, err
+	}
+	b.readFile(&File{Path: mainPath, Name: name}, r)
+	c.Close()
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	for _, a := range agents {
+		ag := &Agent{ID: a.ID, Compaction: strings.HasPrefix(a.ID, "acompact")}
+		fl := &File{Path: a.Path, Name: a.Path, Agent: ag}
+		ag.File = fl
+		ar, ac, err := reader.Open(a.Path, b.readerOptions(a.Path))
+		if err != nil {
+			b.warn(fl, 0, "subagent file skipped: %v", err)
+			continue
+		}
+		b.readFile(fl, ar)
+		ac.Close()
+		if err := ar.Err(); err != nil {
+			b.warn(fl, 0, "subagent file cut short: %v", err)
+		}
+		if a.MetaPath != "" {
+			b.readMeta(ag, a.MetaPath)
+		}
+		b.t.Agents = append(b.t.Agents, ag)
+	}
+	return b.finish(), nil
+}
+
+// Read builds the tree of one main transcript read from r (no subagent
+// files). name is used in warnings.
+func Read(r io.Reader, name string, rep *diag.Reporter) (*Tree, error) {
+	b := newBuilder(rep)
+	rd := reader.New(r, b.readerOptions(name))
+	b.readFile(&File{Path: name, Name: name}, rd)
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+type builder struct {
+	t       *Tree
+	rep     *diag.Reporter
+	fileIdx map[*File]map[string]*Node
+	meta    map[*Agent]agentMeta
+}
+
+type agentMeta struct {
+	ToolUseID   string `json:"toolUseId"`
+	AgentType   string `json:"agentType"`
+	Description string `json:"description"`
+}
+
+func newBuilder(rep *diag.Reporter) *builder {
+	if rep == nil {
+		rep = diag.Discard()
+	}
+	return &builder{
+		t: &Tree{
+			byUUID:   map[string]*Node{},
+			toolUse:  map[string]*Node{},
+			results:  map[string][]*Node{},
+			bySource: map[*Node][]*Node{},
+			byMsg:    map[msgKey][]*Node{},
+		},
+		rep:     rep,
+		fileIdx: map[*File]map[string]*Node{},
+		meta:    map[*Agent]agentMeta{},
+	}
+}
+
+func (b *builder) readerOptions(name string) reader.Options {
+	// KeepRaw: the facts are read from the line right away; Raw is dropped
+	// before the entry is kept, so memory does not grow with line size.
+	return reader.Options{Name: name, KeepRaw: true, OnIssue: b.rep.Line}
+}
+
+func (b *builder) warn(f *File, line int, format string, args ...any) {
+	w := Warning{File: f.Name, Line: line, Msg: sprintf(format, args...)}
+	b.t.Warnings = append(b.t.Warnings, w)
+	b.rep.Warn("%s", w.String())
+}
+
+// readFile reads the DAG lines of one file. Lines without a uuid (summary,
+// file-history-snapshot, custom-title, …) take no part in the DAG.
+func (b *builder) readFile(f *File, r *reader.Reader) {
+	t := b.t
+	if f.Agent == nil {
+		t.Main = f
+	}
+	t.Files = append(t.Files, f)
+	idx := map[string]*Node{}
+	if f.Agent == nil {
+		idx = t.byUUID
+	}
+	b.fileIdx[f] = idx
+	var nodes []*Node
+	dups := 0
+	for {
+		e, ok := r.Next()
+		if !ok {
+			break
+		}
+		if f.Agent == nil && t.SessionID == "" && e.SessionID != "" {
+			t.SessionID = e.SessionID
+		}
+		if e.UUID == "" {
+			continue
+		}
+		n := &Node{File: f, Agent: f.Agent}
+		if len(e.Raw) > 0 && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
+			fa := reader.ExtractTreeFacts(e.Raw)
+			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
+			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
+			n.Prompt, n.PromptHash = fa.Prompt, fa.PromptHash
+			n.facts = factsExtra{
+				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
+				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
+				agentTokens: fa.AgentTotalTokens, agentCalls: fa.AgentToolCalls, agentType: fa.AgentType,
+			}
+		}
+		e.Raw = nil
+		n.Entry = e
+		if old, ok := idx[e.UUID]; ok {
+			// Python SDK rule: the later line wins, in the index and in
+			// file position.
+			b.warn(f, e.Line, "duplicate uuid %s (also line %d): the later line wins", short(e.UUID), old.Line)
+			old.UUID = "" // marks the loser; dropped below
+			dups++
+		}
+		idx[e.UUID] = n
+		nodes = append(nodes, n)
+	}
+	if dups > 0 {
+		kept := nodes[:0]
+		for _, n := range nodes {
+			if n.UUID != "" {
+				kept = append(kept, n)
+			}
+		}
+		nodes = kept
+	}
+	for _, n := range nodes {
+		n.pos = len(t.Nodes)
+		t.Nodes = append(t.Nodes, n)
+		if f.Agent != nil {
+			f.Agent.Nodes = append(f.Agent.Nodes, n)
+		}
+	}
+}
+
+// readMeta reads agent-<id>.meta.json (2.1.x): the spawning tool_use id,
+// the agent type and description. A missing or odd sidecar is ignored.
+func (b *builder) readMeta(a *Agent, path string) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer fh.Close()
+	var m agentMeta
+	if err := json.NewDecoder(io.LimitReader(fh, maxMetaBytes)).Decode(&m); err != nil {
+		b.rep.Note("%s: unreadable sidecar: %v", path, err)
+		return
+	}
+	b.meta[a] = m
+}
+
+// finish links the nodes and computes everything the Tree offers.
+func (b *builder) finish() *Tree {
+	t := b.t
+	b.link()
+	b.relink()
+	b.cutCycles()
+	b.collectRoots()
+	b.index()
+	b.linkAgents()
+	b.markForks()
+	b.selectLeaf()
+	if t.Leaf != nil {
+		t.active = t.PathTo(t.Leaf)
+		for _, n := range t.active {
+			n.Active = true
+		}
+	}
+	b.findLeaves()
+	return t
+}
+
+// link resolves parentUuid within each file. A subagent line whose parent
+// is in the main file (compaction agents) is not an island: it is recorded
+// for agent linking.
+func (b *builder) link() {
+	t := b.t
+	for _, n := range t.Nodes {
+		if n.ParentUUID == "" {
+			continue
+		}
+		p := b.fileIdx[n.File][n.ParentUUID]
+		if p == nil || p == n {
+			if p == n {
+				b.warn(n.File, n.Line, "entry %s names itself as parent; link cut", n.Short())
+				t.Cycles = append(t.Cycles, &Cycle{Node: n, Parent: n.ParentUUID, Members: 1})
+			}
+			continue
+		}
+		n.Parent, n.origParent = p, p
+		p.Children = append(p.Children, n)
+	}
+	for _, n := range t.Nodes {
+		if n.ParentUUID != "" && n.Parent == nil && n.ParentUUID != n.UUID {
+			if n.Agent != nil && t.byUUID[n.ParentUUID] != nil {
+				continue // points into the main file: see linkAgents
+			}
+			t.Islands = append(t.Islands, &Island{Root: n, Missing: n.ParentUUID})
+		}
+		if n.LogicalParentUUID != "" && n.Agent == nil {
+			n.LogicalParent = t.byUUID[n.LogicalParentUUID]
+			if n.LogicalParent == nil {
+				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is unreachable", n.Short(), short(n.LogicalParentUUID))
+			}
+		}
+	}
+	for _, is := range t.Islands {
+		b.warn(is.Root.File, is.Root.Line, "entry %s names parent %s, which is not in the file (island)", is.Root.Short(), short(is.Missing))
+	}
+}
+
+// reparent moves n under p, keeping children in file order.
+func reparent(n, p *Node) {
+	if n.Parent == p {
+		return
+	}
+	if old := n.Parent; old != nil {
+		old.Children = removeNode(old.Children, n)
+	}
+	n.Parent = p
+	n.Relinked = true
+	if p == nil {
+		return
+	}
+	i := sort.Search(len(p.Children), func(i int) bool { return p.Children[i].pos > n.pos })
+	p.Children = append(p.Children, nil)
+	copy(p.Children[i+1:], p.Children[i:])
+	p.Children[i] = n
+}
+
+func removeNode(s []*Node, n *Node) []*Node {
+	for i, c := range s {
+		if c == n {
+			return append(s[:i], s[i+1:]...)
+		}
+	}
+	return s
+}
+
+// relink applies partial-compaction metadata as the TS SDK does:
+// preservedMessages {anchorUuid, uuids} (used only when every uuid is
+// present) chains uuids[0] to the anchor and each next uuid to the one
+// before, and moves the anchor's other children to the last uuid;
+// preservedSegment {headUuid, anchorUuid, tailUuid} moves the head under
+// the anchor and the anchor's other children under the tail.
+func (b *builder) relink() {
+	t := b.t
+	for _, n := range t.Nodes {
+		if n.Agent != nil || !n.IsCompactBoundary() {
+			continue
+		}
+		if pm := n.facts.preservedMessages; pm != nil && len(pm.UUIDs) > 0 {
+			anchor := t.byUUID[pm.AnchorUUID]
+			kept := make([]*Node, 0, len(pm.UUIDs))
+			set := map[*Node]bool{}
+			for _, u := range pm.UUIDs {
+				k := t.byUUID[u]
+				if k == nil || k == anchor || set[k] {
+					kept = nil
+					break
+				}
+				kept = append(kept, k)
+				set[k] = true
+			}
+			if anchor != nil && kept != nil {
+				reparent(kept[0], anchor)
+				for i := 1; i < len(kept); i++ {
+					reparent(kept[i], kept[i-1])
+				}
+				last := kept[len(kept)-1]
+				for _, c := range append([]*Node(nil), anchor.Children...) {
+					if !set[c] {
+						reparent(c, last)
+					}
+				}
+				continue
+			}
+			b.warn(n.File, n.Line, "compaction boundary %s: preservedMessages names entries that are not in the file; not relinked", n.Short())
+		}
+		if ps := n.facts.preservedSegment; ps != nil {
+			head, anchor, tail := t.byUUID[ps.HeadUUID], t.byUUID[ps.AnchorUUID], t.byUUID[ps.TailUUID]
+			if head == nil || anchor == nil || tail == nil || head == anchor || tail == anchor {
+				b.warn(n.File, n.Line, "compaction boundary %s: preservedSegment names entries that are not in the file; not relinked", n.Short())
+				continue
+			}
+			reparent(head, anchor)
+			for _, c := range append([]*Node(nil), anchor.Children...) {
+				if c != head {
+					reparent(c, tail)
+				}
+			}
+		}
+	}
+}
+
+// cutCycles finds parent cycles with an iterative colouring walk and cuts
+// each at its earliest line.
+func (b *builder) cutCycles() {
+	t := b.t
+	const (
+		unseen = iota
+		onWalk
+		done
+	)
+	state := make([]uint8, len(t.Nodes))
+	var walk []*Node
+	for _, start := range t.Nodes {
+		if state[start.pos] != unseen {
+			continue
+		}
+		walk = walk[:0]
+		cur := start
+		for cur != nil && state[cur.pos] == unseen {
+			state[cur.pos] = onWalk
+			walk = append(walk, cur)
+			cur = cur.Parent
+		}
+		if cur != nil && state[cur.pos] == onWalk {
+			// cur is on the current walk: the cycle is walk[i:] from cur.
+			i := len(walk) - 1
+			for walk[i] != cur {
+				i--
+			}
+			cycle := walk[i:]
+			cut := cycle[0]
+			for _, c := range cycle {
+				if c.pos < cut.pos {
+					cut = c
+				}
+			}
+			b.warn(cut.File, cut.Line, "parentUuid cycle of %d entries; the link from %s to %s is cut", len(cycle), cut.Short(), short(cut.ParentUUID))
+			t.Cycles = append(t.Cycles, &Cycle{Node: cut, Parent: cut.ParentUUID, Members: len(cycle)})
+			cut.Parent.Children = removeNode(cut.Parent.Children, cut)
+			cut.Parent = nil
+		}
+		for _, w := range walk {
+			state[w.pos] = done
+		}
+	}
+}
+
+// collectRoots lists the main conversation's roots and sizes the islands.
+func (b *builder) collectRoots() {
+	t := b.t
+	for _, n := range t.Nodes {
+		if n.Agent == nil && !n.Sidechain && n.Parent == nil {
+			t.Roots = append(t.Roots, n)
+		}
+	}
+	for _, is := range t.Islands {
+		is.Size = subtreeSize(is.Root)
+	}
+}
+
+// subtreeSize counts a node and its descendants, iteratively.
+func subtreeSize(n *Node) int {
+	size := 0
+	stack := []*Node{n}
+	seen := map[*Node]bool{}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		size++
+		stack = append(stack, c.Children...)
+	}
+	return size
+}
+
+// index builds the lookups the repair and the agent linking use.
+func (b *builder) index() {
+	t := b.t
+	for _, n := range t.Nodes {
+		for _, tu := range n.ToolUses {
+			if tu.ID != "" {
+				if _, ok := t.toolUse[tu.ID]; !ok {
+					t.toolUse[tu.ID] = n
+				}
+			}
+		}
+		for _, id := range n.ToolResults {
+			if id != "" {
+				t.results[id] = append(t.results[id], n)
+			}
+		}
+		if n.Type == "assistant" && n.MessageID != "" {
+			k := msgKey{n.File, n.Sidechain, n.MessageID}
+			t.byMsg[k] = append(t.byMsg[k], n)
+		}
+	}
+	for _, n := range t.Nodes {
+		if n.SourceTool == "" {
+			continue
+		}
+		if a := b.fileIdx[n.File][n.SourceTool]; a != nil {
+			t.bySource[a] = append(t.bySource[a], n)
+		}
+	}
+}
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

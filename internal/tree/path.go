@@ -1,0 +1,322 @@
+package tree
+
+import "sort"
+
+func sortNodes(ns []*Node, less func(a, b *Node) bool) {
+	sort.SliceStable(ns, func(i, j int) bool { return less(ns[i], ns[j]) })
+}
+
+// IsRealFork reports whether n's children start two or more branches: two
+// typed prompts with different timestamps (a rewind or an edited prompt),
+// or assistant replies with different message.id (a regenerated reply), or
+// one of each. Children that are recording artifacts do not count: tool
+// results of parallel calls, progress, hook attachments and system lines,
+// assistant chunks of the parent's own response, local slash commands and
+// interruption markers.
+func IsRealFork(n *Node) bool {
+	if len(n.Children) < 2 {
+		return false
+	}
+	starts := 0
+	seenMsg := map[string]bool{}
+	seenTime := map[int64]bool{}
+	for _, c := range n.Children {
+		switch {
+		case c.Agent != n.Agent:
+		case c.IsTypedPrompt():
+			// Compaction replays write sibling prompts with one shared
+			// timestamp: one branch, not a rewind.
+			ts := c.Timestamp.UnixNano()
+			if c.Timestamp.IsZero() || !seenTime[ts] {
+				seenTime[ts] = true
+				starts++
+			}
+		case c.Type == "assistant":
+			id := c.MessageID
+			if id != "" && n.Type == "assistant" && id == n.MessageID {
+				continue
+			}
+			if id == "" || !seenMsg[id] {
+				seenMsg[id] = true
+				starts++
+			}
+		}
+	}
+	return starts >= 2
+}
+
+func (b *builder) markForks() {
+	for _, n := range b.t.Nodes {
+		n.Fork = IsRealFork(n)
+	}
+}
+
+// isMainForLeaf is the TS SDK's notion of a main entry: not a sidechain,
+// not a teammate's, not progress, not a fork_briefing attachment.
+func isMainForLeaf(n *Node) bool {
+	return n.IsMainConversation() && n.Type != "progress" && !(n.Type == "attachment" && n.Attachment == "fork_briefing")
+}
+
+// selectLeaf picks the active leaf. TS SDK rule: take the main entries that
+// have no main child, latest line first; from each, walk up to the first
+// user or assistant entry, skipping nodes an earlier fruitless walk saw;
+// the first hit wins. Python SDK fallback (no main candidate): from every
+// entry nobody names as parent, walk up to the first user/assistant entry;
+// prefer candidates that are not sidechain, team or meta, and take the
+// latest line.
+func (b *builder) selectLeaf() {
+	t := b.t
+	visited := map[*Node]bool{}
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		n := t.Nodes[i]
+		if !isMainForLeaf(n) || hasMainChild(n) {
+			continue
+		}
+		for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {
+			visited[cur] = true
+			if cur.IsConversation() {
+				t.Leaf, t.LeafRule = cur, "ts"
+				return
+			}
+		}
+	}
+	var best, bestAny *Node
+	seen := map[*Node]bool{}
+	for _, n := range t.Nodes {
+		if n.Agent != nil && !n.Agent.Inline || len(n.Children) > 0 {
+			continue
+		}
+		walked := map[*Node]bool{}
+		for cur := n; cur != nil && !walked[cur]; cur = cur.Parent {
+			walked[cur] = true
+			if !cur.IsConversation() {
+				continue
+			}
+			if !seen[cur] {
+				seen[cur] = true
+				if bestAny == nil || cur.pos > bestAny.pos {
+					bestAny = cur
+				}
+				if !cur.Sidechain && cur.TeamName == "" && !cur.Meta && (best == nil || cur.pos > best.pos) {
+					best = cur
+				}
+			}
+			break
+		}
+	}
+	if best == nil {
+		best = bestAny
+	}
+	if best != nil {
+		t.Leaf, t.LeafRule = best, "python"
+	}
+}
+
+func hasMainChild(n *Node) bool {
+	for _, c := range n.Children {
+		if isMainForLeaf(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// PathTo returns the conversation that ends at n, root to n:
+//
+//  1. the parentUuid chain of n (cycle-guarded);
+//  2. when the chain starts at a compact_boundary, the history before it,
+//     from its logicalParentUuid up (by the parents the lines name, so the
+//     messages a partial compaction kept are not walked twice), and so on
+//     across every earlier compaction;
+//  3. the recording artifacts repaired: for every assistant line on the
+//     path, the other lines of its message.id (same file, same sidechain
+//     flag) and the user lines answering any of their tool_use ids (by
+//     tool_use_id or sourceToolAssistantUUID) are inserted after the last
+//     line of that response on the path, by timestamp then file order.
+//
+// No node appears twice. Works for agent nodes too (within their file).
+func (t *Tree) PathTo(n *Node) []*Node {
+	if n == nil {
+		return nil
+	}
+	seen := map[*Node]bool{}
+	var rev []*Node
+	for cur := n; cur != nil && !seen[cur]; cur = cur.Parent {
+		seen[cur] = true
+		rev = append(rev, cur)
+	}
+	guard := map[*Node]bool{}
+	for top := rev[len(rev)-1]; top.LogicalParent != nil && !guard[top]; top = rev[len(rev)-1] {
+		guard[top] = true
+		walked := map[*Node]bool{}
+		added := false
+		for cur := top.LogicalParent; cur != nil && !walked[cur]; cur = cur.origParent {
+			walked[cur] = true
+			if !seen[cur] {
+				seen[cur] = true
+				rev = append(rev, cur)
+				added = true
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	path := make([]*Node, len(rev))
+	for i, c := range rev {
+		path[len(rev)-1-i] = c
+	}
+	return t.repair(path, seen)
+}
+
+// repair inserts the missing lines of each response and the missing tool
+// results (see PathTo). on is the set of nodes on path; it is updated.
+func (t *Tree) repair(path []*Node, on map[*Node]bool) []*Node {
+	index := make(map[*Node]int, len(path))
+	for i, n := range path {
+		index[n] = i
+	}
+	after := map[int][]*Node{}
+	done := map[msgKey]bool{}
+	for i, n := range path {
+		if n.Type != "assistant" {
+			continue
+		}
+		members := []*Node{n}
+		if n.MessageID != "" {
+			k := msgKey{n.File, n.Sidechain, n.MessageID}
+			if done[k] {
+				continue
+			}
+			done[k] = true
+			members = t.byMsg[k]
+		}
+		last := i
+		var extra []*Node
+		for _, m := range members {
+			if j, ok := index[m]; ok {
+				if j > last {
+					last = j
+				}
+			} else if !on[m] {
+				on[m] = true
+				extra = append(extra, m)
+			}
+		}
+		for _, m := range members {
+			add := func(r *Node) {
+				if !on[r] && r.File == m.File && r.Sidechain == m.Sidechain {
+					on[r] = true
+					extra = append(extra, r)
+				}
+			}
+			for _, tu := range m.ToolUses {
+				for _, r := range t.results[tu.ID] {
+					add(r)
+				}
+			}
+			for _, r := range t.bySource[m] {
+				add(r)
+			}
+		}
+		if len(extra) > 0 {
+			sortNodes(extra, func(a, b *Node) bool {
+				if !a.Timestamp.Equal(b.Timestamp) && !a.Timestamp.IsZero() && !b.Timestamp.IsZero() {
+					return a.Timestamp.Before(b.Timestamp)
+				}
+				return a.pos < b.pos
+			})
+			after[last] = append(after[last], extra...)
+		}
+	}
+	if len(after) == 0 {
+		return path
+	}
+	out := make([]*Node, 0, len(path)+len(after))
+	for i, n := range path {
+		out = append(out, n)
+		out = append(out, after[i]...)
+	}
+	return out
+}
+
+// findLeaves lists the ends of real branches: the active leaf, then every
+// other conversation end (a main entry without a main child, walked up to
+// its first user/assistant line) not already covered by the repaired path
+// of a later leaf, and whose branch starts at a real fork (or at a root of
+// its own). Covering walks stop at covered nodes, so the whole search is
+// linear in the size of the tree.
+func (b *builder) findLeaves() {
+	t := b.t
+	covered := map[*Node]bool{}
+	for _, n := range t.active {
+		covered[n] = true
+	}
+	var leaves []*Node
+	if t.Leaf != nil {
+		leaves = append(leaves, t.Leaf)
+	}
+	cover := func(n *Node) {
+		for cur := n; cur != nil && !covered[cur]; cur = cur.Parent {
+			covered[cur] = true
+			if cur.Type != "assistant" {
+				continue
+			}
+			members := []*Node{cur}
+			if cur.MessageID != "" {
+				members = t.byMsg[msgKey{cur.File, cur.Sidechain, cur.MessageID}]
+			}
+			for _, m := range members {
+				covered[m] = true
+				for _, tu := range m.ToolUses {
+					for _, r := range t.results[tu.ID] {
+						covered[r] = true
+					}
+				}
+				for _, r := range t.bySource[m] {
+					covered[r] = true
+				}
+			}
+		}
+	}
+	visited := map[*Node]bool{}
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		n := t.Nodes[i]
+		if !isMainForLeaf(n) || hasMainChild(n) {
+			continue
+		}
+		var cand *Node
+		for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {
+			visited[cur] = true
+			if cur.IsConversation() {
+				cand = cur
+				break
+			}
+		}
+		if cand == nil || covered[cand] {
+			continue
+		}
+		if realBranchEnd(cand) {
+			leaves = append(leaves, cand)
+		}
+		cover(cand)
+	}
+	sortNodes(leaves, func(a, b *Node) bool { return a.pos < b.pos })
+	t.leaves = leaves
+}
+
+// realBranchEnd reports whether the chain above n reaches a real fork
+// through a branch start (a typed prompt or a reply), or a root: the end of
+// a /doctor record under an artifact fork is not a branch.
+func realBranchEnd(n *Node) bool {
+	seen := map[*Node]bool{}
+	prev := n
+	for cur := n.Parent; cur != nil && !seen[cur]; cur = cur.Parent {
+		seen[cur] = true
+		if len(cur.Children) >= 2 {
+			return cur.Fork && (prev.IsTypedPrompt() || prev.Type == "assistant")
+		}
+		prev = cur
+	}
+	return true
+}

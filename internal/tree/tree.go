@@ -1,0 +1,302 @@
+// Package tree is cctx's model of one conversation: the uuid DAG of a
+// session's main transcript, with its subagent transcripts (both layouts)
+// and inline sidechains hung under the tool call that spawned them.
+//
+// It keeps, for every line that takes part in the DAG (every line with a
+// uuid), the line's envelope (reader.Entry, without Raw), where the line is
+// (Node.File, Entry.Line, Entry.Offset, Entry.Size) and a few small facts
+// (tool_use ids, tool_result ids, a 200-rune prompt prefix), never the
+// content. Commands that print content re-read the line at its offset.
+//
+// The rules, in one place (see the doc comment of each function):
+//
+//   - Duplicate uuids in one file: the later line wins (Python SDK rule);
+//     a warning names the earlier one.
+//   - Partial compaction: compactMetadata.preservedMessages (or, older,
+//     preservedSegment) re-parents the kept messages after their anchor
+//     before anything else, as the TS SDK does. Node.Parent is the parent
+//     after relinking; Entry.ParentUUID stays what the line says.
+//   - Cycles in parentUuid are cut at their earliest line, with a warning.
+//     Parents that are not in the file make islands (reported, kept).
+//   - Leaf: the TS SDK rule first (latest main entry without a main child,
+//     walked up to the first user/assistant), the Python rule as fallback.
+//   - Active path: the parentUuid chain of the leaf, continued through
+//     logicalParentUuid across compaction boundaries, with the recording
+//     artifacts repaired: every line of a message.id on the path and every
+//     tool_result answering a tool_use on it are put back.
+//   - Real forks (a rewind, an edited prompt, a regenerated reply) are told
+//     from artifacts (parallel tool results, progress and hook lines,
+//     sibling chunks of one response, local slash commands).
+//
+// Every walk is iterative with a visited set: a 100 000-entry chain or a
+// cyclic file cannot blow the stack or loop.
+package tree
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+// File is one transcript file of the session.
+type File struct {
+	Path  string // as given; "-" for standard input
+	Name  string // for messages (the path, or "<stdin>")
+	Agent *Agent // nil for the main file
+}
+
+// Node is one line of the DAG.
+type Node struct {
+	reader.Entry // the envelope; Raw is always nil
+
+	File  *File
+	Agent *Agent // the subagent (file or inline sidechain) it belongs to; nil on the main conversation
+
+	// Parent is the model's parent: the line named by parentUuid in the
+	// same file, after partial-compaction relinking and cycle cutting. Nil
+	// for roots, compact boundaries, islands and cut cycles.
+	Parent *Node
+	// Children are the nodes whose Parent is this node, in file order.
+	// Subagent roots are not children of the node that spawned them: see
+	// Agents.
+	Children []*Node
+	// LogicalParent is the node named by logicalParentUuid (set on
+	// compact_boundary lines): the last entry before the compaction.
+	LogicalParent *Node
+	// Agents are the subagents spawned by a tool_use of this node (or, for
+	// a compact_boundary, the compaction agent that wrote its summary).
+	Agents []*Agent
+
+	ToolUses    []reader.ToolUseFact // tool_use blocks (assistant lines)
+	ToolResults []string             // tool_use ids answered (user lines)
+	ResultError bool                 // a tool_result has is_error
+	SourceTool  string               // sourceToolAssistantUUID
+	Attachment  string               // attachment.type
+	Prompt      string               // typed text of a user line, cut to reader.PromptRunes runes
+	PromptHash  uint64
+
+	// Relinked is set when partial-compaction metadata moved this node
+	// under another parent than its parentUuid.
+	Relinked bool
+	// Active is set on every node of the active path (ActivePath).
+	Active bool
+	// Fork is set on a real fork: a node with two or more children that
+	// start different branches (see IsRealFork).
+	Fork bool
+
+	origParent *Node // parent by uuid, before relinking
+	pos        int   // index in Tree.Nodes: file order, main file first
+	facts      factsExtra
+}
+
+// factsExtra are facts used while building only.
+type factsExtra struct {
+	preservedSegment  *reader.PreservedSegment
+	preservedMessages *reader.PreservedMessages
+	progressAgentID   string
+	parentToolUseID   string
+	agentTokens       int64
+	agentCalls        int64
+	agentType         string
+}
+
+// Short is the first 8 characters of the uuid, for people.
+func (n *Node) Short() string { return short(n.UUID) }
+
+// Pos is the node's position in Tree.Nodes (file order, main file first).
+func (n *Node) Pos() int { return n.pos }
+
+// IsMainConversation reports whether the node takes part in the main
+// conversation's leaf selection: a main-file line that is not an inline
+// sidechain and not a teammate's.
+func (n *Node) IsMainConversation() bool {
+	return n.Agent == nil && !n.Sidechain && n.TeamName == ""
+}
+
+// IsTypedPrompt reports whether the node is text a person typed: a user
+// line with text that is not a tool result, meta, a compaction summary, an
+// interruption marker, a notification Claude Code injected, or the record
+// of a local slash command (/doctor, /exit, ! bash) — local commands share
+// a parent without being a rewind.
+func (n *Node) IsTypedPrompt() bool {
+	if n.Type != "user" || n.Meta || n.CompactSummary || len(n.ToolResults) > 0 || n.Prompt == "" {
+		return false
+	}
+	for _, p := range localMarkup {
+		if hasPrefix(n.Prompt, p) {
+			return false
+		}
+	}
+	return true
+}
+
+var localMarkup = []string{"<command-name>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "[Request interrupted by user", "<user-memory-input>", "<task-notification>", "<system-reminder>"}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// IsCompactBoundary reports whether the node is a system/compact_boundary.
+func (n *Node) IsCompactBoundary() bool {
+	return n.Type == "system" && n.Subtype == "compact_boundary"
+}
+
+// Agent is a subagent: a transcript file (agent-<id>.jsonl, either layout)
+// or an inline sidechain of a ≤1.0.x main file.
+type Agent struct {
+	ID     string // file agent id, or "sidechain-" + first 8 chars of the sidechain's root uuid
+	File   *File  // the agent's file; the main file for inline sidechains
+	Inline bool   // an inline sidechain (isSidechain lines in the main file)
+	// Compaction is set for agent-acompact-* files: the agent that wrote a
+	// compaction summary. It hangs under its compact_boundary.
+	Compaction bool
+
+	Nodes []*Node // file order
+	Roots []*Node // nodes without a parent in the agent (normally one)
+
+	// Spawn is the node that started the agent: the assistant line with the
+	// Agent/Task tool_use, or the compact_boundary for a compaction agent.
+	// Nil when the agent could not be linked (LinkedBy is "").
+	Spawn     *Node
+	ToolUseID string // the spawning tool_use id
+	Result    *Node  // the user line with the tool's result, if any
+	// LinkedBy says how Spawn was found: "meta.json" (toolUseId of the
+	// sidecar), "toolUseResult" (toolUseResult.agentId of the result line),
+	// "progress" (agent_progress lines), "prompt" (an inline sidechain's
+	// first prompt equals the Task input prompt), "time" (the latest
+	// unmatched Task call before the sidechain began), "compaction"
+	// (logicalParentUuid of the boundary, or the next boundary in time).
+	LinkedBy string
+
+	Type        string // subagent_type / agentType
+	Description string // the Task/Agent call's description
+	Leaf        *Node  // last user/assistant line in file order (SDK rule for subagents)
+}
+
+// Island is a run of nodes whose first line names a parent that is not in
+// its file (a write-side bug, or a file cut short).
+type Island struct {
+	Root    *Node
+	Missing string // the parentUuid that is not found
+	Size    int    // nodes in the island
+}
+
+// Cycle is a parentUuid link that closed a cycle and was cut.
+type Cycle struct {
+	Node    *Node  // the node whose parent link was cut (it became a root)
+	Parent  string // the uuid it named
+	Members int    // nodes in the cycle
+}
+
+// Warning is something the model worked around, located in a file.
+type Warning struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
+	}
+	return fmt.Sprintf("%s: %s", w.File, w.Msg)
+}
+
+// Tree is the model of one session.
+type Tree struct {
+	SessionID string
+	Main      *File
+	Files     []*File // main first, then each agent file
+	// Nodes holds every node, main file first, each file in line order.
+	Nodes []*Node
+	// Roots are the main conversation's nodes without a parent, in file
+	// order: the first line, each compact_boundary, islands and cut cycles.
+	Roots []*Node
+	// Leaf is the active leaf (nil when the session has no user or
+	// assistant line). LeafRule is "ts", "python" or "".
+	Leaf     *Node
+	LeafRule string
+	Agents   []*Agent // file agents in path order, then inline sidechains
+	Islands  []*Island
+	Cycles   []*Cycle
+	Warnings []Warning
+
+	byUUID   map[string]*Node   // main file
+	toolUse  map[string]*Node   // tool_use id → assistant node (every file)
+	results  map[string][]*Node // tool_use id → result nodes (every file)
+	bySource map[*Node][]*Node  // assistant → result nodes naming it in sourceToolAssistantUUID
+	byMsg    map[msgKey][]*Node // lines of one response
+	active   []*Node
+	leaves   []*Node
+}
+
+type msgKey struct {
+	file      *File
+	sidechain bool
+	id        string
+}
+
+// Node returns the main-file node with the given uuid, or nil.
+func (t *Tree) Node(uuid string) *Node { return t.byUUID[uuid] }
+
+// ToolUseNode returns the assistant node that made the tool call id, or nil.
+func (t *Tree) ToolUseNode(id string) *Node { return t.toolUse[id] }
+
+// ResultNodes returns the user nodes answering the tool call id.
+func (t *Tree) ResultNodes(id string) []*Node { return t.results[id] }
+
+// ActivePath is the conversation the session ends on, root to leaf: the
+// whole logical history across compactions (pre-compaction entries, the
+// compact_boundary, the summary, what follows; no entry twice), with the
+// recording artifacts repaired (see PathTo). Every node on it has Active set.
+// Empty when there is no leaf.
+func (t *Tree) ActivePath() []*Node { return t.active }
+
+// Context is the part of the active path the model still saw at the end:
+// from the last compact_boundary on (the whole path when there is none).
+func (t *Tree) Context() []*Node {
+	for i := len(t.active) - 1; i >= 0; i-- {
+		if t.active[i].IsCompactBoundary() {
+			return t.active[i:]
+		}
+	}
+	return t.active
+}
+
+// Leaves are the ends of the main conversation's branches, in file order:
+// the active leaf and the leaf of every abandoned branch (a rewind, an
+// edited prompt, a regenerated reply). Ends that only a recording artifact
+// creates (a parallel tool result, a progress line) are not leaves: they
+// lie on the repaired path of a later leaf.
+func (t *Tree) Leaves() []*Node { return t.leaves }
+
+// Forks are the real forks of the main conversation and of the agents, in
+// file order.
+func (t *Tree) Forks() []*Node {
+	var out []*Node
+	for _, n := range t.Nodes {
+		if n.Fork {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// AgentByID returns the agent with the given id, or nil.
+func (t *Tree) AgentByID(id string) *Agent {
+	for _, a := range t.Agents {
+		if a.ID == id {
+			return a
+		}
+	}
+	return nil
+}
+
+func short(u string) string {
+	if len(u) > 8 {
+		return u[:8]
+	}
+	return u
+}
+
+// Time returns the node's timestamp (zero when the line has none).
+func (n *Node) Time() time.Time { return n.Timestamp }

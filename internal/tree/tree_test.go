@@ -1,0 +1,512 @@
+package tree
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// Line builders: each returns one transcript line, so the tables below read
+// as the transcripts they build. Timestamps are seconds after 10:00:00.
+
+func ts(sec int) string { return fmt.Sprintf("2026-01-01T10:%02d:%02d.000Z", sec/60, sec%60) }
+
+func parentField(p string) string {
+	if p == "" {
+		return `"parentUuid":null`
+	}
+	return `"parentUuid":"` + p + `"`
+}
+
+// user is a typed prompt.
+func user(id, parent, text string, sec int) string {
+	return fmt.Sprintf(`{"type":"user","uuid":"%s",%s,"sessionId":"s1","timestamp":"%s","message":{"role":"user","content":%q}}`, id, parentField(parent), ts(sec), text)
+}
+
+// asst is an assistant line of response msg; tools are tool_use ids.
+func asst(id, parent, msg string, sec int, tools ...string) string {
+	content := `[{"type":"text","text":"ok"}]`
+	if len(tools) > 0 {
+		var bs []string
+		for _, t := range tools {
+			bs = append(bs, fmt.Sprintf(`{"type":"tool_use","id":"%s","name":"Bash","input":{}}`, t))
+		}
+		content = "[" + strings.Join(bs, ",") + "]"
+	}
+	return fmt.Sprintf(`{"type":"assistant","uuid":"%s",%s,"sessionId":"s1","timestamp":"%s","message":{"id":"%s","role":"assistant","model":"m","content":%s,"usage":{"input_tokens":10,"output_tokens":5}}}`, id, parentField(parent), ts(sec), msg, content)
+}
+
+// result answers tool_use id tool.
+func result(id, parent, tool string, sec int) string {
+	return fmt.Sprintf(`{"type":"user","uuid":"%s",%s,"sessionId":"s1","timestamp":"%s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"done"}]}}`, id, parentField(parent), ts(sec), tool)
+}
+
+func progress(id, parent string, sec int) string {
+	return fmt.Sprintf(`{"type":"progress","uuid":"%s",%s,"sessionId":"s1","timestamp":"%s","data":{"type":"hook_progress"}}`, id, parentField(parent), ts(sec))
+}
+
+// boundary is a compact_boundary; meta is extra compactMetadata JSON.
+func boundary(id, logical string, sec int, meta string) string {
+	if meta != "" {
+		meta = "," + meta
+	}
+	return fmt.Sprintf(`{"type":"system","subtype":"compact_boundary","uuid":"%s","parentUuid":null,"logicalParentUuid":"%s","sessionId":"s1","timestamp":"%s","compactMetadata":{"trigger":"auto","preTokens":1000%s}}`, id, logical, ts(sec), meta)
+}
+
+func summary(id, parent string, sec int) string {
+	return fmt.Sprintf(`{"type":"user","uuid":"%s",%s,"isCompactSummary":true,"sessionId":"s1","timestamp":"%s","message":{"role":"user","content":"This session is being continued"}}`, id, parentField(parent), ts(sec))
+}
+
+func build(t *testing.T, lines ...string) (*Tree, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	tr, err := Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), "test.jsonl", diag.New(&stderr, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, stderr.String()
+}
+
+func uuids(ns []*Node) string {
+	var s []string
+	for _, n := range ns {
+		s = append(s, n.UUID)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestRules(t *testing.T) {
+	tests := []struct {
+		name    string
+		lines   []string
+		leaf    string
+		path    string // ActivePath
+		context string // Context, when it differs from path
+		leaves  string
+		forks   string
+		warn    string // substring of stderr; "" means no warning
+	}{
+		{
+			name: "linear",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("u2", "a1", "more", 2), asst("a2", "u2", "m2", 3),
+			},
+			leaf: "a2", path: "u1 a1 u2 a2", leaves: "a2",
+		},
+		{
+			// A rewind: a second typed prompt under the same parent, later.
+			name: "rewind",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("u2", "a1", "first try", 2), asst("a2", "u2", "m2", 3),
+				user("u3", "a1", "second try", 9), asst("a3", "u3", "m3", 10),
+			},
+			leaf: "a3", path: "u1 a1 u3 a3", leaves: "a2 a3", forks: "a1",
+		},
+		{
+			// A regenerated reply: two responses with different message.id.
+			name: "regenerated reply",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1), asst("a2", "u1", "m2", 5),
+			},
+			leaf: "a2", path: "u1 a2", leaves: "a1 a2", forks: "u1",
+		},
+		{
+			// Two parallel tool calls in one response (m1): the second call
+			// chunk and its result hang off the first call; the transcript
+			// continues from the first result. A plain parent walk loses a2
+			// and r2.
+			name: "parallel tool calls",
+			lines: []string{
+				user("u1", "", "run both", 0),
+				asst("a1", "u1", "m1", 1, "t1"),
+				asst("a2", "a1", "m1", 2, "t2"),
+				result("r2", "a2", "t2", 3),
+				progress("p1", "a1", 3),
+				result("r1", "a1", "t1", 4),
+				asst("a3", "r1", "m2", 5),
+			},
+			leaf: "a3", path: "u1 a1 a2 r2 r1 a3", leaves: "a3",
+		},
+		{
+			// Local slash commands share a parent without being a rewind.
+			name: "local commands are not forks",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("c1", "a1", "<command-name>/doctor</command-name>", 2),
+				user("c2", "a1", "<command-name>/status</command-name>", 3),
+				user("u2", "a1", "go on", 4), asst("a2", "u2", "m2", 5),
+			},
+			leaf: "a2", path: "u1 a1 u2 a2", leaves: "a2",
+		},
+		{
+			name: "compaction",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				boundary("b", "a1", 2, ""), summary("s", "b", 2),
+				user("u2", "s", "next", 3), asst("a2", "u2", "m2", 4),
+			},
+			leaf: "a2", path: "u1 a1 b s u2 a2", context: "b s u2 a2", leaves: "a2",
+		},
+		{
+			// Suffix-preserving partial compaction: u2/a2 are kept after the
+			// summary; the CLI parented the continuation on the summary.
+			name: "compaction with preservedSegment",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("u2", "a1", "keep me", 2), asst("a2", "u2", "m2", 3),
+				boundary("b", "a2", 4, `"preservedSegment":{"headUuid":"u2","anchorUuid":"s","tailUuid":"a2"}`),
+				summary("s", "b", 4),
+				user("u3", "s", "next", 5), asst("a3", "u3", "m3", 6),
+			},
+			leaf: "a3", path: "u1 a1 b s u2 a2 u3 a3", context: "b s u2 a2 u3 a3", leaves: "a3",
+		},
+		{
+			name: "compaction with preservedMessages",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("u2", "a1", "keep me", 2), asst("a2", "u2", "m2", 3),
+				boundary("b", "a2", 4, `"preservedMessages":{"anchorUuid":"s","uuids":["u2","a2"]}`),
+				summary("s", "b", 4),
+				user("u3", "s", "next", 5), asst("a3", "u3", "m3", 6),
+			},
+			leaf: "a3", path: "u1 a1 b s u2 a2 u3 a3", context: "b s u2 a2 u3 a3", leaves: "a3",
+		},
+		{
+			name: "compaction whose history is missing",
+			lines: []string{
+				boundary("b", "gone", 2, ""), summary("s", "b", 2),
+				user("u2", "s", "next", 3), asst("a2", "u2", "m2", 4),
+			},
+			leaf: "a2", path: "b s u2 a2", leaves: "a2", warn: "logicalParentUuid gone is not in the file",
+		},
+		{
+			name: "cycle",
+			lines: []string{
+				user("x1", "x2", "loop", 0), asst("x2", "x1", "m0", 1),
+				user("u1", "", "hello", 2), asst("a1", "u1", "m1", 3),
+			},
+			leaf: "a1", path: "u1 a1", leaves: "x2 a1", warn: "parentUuid cycle of 2 entries; the link from x1 to x2 is cut",
+		},
+		{
+			name:  "self parent",
+			lines: []string{user("u1", "u1", "me", 0), asst("a1", "u1", "m1", 1)},
+			leaf:  "a1", path: "u1 a1", leaves: "a1", warn: "names itself as parent",
+		},
+		{
+			name: "dangling parent",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("u5", "missing", "orphan", 5), asst("a5", "u5", "m5", 6),
+			},
+			leaf: "a5", path: "u5 a5", leaves: "a1 a5", warn: "names parent missing, which is not in the file (island)",
+		},
+		{
+			name: "duplicate uuid",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("u2", "a1", "again", 2),
+				asst("a1", "u1", "m9", 3), // same uuid: this later line wins
+			},
+			leaf: "u2", path: "u1 a1 u2", leaves: "u2", warn: "duplicate uuid a1 (also line 2): the later line wins",
+		},
+		{
+			name:  "no conversation",
+			lines: []string{`{"type":"summary","summary":"x","leafUuid":"u9"}`, progress("p1", "", 0)},
+			leaf:  "", path: "", leaves: "",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tr, stderr := build(t, tc.lines...)
+			leaf := ""
+			if tr.Leaf != nil {
+				leaf = tr.Leaf.UUID
+			}
+			if leaf != tc.leaf {
+				t.Errorf("leaf = %q, want %q", leaf, tc.leaf)
+			}
+			if got := uuids(tr.ActivePath()); got != tc.path {
+				t.Errorf("ActivePath = %q, want %q", got, tc.path)
+			}
+			wantCtx := tc.context
+			if wantCtx == "" {
+				wantCtx = tc.path
+			}
+			if got := uuids(tr.Context()); got != wantCtx {
+				t.Errorf("Context = %q, want %q", got, wantCtx)
+			}
+			if got := uuids(tr.Leaves()); got != tc.leaves {
+				t.Errorf("Leaves = %q, want %q", got, tc.leaves)
+			}
+			if got := uuids(tr.Forks()); got != tc.forks {
+				t.Errorf("Forks = %q, want %q", got, tc.forks)
+			}
+			if tc.warn == "" && stderr != "" {
+				t.Errorf("unexpected warnings:\n%s", stderr)
+			}
+			if tc.warn != "" && !strings.Contains(stderr, tc.warn) {
+				t.Errorf("stderr = %q, want it to contain %q", stderr, tc.warn)
+			}
+			for _, n := range tr.ActivePath() {
+				if !n.Active {
+					t.Errorf("%s on the path is not marked Active", n.UUID)
+				}
+			}
+		})
+	}
+}
+
+func TestIslandsAndCyclesAreListed(t *testing.T) {
+	tr, _ := build(t,
+		user("u1", "", "hello", 0),
+		user("o1", "missing", "orphan", 1), asst("o2", "o1", "m2", 2),
+		user("x1", "x2", "loop", 3), asst("x2", "x1", "m3", 4),
+	)
+	if len(tr.Islands) != 1 || tr.Islands[0].Root.UUID != "o1" || tr.Islands[0].Size != 2 || tr.Islands[0].Missing != "missing" {
+		t.Errorf("islands = %+v", tr.Islands)
+	}
+	if len(tr.Cycles) != 1 || tr.Cycles[0].Node.UUID != "x1" || tr.Cycles[0].Members != 2 {
+		t.Errorf("cycles = %+v", tr.Cycles)
+	}
+	if got := uuids(tr.Roots); got != "u1 o1 x1" {
+		t.Errorf("roots = %q", got)
+	}
+}
+
+// A 100 000-entry chain is built, walked and sized without recursion: the
+// goroutine stack is capped far below what one frame per entry would need.
+func TestLongChainNoRecursion(t *testing.T) {
+	const n = 100000
+	var b strings.Builder
+	parent := ""
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("n%06d", i)
+		if i%2 == 0 {
+			b.WriteString(user(id, parent, "p", i%3600))
+		} else {
+			b.WriteString(asst(id, parent, fmt.Sprintf("m%d", i), i%3600))
+		}
+		b.WriteByte('\n')
+		parent = id
+	}
+	old := debug.SetMaxStack(1 << 20)
+	defer debug.SetMaxStack(old)
+	tr, err := Read(strings.NewReader(b.String()), "long.jsonl", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(tr.ActivePath()); got != n {
+		t.Fatalf("path has %d entries, want %d", got, n)
+	}
+	if tr.Leaf.UUID != parent || len(tr.Leaves()) != 1 || subtreeSize(tr.Roots[0]) != n {
+		t.Errorf("leaf %s, %d leaves", tr.Leaf.UUID, len(tr.Leaves()))
+	}
+}
+
+func writeFile(t *testing.T, path string, lines ...string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Subagent files are linked under the tool call that spawned them: by the
+// meta.json sidecar, by toolUseResult.agentId; a compaction agent under
+// its boundary; an agent nothing names stays unlinked.
+func TestFileAgents(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s1.jsonl")
+	spawn := func(id, parent, tool, desc string, sec int) string {
+		return fmt.Sprintf(`{"type":"assistant","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"%s","message":{"id":"m-%s","role":"assistant","content":[{"type":"tool_use","id":"%s","name":"Agent","input":{"description":"%s","subagent_type":"Explore","prompt":"look"}}]}}`, id, parent, ts(sec), id, tool, desc)
+	}
+	agentResult := func(id, parent, tool, agent string, sec int) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"%s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"ok"}]},"toolUseResult":{"agentId":"%s","totalTokens":5}}`, id, parent, ts(sec), tool, agent)
+	}
+	writeFile(t, main,
+		user("u1", "", "start", 0),
+		spawn("a1", "u1", "toolu_1", "by result", 1),
+		agentResult("r1", "a1", "toolu_1", "aaa", 5),
+		spawn("a2", "r1", "toolu_2", "by meta", 6),
+		result("r2", "a2", "toolu_2", 9),
+		asst("a3", "r2", "m3", 10),
+		boundary("b", "a3", 12, ""), summary("s", "b", 12),
+	)
+	agentLine := func(id, parent, agent string, sec int) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"%s",%s,"isSidechain":true,"agentId":"%s","sessionId":"s1","timestamp":"%s","message":{"role":"user","content":"look"}}`, id, parentField(parent), agent, ts(sec))
+	}
+	sub := filepath.Join(dir, "s1", "subagents")
+	writeFile(t, filepath.Join(sub, "agent-aaa.jsonl"), agentLine("x1", "", "aaa", 2), asst("x2", "x1", "mx", 3))
+	writeFile(t, filepath.Join(sub, "agent-bbb.jsonl"), agentLine("y1", "", "bbb", 7))
+	writeFile(t, filepath.Join(sub, "agent-bbb.meta.json"), `{"agentType":"Plan","description":"from meta","toolUseId":"toolu_2"}`)
+	writeFile(t, filepath.Join(sub, "agent-acompact-1.jsonl"), agentLine("z1", "a3", "acompact-1", 11))
+	writeFile(t, filepath.Join(dir, "agent-ccc.jsonl"), agentLine("w1", "", "ccc", 1))
+
+	s := &session.Session{ID: "s1", Path: main, ProjectDir: dir}
+	agents := session.NewFinder(nil, nil).Agents(s)
+	if len(agents) != 3 { // the flat agent-ccc names session s1 too
+		t.Logf("agents listed: %+v", agents)
+	}
+	tr, err := Load(session.NewFinder(nil, nil), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"aaa": "a1 toolUseResult Explore by result", "bbb": "a2 meta.json Plan from meta", "acompact-1": "b compaction compaction ", "ccc": "  "}
+	for id, w := range want {
+		a := tr.AgentByID(id)
+		if a == nil {
+			t.Errorf("agent %s not loaded", id)
+			continue
+		}
+		sp := ""
+		if a.Spawn != nil {
+			sp = a.Spawn.UUID
+		}
+		if got := strings.Join([]string{sp, a.LinkedBy, a.Type, a.Description}, " "); got != w && !(id == "ccc" && a.Spawn == nil) {
+			t.Errorf("agent %s: %q, want %q", id, got, w)
+		}
+	}
+	if a := tr.AgentByID("aaa"); a != nil && (a.Result == nil || a.Result.UUID != "r1" || a.Leaf.UUID != "x2") {
+		t.Errorf("agent aaa result/leaf wrong: %+v", a)
+	}
+	if len(tr.Islands) != 0 {
+		t.Errorf("a compaction agent's link into the main file is not an island: %+v", tr.Islands[0].Root.UUID)
+	}
+}
+
+// Inline sidechains (≤1.0.x) are linked by their first prompt, else by time.
+func TestInlineSidechains(t *testing.T) {
+	task := func(id, parent, tool, prompt string, sec int) string {
+		return fmt.Sprintf(`{"type":"assistant","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"%s","message":{"id":"m-%s","role":"assistant","content":[{"type":"tool_use","id":"%s","name":"Task","input":{"description":"d-%s","prompt":%q}}]}}`, id, parent, ts(sec), id, tool, tool, prompt)
+	}
+	side := func(id, parent, text string, sec int) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"%s",%s,"isSidechain":true,"sessionId":"s1","timestamp":"%s","message":{"role":"user","content":%q}}`, id, parentField(parent), ts(sec), text)
+	}
+	tr, _ := build(t,
+		user("u1", "", "start", 0),
+		task("t1", "u1", "toolu_A", "Check the package", 1),
+		task("t2", "t1", "toolu_B", "Something else entirely", 2),
+		side("s1", "", "Analyze structure", 3), // no Task has this prompt: by time → toolu_B
+		result("r1", "t2", "toolu_A", 4),
+		side("s2", "", "Check the package", 5), // prompt match → toolu_A, though toolu_B is later
+		side("s3", "s2", "and more", 6),
+		result("r2", "r1", "toolu_B", 7),
+	)
+	got := map[string]string{}
+	for _, a := range tr.Agents {
+		sp := ""
+		if a.Spawn != nil {
+			sp = a.ToolUseID
+		}
+		got[a.ID] = sp + " " + a.LinkedBy + " " + fmt.Sprint(len(a.Nodes))
+	}
+	want := map[string]string{"sidechain-s1": "toolu_B time 1", "sidechain-s2": "toolu_A prompt 2"}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("agent %s = %q, want %q (all: %v)", k, got[k], w, got)
+		}
+	}
+	if tr.Leaf == nil || tr.Leaf.UUID != "r2" {
+		t.Errorf("leaf = %v, want r2 (sidechain lines are never the main leaf)", tr.Leaf)
+	}
+}
+
+// corpusDir is the shared real corpus, next to the repository.
+func corpusDir(t *testing.T) string {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "real")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("real corpus not present: ", dir)
+	}
+	return dir
+}
+
+// On every real session: every tool_use on the active path has its
+// tool_result on the path when the file has one, every line of a
+// message.id on the path is on it, and no node appears twice.
+func TestCorpusActivePathInvariants(t *testing.T) {
+	dir := corpusDir(t)
+	folders, _ := os.ReadDir(dir)
+	checked := 0
+	for _, fo := range folders {
+		if !fo.IsDir() || fo.Name() == "codex" {
+			continue
+		}
+		finder := session.NewFinder([]session.Root{{ProjectsDir: filepath.Join(dir, fo.Name())}}, nil)
+		for _, s := range finder.Sessions() {
+			tr, err := Load(finder, s, nil)
+			if err != nil {
+				t.Errorf("%s: %v", s.Path, err)
+				continue
+			}
+			checked++
+			seen := map[*Node]bool{}
+			for _, n := range tr.ActivePath() {
+				if seen[n] {
+					t.Errorf("%s: %s twice on the active path", s.ID, n.UUID)
+				}
+				seen[n] = true
+			}
+			for _, n := range tr.ActivePath() {
+				for _, tu := range n.ToolUses {
+					rs := tr.ResultNodes(tu.ID)
+					ok := len(rs) == 0
+					for _, r := range rs {
+						ok = ok || seen[r]
+					}
+					if !ok {
+						t.Errorf("%s: tool_use %s on the path (line %d) has its result off the path", s.ID, tu.ID, n.Line)
+					}
+				}
+				if n.Type == "assistant" && n.MessageID != "" {
+					for _, m := range tr.byMsg[msgKey{n.File, n.Sidechain, n.MessageID}] {
+						if !seen[m] {
+							t.Errorf("%s: line %d of message %s is off the path", s.ID, m.Line, n.MessageID)
+						}
+					}
+				}
+			}
+		}
+	}
+	if checked < 15 {
+		t.Errorf("only %d sessions checked", checked)
+	}
+}
+
+// The rewind session of kfischer-claude-history: three branches at one
+// fork, three leaves, the Task agent linked.
+func TestCorpusRewind(t *testing.T) {
+	dir := corpusDir(t)
+	finder := session.NewFinder([]session.Root{{ProjectsDir: filepath.Join(dir, "kfischer-claude-history")}}, nil)
+	s, err := finder.Resolve("b3edadab-bca0-4054-9b41-f7ffa6941260")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(finder, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := tr.Forks(); len(f) != 1 || f[0].Short() != "8fe00b4a" {
+		t.Errorf("forks = %s", uuids(f))
+	}
+	var leaves []string
+	for _, l := range tr.Leaves() {
+		leaves = append(leaves, l.Short())
+	}
+	if got := strings.Join(leaves, " "); got != "51be2f36 39a76b25 38842167" {
+		t.Errorf("leaves = %s", got)
+	}
+	if a := tr.AgentByID("a434715"); a == nil || a.Spawn == nil || a.Spawn.Short() != "a1e5c40e" {
+		t.Errorf("Task agent not linked under its call: %+v", a)
+	}
+}
