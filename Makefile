@@ -33,6 +33,9 @@ demo: build
 	@echo '$$ cctx tokens --dir $(SAMPLES) --by model'
 	@./$(BIN) tokens --dir $(SAMPLES) --by model
 	@echo
+	@echo '$$ cctx tree --dir $(SAMPLES) b3edadab'
+	@./$(BIN) tree --dir $(SAMPLES) b3edadab
+	@echo
 	@echo '$$ cctx agents --dir $(SAMPLES) ef958aa1'
 	@./$(BIN) agents --dir $(SAMPLES) ef958aa1
 
