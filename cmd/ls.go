@@ -3,7 +3,9 @@ package cmd
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -125,9 +127,17 @@ func lsRun(o *LsOptions) error {
 	var stats []lsStats
 	if o.Long {
 		stats = make([]lsStats, len(list.Sessions))
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for i, in := range list.Sessions {
-			stats[i] = sessionStats(f, finder, in.Session)
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				stats[i] = sessionStats(f, finder, in.Session)
+			}()
 		}
+		wg.Wait()
 	}
 
 	if f.Globals.JSON {
