@@ -8,26 +8,6 @@ import (
 	"testing"
 )
 
-// agentsGolden compares got with cmd/testdata/agents/<name> (-update
-// rewrites it).
-func agentsGolden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", "agents", name)
-	if *update {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (go test ./cmd -update creates it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./cmd -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // The sessions the issue names: six Agent calls with <session>/subagents/
 // transcripts (claude-code-log worktrees), flat 2.0.x agent files, inline
@@ -70,9 +50,9 @@ func TestAgentsOnTheRealCorpus(t *testing.T) {
 			}
 			pretty, _ := json.MarshalIndent(doc, "", "  ")
 			clean := func(s string) string { return strings.ReplaceAll(s, base, "$CORPUS") }
-			agentsGolden(t, c.name+".tsv", clean(tsv.out))
-			agentsGolden(t, c.name+".json", clean(string(pretty))+"\n")
-			agentsGolden(t, c.name+".stderr", clean(tsv.errOut))
+			golden(t, "agents/"+c.name+".tsv", clean(tsv.out))
+			golden(t, "agents/"+c.name+".json", clean(string(pretty))+"\n")
+			golden(t, "agents/"+c.name+".stderr", clean(tsv.errOut))
 		})
 	}
 }
@@ -91,7 +71,7 @@ func TestAgentsTerminal(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
 	}
-	agentsGolden(t, "terminal-worktrees.txt", r.out+"--- stderr\n"+r.errOut)
+	golden(t, "agents/"+"terminal-worktrees.txt", r.out+"--- stderr\n"+r.errOut)
 	for _, id := range []string{"a4ca7529859c158c2", "a52886dc180afb356", "ab1e6e141221a29ab", "a36efb2a1231c41e2", "aef063ba534d73153", "a6aa8ad077d9ea083"} {
 		if !strings.Contains(r.out, id) {
 			t.Errorf("agent %s missing", id)

@@ -44,9 +44,11 @@ func run(t *testing.T, tty bool, env map[string]string, args ...string) result {
 	return result{code, out.String(), errOut.String()}
 }
 
+// golden compares got with cmd/testdata/<name>; go test ./cmd -update
+// rewrites it.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
+	p := filepath.Join("testdata", name)
 	if *update {
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {

@@ -8,25 +8,6 @@ import (
 	"testing"
 )
 
-// treeGolden compares got with testdata/tree/<name> (-update rewrites it).
-func treeGolden(t *testing.T, name, got string) {
-	t.Helper()
-	p := filepath.Join("testdata", "tree", name)
-	if *update {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./cmd -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 func TestTreeGolden(t *testing.T) {
 	tests := []struct {
@@ -62,7 +43,7 @@ func TestTreeGolden(t *testing.T) {
 			if r.code != 0 || r.errOut != "" {
 				t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
 			}
-			treeGolden(t, tc.golden, r.out)
+			golden(t, "tree/"+tc.golden, r.out)
 		})
 	}
 }
