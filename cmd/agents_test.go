@@ -8,7 +8,6 @@ import (
 	"testing"
 )
 
-
 // The sessions the issue names: six Agent calls with <session>/subagents/
 // transcripts (claude-code-log worktrees), flat 2.0.x agent files, inline
 // 1.0.x sidechains (claude-code-viewer), compaction agents (spotter), and a

@@ -8,7 +8,6 @@ import (
 	"testing"
 )
 
-
 func TestTreeGolden(t *testing.T) {
 	tests := []struct {
 		golden  string
