@@ -1,0 +1,764 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// showRunIO runs cctx with stdin, a fixed clock, width 100 and env.
+func showRunIO(t *testing.T, tty bool, stdin string, env map[string]string, args ...string) result {
+	t.Helper()
+	io, in, out, errOut := TestIO()
+	in.WriteString(stdin)
+	io.SetStdoutTTY(tty)
+	io.SetWidth(100)
+	home := env["HOME"]
+	if home == "" {
+		home = t.TempDir()
+	}
+	e := session.Env{Getenv: func(k string) string { return env[k] }, Home: home}
+	now := func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }
+	code := Run(args, io, e, now)
+	return result{code, out.String(), errOut.String()}
+}
+
+// showCorpus is the shared real corpus beside the repository.
+func showCorpus(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "shared", "corpus", "real")
+	if _, err := os.Stat(p); err != nil {
+		t.Skip("real corpus not present beside the repository")
+	}
+	return p
+}
+
+func showGolden(t *testing.T, name, got string) {
+	t.Helper()
+	p := filepath.Join("testdata", "show", name)
+	if *update {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd -run TestShow -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (go test ./cmd -run TestShow -update rewrites it)\n--- got (first 3000 bytes)\n%.3000s", name, got)
+	}
+}
+
+// writeSession writes a crafted transcript into a projects dir and returns
+// its path.
+func writeSession(t *testing.T, lines ...string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "projects", "-tmp-proj")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "11111111-2222-3333-4444-555555555555.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// corpusShows are the sessions of every shape in ../shared/corpus/real.
+var corpusShows = []struct {
+	name, folder, session string
+	args                  []string
+}{
+	{"inline-sidechains", "claude-code-viewer", "5c0375b4", []string{"--agents"}},
+	{"subagent-folders", "claude-code-log", "ef958aa1", nil},
+	{"flat-agents-rewinds", "kfischer-claude-history", "b3edadab", []string{"--agents"}},
+	{"compaction-spotter", "spotter", "8463c716", []string{"--since-compact"}},
+	{"compaction-codemie", "codemie", "624a4a58", []string{"--since-compact"}},
+	{"images-thinking", "claude-code-log", "0d3a8e6f", []string{"--thinking"}},
+	{"huge-lines", "codemie", "e9fb405b", []string{"--agents"}},
+	{"headless", "claude-reliability", "c7d3d95c", []string{"--tail", "2"}},
+}
+
+func TestShowGoldensOnTheRealCorpus(t *testing.T) {
+	base := showCorpus(t)
+	for _, c := range corpusShows {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"show", "--dir", filepath.Join(base, c.folder), c.session}, c.args...)
+			plain := showRunIO(t, false, "", nil, args...)
+			if plain.code != 0 || plain.errOut != "" {
+				t.Fatalf("exit %d, stderr %q", plain.code, plain.errOut)
+			}
+			showGolden(t, c.name+".txt", plain.out)
+			colour := showRunIO(t, true, "", nil, append(args, "--color", "always")...)
+			if colour.code != 0 || colour.errOut != "" {
+				t.Fatalf("colour: exit %d, stderr %q", colour.code, colour.errOut)
+			}
+			showGolden(t, c.name+".color.txt", colour.out)
+			if stripShowANSI(colour.out) == colour.out {
+				t.Error("the colour view has no colour")
+			}
+		})
+	}
+}
+
+var showANSI = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func stripShowANSI(s string) string { return showANSI.ReplaceAllString(s, "") }
+
+// sourceLines reads every line of the session's files.
+func sourceLines(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	set := map[string]bool{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			set[string(l)] = true
+		}
+		return nil
+	})
+	return set
+}
+
+type showDoc struct {
+	SchemaVersion int `json:"schema_version"`
+	Session       struct {
+		SessionID string          `json:"session_id"`
+		Usage     json.RawMessage `json:"usage"`
+		Messages  int             `json:"messages"`
+	} `json:"session"`
+	Messages []struct {
+		UUID      string            `json:"uuid"`
+		Type      string            `json:"type"`
+		ToolUseID *string           `json:"tool_use_id"`
+		Content   []json.RawMessage `json:"content"`
+		Usage     json.RawMessage   `json:"usage"`
+		Raw       json.RawMessage   `json:"raw"`
+	} `json:"messages"`
+}
+
+// TestShowInvariantsOnTheRealCorpus checks, on every session of the corpus
+// and with everything shown (--all --agents): --raw prints lines of the
+// source byte for byte, --json and --raw show the same entries, no uuid
+// appears twice, every tool call shown has its result shown after it, and
+// the header's usage equals cctx tokens.
+func TestShowInvariantsOnTheRealCorpus(t *testing.T) {
+	base := showCorpus(t)
+	for _, c := range corpusShows {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(base, c.folder)
+			src := sourceLines(t, dir)
+			for _, extra := range [][]string{nil, {"--all", "--agents"}} {
+				args := append([]string{"show", "--dir", dir, c.session}, extra...)
+				raw := showRunIO(t, false, "", nil, append(args, "--raw")...)
+				if raw.code != 0 {
+					t.Fatalf("--raw: exit %d: %s", raw.code, raw.errOut)
+				}
+				rawLines := strings.Split(strings.TrimSuffix(raw.out, "\n"), "\n")
+				for i, l := range rawLines {
+					if !src[l] {
+						t.Fatalf("--raw line %d is not a line of the source: %.200s", i+1, l)
+					}
+				}
+				js := showRunIO(t, false, "", nil, append(args, "--json")...)
+				var doc showDoc
+				if err := json.Unmarshal([]byte(js.out), &doc); err != nil {
+					t.Fatalf("--json: %v", err)
+				}
+				if doc.SchemaVersion != 1 || len(doc.Messages) != len(rawLines) || doc.Session.Messages != len(rawLines) {
+					t.Fatalf("--json has %d messages, --raw %d lines", len(doc.Messages), len(rawLines))
+				}
+				seen := map[string]bool{}
+				answered := map[string]bool{}
+				var calls []string
+				for i, m := range doc.Messages {
+					if seen[m.UUID] {
+						t.Errorf("uuid %s appears twice", m.UUID)
+					}
+					seen[m.UUID] = true
+					var rawObj struct{ UUID string }
+					json.Unmarshal(m.Raw, &rawObj)
+					var lineObj struct{ UUID string }
+					json.Unmarshal([]byte(rawLines[i]), &lineObj)
+					if rawObj.UUID != m.UUID || lineObj.UUID != m.UUID {
+						t.Errorf("message %d: uuid %s, raw %s, --raw line %s", i, m.UUID, rawObj.UUID, lineObj.UUID)
+					}
+					for _, b := range m.Content {
+						var blk struct {
+							Type      string `json:"type"`
+							ID        string `json:"id"`
+							ToolUseID string `json:"tool_use_id"`
+						}
+						json.Unmarshal(b, &blk)
+						switch blk.Type {
+						case "tool_use":
+							calls = append(calls, blk.ID)
+						case "tool_result":
+							if m.ToolUseID == nil && !answered[blk.ToolUseID] {
+								// A result shown on its own must answer a call
+								// that is not shown.
+								for _, c := range calls {
+									if c == blk.ToolUseID {
+										t.Errorf("result of %s is not under its call", c)
+									}
+								}
+							}
+							answered[blk.ToolUseID] = true
+						}
+					}
+				}
+				for _, id := range calls {
+					if !answered[id] && !unansweredInSource(t, dir, id) {
+						t.Errorf("tool call %s is shown without its result", id)
+					}
+				}
+			}
+			js := showRunIO(t, false, "", nil, "show", "--dir", dir, c.session, "--json")
+			tok := showRunIO(t, false, "", nil, "tokens", "--dir", dir, c.session, "--json")
+			var doc showDoc
+			json.Unmarshal([]byte(js.out), &doc)
+			var tdoc struct{ Total json.RawMessage }
+			json.Unmarshal([]byte(tok.out), &tdoc)
+			if string(doc.Session.Usage) != string(tdoc.Total) {
+				t.Errorf("header usage %s\n!= cctx tokens total %s", doc.Session.Usage, tdoc.Total)
+			}
+		})
+	}
+}
+
+// unansweredInSource reports whether no line of the session's files
+// answers the call (an interrupted session): then "no result" is right.
+func unansweredInSource(t *testing.T, dir, id string) bool {
+	for l := range sourceLines(t, dir) {
+		if strings.Contains(l, `"tool_use_id":"`+id+`"`) {
+			return false
+		}
+	}
+	return true
+}
+
+// A crafted session: a prompt, a response streamed as three lines
+// (thinking, text, tool_use) sharing message.id, its tool result, a
+// response with a terminal escape in its text, a meta line and a
+// synthetic placeholder.
+var craftedSession = []string{
+	`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","cwd":"/tmp/proj","gitBranch":"main","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"list the files"}}`,
+	`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-01-02T10:00:01Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"thinking","thinking":"I should run ls."}],"usage":{"input_tokens":10,"output_tokens":1,"cache_read_input_tokens":100}}}`,
+	`{"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T10:00:02Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"Let me **look**."}],"usage":{"input_tokens":10,"output_tokens":1,"cache_read_input_tokens":100}}}`,
+	`{"type":"assistant","uuid":"a3","parentUuid":"a2","sessionId":"s1","timestamp":"2026-01-02T10:00:03Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls -la"}}],"usage":{"input_tokens":10,"output_tokens":42,"cache_read_input_tokens":100}}}`,
+	`{"type":"user","uuid":"u2","parentUuid":"a3","sessionId":"s1","timestamp":"2026-01-02T10:00:04Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.txt\nb.txt","is_error":false}]}}`,
+	`{"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s1","isMeta":true,"timestamp":"2026-01-02T10:00:05Z","message":{"role":"user","content":"Caveat: meta text"}}`,
+	`{"type":"assistant","uuid":"a4","parentUuid":"u3","sessionId":"s1","timestamp":"2026-01-02T10:00:06Z","requestId":"r2","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"Two files: \u001b[31mred\u001b[0m and done."}],"usage":{"input_tokens":5,"output_tokens":7}}}`,
+	`{"type":"assistant","uuid":"a5","parentUuid":"a4","sessionId":"s1","timestamp":"2026-01-02T10:00:07Z","message":{"id":"m3","role":"assistant","model":"<synthetic>","content":[{"type":"text","text":"No response requested."}],"usage":{"input_tokens":0,"output_tokens":0}}}`,
+}
+
+func TestShowTerminalView(t *testing.T) {
+	p := writeSession(t, craftedSession...)
+	cases := []struct {
+		name     string
+		args     []string
+		want     []string
+		wantNot  []string
+		colour   bool
+		exitCode int
+	}{
+		{name: "one message per response, usage once, result under its call",
+			want: []string{
+				"❯ user · 2026-01-02 10:00:00\n  list the files\n",
+				"● assistant · 10:00:01 · opus-4-6 · 110 ctx · 42 out",
+				"∴ thinking (16 chars, --thinking shows it)",
+				"  Let me **look**.\n  ▸ Bash ls -la\n    ⎿ a.txt\n      b.txt\n",
+				`Two files: \x1b[31mred\x1b[0m and done.`,
+			},
+			wantNot: []string{"I should run ls", "Caveat", "\x1b"}},
+		{name: "thinking shown", args: []string{"--thinking"}, want: []string{"∴ thinking\n    I should run ls."}},
+		{name: "meta shown with --all", args: []string{"--all"}, want: []string{"❯ user (meta)", "Caveat: meta text"}},
+		{name: "tail", args: []string{"--tail", "1"}, want: []string{"list the files"}},
+		{name: "grep misses", args: []string{"--grep", "nothing-like-this"}, want: []string{"(nothing to show)"}},
+		{name: "grep smart case", args: []string{"--grep", "A.TXT"}, want: []string{"(nothing to show)"}},
+		{name: "grep hits tool output", args: []string{"--grep", "b.txt"}, want: []string{"list the files", "b.txt"}},
+		{name: "colour escapes content but colours the view", args: []string{"--color", "always"}, colour: true,
+			want: []string{`\x1b[31mred\x1b[0m`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := showRunIO(t, c.colour, "", nil, append([]string{"show", "--no-pager", p}, c.args...)...)
+			if r.code != c.exitCode {
+				t.Fatalf("exit %d: %s", r.code, r.errOut)
+			}
+			got := r.out
+			if c.colour {
+				if !strings.Contains(got, "\x1b[") {
+					t.Fatal("no colour")
+				}
+				if strings.Contains(got, "\x1b[31mred") {
+					t.Fatal("a raw escape from the transcript reached the terminal")
+				}
+				got = stripShowANSI(got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("output lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range c.wantNot {
+				if strings.Contains(got, w) {
+					t.Errorf("output has %q:\n%s", w, got)
+				}
+			}
+			if !strings.Contains(got, "nothing to show") && strings.Count(got, "● assistant") != 3 {
+				t.Errorf("want 3 assistant messages (m1, m2, synthetic), got:\n%s", got)
+			}
+		})
+	}
+}
+
+func TestShowFinal(t *testing.T) {
+	p := writeSession(t, craftedSession...)
+	r := showRunIO(t, false, "", nil, "show", "--final", p)
+	// The synthetic placeholder is skipped; the text is exact in a pipe.
+	if r.code != 0 || r.out != "Two files: \x1b[31mred\x1b[0m and done.\n" {
+		t.Fatalf("exit %d, out %q, err %q", r.code, r.out, r.errOut)
+	}
+	r = showRunIO(t, true, "", nil, "show", "--final", p)
+	if r.out != `Two files: \x1b[31mred\x1b[0m and done.`+"\n" {
+		t.Fatalf("on a terminal the escape must be shown visibly: %q", r.out)
+	}
+	// A response streamed as two text lines gives both texts.
+	p2 := writeSession(t,
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","message":{"role":"user","content":"hi"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"first"}]}}`,
+		`{"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"s1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"second"}]}}`,
+	)
+	r = showRunIO(t, false, "", nil, "show", "--final", p2)
+	if r.out != "first\n\nsecond\n" {
+		t.Fatalf("got %q", r.out)
+	}
+}
+
+func TestShowJSONAndRaw(t *testing.T) {
+	p := writeSession(t, craftedSession...)
+	r := showRunIO(t, false, "", nil, "show", "--json", p)
+	if r.code != 0 {
+		t.Fatal(r.errOut)
+	}
+	var doc struct {
+		SchemaVersion int `json:"schema_version"`
+		Session       struct {
+			SessionID string `json:"session_id"`
+			Project   string `json:"project"`
+			GitBranch string `json:"git_branch"`
+			Prompts   int    `json:"prompts"`
+			Usage     struct {
+				APICalls int64 `json:"api_calls"`
+				Tokens   int64 `json:"total_tokens"`
+			} `json:"usage"`
+		} `json:"session"`
+		Messages []struct {
+			UUID       string  `json:"uuid"`
+			ParentUUID *string `json:"parent_uuid"`
+			Type       string  `json:"type"`
+			MessageID  *string `json:"message_id"`
+			Usage      *struct {
+				Output int64 `json:"output_tokens"`
+			} `json:"usage"`
+			Content []map[string]any `json:"content"`
+			Raw     map[string]any   `json:"raw"`
+		} `json:"messages"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Session
+	if doc.SchemaVersion != 1 || s.SessionID != "s1" || s.Project != "/tmp/proj" || s.GitBranch != "main" || s.Prompts != 1 {
+		t.Errorf("session: %+v", s)
+	}
+	// Two real responses (the synthetic one carries no tokens): m1 counted
+	// once with its largest usage.
+	if s.Usage.APICalls != 2 || s.Usage.Tokens != 110+42+5+7 {
+		t.Errorf("usage: %+v", s.Usage)
+	}
+	var uuids []string
+	withUsage := map[string]int64{}
+	for _, m := range doc.Messages {
+		uuids = append(uuids, m.UUID)
+		if m.Usage != nil {
+			withUsage[m.UUID] = m.Usage.Output
+		}
+		if m.Raw["uuid"] != m.UUID {
+			t.Errorf("raw of %s is not its entry", m.UUID)
+		}
+	}
+	if strings.Join(uuids, ",") != "u1,a1,a2,a3,u2,a4,a5" {
+		t.Errorf("messages %v (the meta line must be hidden)", uuids)
+	}
+	if len(withUsage) != 2 || withUsage["a1"] != 42 || withUsage["a4"] != 7 {
+		t.Errorf("usage must be on the first line of each response: %v", withUsage)
+	}
+	if doc.Messages[0].ParentUUID != nil || doc.Messages[0].Content[0]["text"] != "list the files" {
+		t.Errorf("first message: %+v", doc.Messages[0])
+	}
+
+	raw := showRunIO(t, false, "", nil, "show", "--raw", "--all", p)
+	if raw.out != strings.Join(craftedSession, "\n")+"\n" {
+		t.Errorf("--raw --all must print every line byte for byte:\n%s", raw.out)
+	}
+	tail := showRunIO(t, false, "", nil, "show", "--raw", "--tail", "1", p)
+	if !strings.HasPrefix(tail.out, craftedSession[0]+"\n") {
+		t.Errorf("--raw --tail 1: %s", tail.out)
+	}
+}
+
+func TestShowRawKeepsBytesOfOddLines(t *testing.T) {
+	// A BOM on the first line, CRLF endings, leading blanks, unicode
+	// escapes and a non-ASCII text: --raw prints the JSON object of each
+	// line exactly, as the reader delimits it.
+	lines := []string{
+		"\xef\xbb\xbf" + `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","message":{"role":"user","content":"caf\u00e9 — ok"}}` + "\r",
+		`   {"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"naïve <b>&amp;</b>"}]}}` + "\r",
+	}
+	p := writeSession(t, lines...)
+	r := showRunIO(t, false, "", nil, "show", "--raw", p)
+	want := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","message":{"role":"user","content":"caf\u00e9 — ok"}}` + "\n" +
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"naïve <b>&amp;</b>"}]}}` + "\n"
+	if r.out != want {
+		t.Fatalf("got\n%q\nwant\n%q", r.out, want)
+	}
+	// JSON keeps the raw entry without HTML escaping.
+	js := showRunIO(t, false, "", nil, "show", "--json", p)
+	if !strings.Contains(js.out, `"text":"naïve <b>&amp;</b>"`) {
+		t.Errorf("--json rewrote the raw entry: %s", js.out)
+	}
+}
+
+func TestShowStdin(t *testing.T) {
+	in := strings.Join(craftedSession, "\n") + "\n"
+	r := showRunIO(t, false, in, nil, "show", "-", "--raw", "--all")
+	if r.code != 0 || r.out != in {
+		t.Fatalf("exit %d, err %s, out:\n%s", r.code, r.errOut, r.out)
+	}
+	r = showRunIO(t, false, in, nil, "show", "-")
+	if !strings.Contains(r.out, "● assistant · 10:00:01 · opus-4-6 · 110 ctx · 42 out") || !strings.Contains(r.out, "session  s1") {
+		t.Fatalf("stdin view:\n%s", r.out)
+	}
+}
+
+// A compaction: pre-compaction history, the boundary (parentUuid null,
+// logicalParentUuid to the last entry before), the summary, what follows.
+var compactedSession = []string{
+	`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"old prompt"}}`,
+	`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-01-02T10:00:01Z","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"old answer"}]}}`,
+	`{"type":"system","subtype":"compact_boundary","uuid":"b1","parentUuid":null,"logicalParentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T11:00:00Z","content":"Conversation compacted","compactMetadata":{"trigger":"auto","preTokens":154000}}`,
+	`{"type":"user","uuid":"u2","parentUuid":"b1","sessionId":"s1","isCompactSummary":true,"timestamp":"2026-01-02T11:00:01Z","message":{"role":"user","content":"This session is being continued. Summary: we did things."}}`,
+	`{"type":"user","uuid":"u3","parentUuid":"u2","sessionId":"s1","timestamp":"2026-01-02T11:00:02Z","message":{"role":"user","content":"new prompt"}}`,
+	`{"type":"assistant","uuid":"a2","parentUuid":"u3","sessionId":"s1","timestamp":"2026-01-02T11:00:03Z","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"new answer"}]}}`,
+}
+
+func TestShowCompaction(t *testing.T) {
+	p := writeSession(t, compactedSession...)
+	r := showRunIO(t, false, "", nil, "show", p)
+	for _, w := range []string{"old answer", "──── context compacted (auto) · 154k tokens → summary · 11:00:00 ─",
+		"▸ summary of the earlier conversation: 56 chars (--full shows it)", "new answer"} {
+		if !strings.Contains(r.out, w) {
+			t.Errorf("lacks %q:\n%s", w, r.out)
+		}
+	}
+	if strings.Contains(r.out, "we did things") {
+		t.Error("the summary must be collapsed")
+	}
+	full := showRunIO(t, false, "", nil, "show", "--full", p)
+	if !strings.Contains(full.out, "we did things") {
+		t.Errorf("--full must show the summary:\n%s", full.out)
+	}
+	since := showRunIO(t, false, "", nil, "show", "--since-compact", "--raw", p)
+	if since.out != strings.Join(compactedSession[2:], "\n")+"\n" {
+		t.Errorf("--since-compact:\n%s", since.out)
+	}
+	js := showRunIO(t, false, "", nil, "show", "--json", p)
+	if !strings.Contains(js.out, `"type":"system","subtype":"compact_boundary"`) {
+		t.Errorf("--json must include the boundary as a system message:\n%s", js.out)
+	}
+}
+
+func TestShowLeaf(t *testing.T) {
+	// A rewind: two prompts with different times under one parent.
+	p := writeSession(t,
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"start"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-01-02T10:00:01Z","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"ok"}]}}`,
+		`{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T10:00:02Z","message":{"role":"user","content":"first try"}}`,
+		`{"type":"assistant","uuid":"a2","parentUuid":"u2","sessionId":"s1","timestamp":"2026-01-02T10:00:03Z","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"abandoned"}]}}`,
+		`{"type":"user","uuid":"u3","parentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T10:05:00Z","message":{"role":"user","content":"second try"}}`,
+		`{"type":"assistant","uuid":"a3","parentUuid":"u3","sessionId":"s1","timestamp":"2026-01-02T10:05:01Z","message":{"id":"m3","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"kept"}]}}`,
+	)
+	r := showRunIO(t, false, "", nil, "show", p)
+	if !strings.Contains(r.out, "kept") || strings.Contains(r.out, "abandoned") || !strings.Contains(r.out, "branches 2, showing the active one") {
+		t.Errorf("active branch:\n%s", r.out)
+	}
+	r = showRunIO(t, false, "", nil, "show", "--leaf", "a2", p)
+	if !strings.Contains(r.out, "abandoned") || strings.Contains(r.out, "kept") || !strings.Contains(r.out, "not the active one") {
+		t.Errorf("--leaf a2:\n%s", r.out)
+	}
+	r = showRunIO(t, false, "", nil, "show", "--leaf", "zz", p)
+	if r.code != ExitUsage || !strings.Contains(r.errOut, "its leaves: a2, a3") {
+		t.Errorf("unknown --leaf: exit %d, %s", r.code, r.errOut)
+	}
+}
+
+func TestShowUsageErrors(t *testing.T) {
+	p := writeSession(t, craftedSession...)
+	for _, args := range [][]string{
+		{"show"},
+		{"show", p, "--final", "--json"},
+		{"show", p, "--json", "--raw"},
+		{"show", p, "--json", "--follow"},
+		{"show", "-", "--follow"},
+		{"show", p, "--tail", "-1"},
+		{"show", p, "--grep", "("},
+		{"show", "nosuchsession"},
+	} {
+		if r := showRunIO(t, false, "", nil, args...); r.code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, r.code, ExitUsage, r.errOut)
+		}
+	}
+}
+
+func TestShowPager(t *testing.T) {
+	p := writeSession(t, craftedSession...)
+	// On a terminal the view goes through CCTX_PAGER (before PAGER).
+	r := showRunIO(t, true, "", map[string]string{"CCTX_PAGER": "sed s/^/P:/", "PAGER": "false"}, "show", p)
+	if r.code != 0 || !strings.Contains(stripShowANSI(r.out), "P:❯ user") {
+		t.Fatalf("exit %d, err %q, out:\n%s", r.code, r.errOut, r.out)
+	}
+	// Never in a pipe, never with --no-pager.
+	for _, c := range []struct {
+		tty  bool
+		args []string
+	}{{false, nil}, {true, []string{"--no-pager"}}} {
+		r := showRunIO(t, c.tty, "", map[string]string{"PAGER": "sed s/^/P:/"}, append([]string{"show", p}, c.args...)...)
+		if strings.Contains(r.out, "P:") {
+			t.Errorf("tty %v %v: paged", c.tty, c.args)
+		}
+	}
+	// A pager that quits early is not an error.
+	var many []string
+	for i := 0; i < 3000; i++ {
+		many = append(many, strings.ReplaceAll(strings.ReplaceAll(craftedSession[0], `"u1"`, `"u`+strconv.Itoa(i+1)+`"`), `"parentUuid":null`, parentOf(i)))
+	}
+	big := writeSession(t, many...)
+	r = showRunIO(t, true, "", map[string]string{"PAGER": "head -1"}, "show", big)
+	if r.code != 0 || r.errOut != "" {
+		t.Fatalf("closed pager: exit %d, %q", r.code, r.errOut)
+	}
+}
+
+func parentOf(i int) string {
+	if i == 0 {
+		return `"parentUuid":null`
+	}
+	return `"parentUuid":"u` + strconv.Itoa(i) + `"`
+}
+
+func TestShowRedact(t *testing.T) {
+	home := t.TempDir()
+	p := writeSession(t,
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","cwd":"`+home+`/src/app","message":{"role":"user","content":"use key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 and ghp_0123456789abcdefghijABCDEFGHIJ012345 in `+home+`/src/app"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"curl -H \"Authorization: Bearer abcDEF123456789xyzXYZ\" https://x"}}]}}`,
+		`{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\nok"}]}}`,
+	)
+	secrets := []string{"AbCdEfGhIjKlMnOpQrStUvWxYz", "0123456789abcdefghijABCDEFGHIJ", "abcDEF123456789xyzXYZ", "MIIEowIBAAKCAQEA", home}
+	for _, format := range [][]string{nil, {"--json"}, {"--raw"}, {"--final"}} {
+		r := showRunIO(t, false, "", map[string]string{"HOME": home}, append([]string{"show", "--redact", p}, format...)...)
+		if format != nil && format[0] == "--final" {
+			continue // no text response here; checked below that it fails cleanly
+		}
+		if r.code != 0 {
+			t.Fatalf("%v: exit %d %s", format, r.code, r.errOut)
+		}
+		for _, s := range secrets {
+			if strings.Contains(r.out, s) {
+				t.Errorf("%v: %q not masked:\n%s", format, s, r.out)
+			}
+		}
+		if !strings.Contains(r.out, "sk-ant-api03-[REDACTED]") || !strings.Contains(r.out, "~/src/app") {
+			t.Errorf("%v: masks missing:\n%s", format, r.out)
+		}
+		if format != nil && format[0] == "--raw" {
+			for _, l := range strings.Split(strings.TrimSpace(r.out), "\n") {
+				if !json.Valid([]byte(l)) {
+					t.Errorf("redacted line is not JSON: %s", l)
+				}
+			}
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestShowFollowPrintsAppendedLines(t *testing.T) {
+	for _, raw := range []bool{false, true} {
+		p := writeSession(t, craftedSession[:2]...)
+		out := &syncBuffer{}
+		io := &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &bytes.Buffer{}}
+		f := &Factory{IO: io, Now: time.Now, Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
+		f.Globals.Color = "never"
+		f.resolveColor()
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		o := &ShowOptions{F: f, Session: p, Follow: true, Raw: raw, Context: ctx, PollInterval: 5 * time.Millisecond}
+		done := make(chan error, 1)
+		go func() { done <- showRun(o) }()
+
+		waitFor := func(s string) {
+			t.Helper()
+			for !strings.Contains(out.String(), s) {
+				select {
+				case err := <-done:
+					t.Fatalf("show returned early (%v) before %q:\n%s", err, s, out.String())
+				case <-ctx.Done():
+					t.Fatalf("timed out waiting for %q:\n%s", s, out.String())
+				case <-time.After(5 * time.Millisecond):
+				}
+			}
+		}
+		waitFor("list the files")
+		fh, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A line written in two parts: nothing is shown until it is whole.
+		half := len(craftedSession[2]) / 2
+		fh.WriteString(craftedSession[2][:half])
+		time.Sleep(50 * time.Millisecond)
+		if strings.Contains(out.String(), "look") {
+			t.Fatal("a half-written line was shown")
+		}
+		fh.WriteString(craftedSession[2][half:] + "\n")
+		for _, l := range craftedSession[3:5] {
+			fh.WriteString(l + "\n")
+		}
+		fh.Close()
+		if raw {
+			waitFor(craftedSession[4])
+		} else {
+			waitFor("a.txt")
+			waitFor("Let me **look**.")
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("Ctrl-C must end --follow cleanly: %v", err)
+		}
+		if raw {
+			want := strings.Join(craftedSession[:5], "\n") + "\n"
+			if out.String() != want {
+				t.Errorf("--raw --follow:\n%s\nwant\n%s", out.String(), want)
+			}
+		}
+		if strings.Count(out.String(), "list the files") != 1 {
+			t.Errorf("a line was shown twice:\n%s", out.String())
+		}
+	}
+}
+
+// TestShowFollowSeesNewSubagentFiles: a subagent transcript that appears
+// while following is read from its start.
+func TestShowFollowSeesNewSubagentFiles(t *testing.T) {
+	p := writeSession(t, craftedSession[:2]...)
+	out := &syncBuffer{}
+	io := &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &bytes.Buffer{}}
+	f := &Factory{IO: io, Now: time.Now, Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
+	f.Globals.Color = "never"
+	f.Globals.Dirs = []string{filepath.Dir(filepath.Dir(p))}
+	f.resolveColor()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	o := &ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond}
+	done := make(chan error, 1)
+	go func() { done <- showRun(o) }()
+	// The agent file must appear after the session was read.
+	for !strings.Contains(out.String(), craftedSession[1]) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no initial output:\n%s", out.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	dir := strings.TrimSuffix(p, ".jsonl") + "/subagents"
+	os.MkdirAll(dir, 0o755)
+	agentLine := `{"type":"user","uuid":"x1","parentUuid":null,"sessionId":"s1","isSidechain":true,"agentId":"abc1234","message":{"role":"user","content":"agent prompt"}}`
+	os.WriteFile(filepath.Join(dir, "agent-abc1234.jsonl"), []byte(agentLine+"\n"), 0o644)
+	for !strings.Contains(out.String(), agentLine) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the new subagent file was not followed:\n%s", out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	<-done
+}
+
+func TestShowDoesNotHoldLinesInMemory(t *testing.T) {
+	// Not a benchmark: a guard that the view streams. 2,000 entries with a
+	// 64 KiB tool result each are shown; the output stays small because
+	// results are cut, and nothing fails.
+	var ls []string
+	ls = append(ls, `{"type":"user","uuid":"u0","parentUuid":null,"sessionId":"s1","message":{"role":"user","content":"go"}}`)
+	big := strings.Repeat("x", 64<<10)
+	prev := "u0"
+	for i := 1; i <= 1000; i++ {
+		a, u := "a"+strconv.Itoa(i), "u"+strconv.Itoa(i)
+		ls = append(ls,
+			`{"type":"assistant","uuid":"`+a+`","parentUuid":"`+prev+`","sessionId":"s1","message":{"id":"m`+strconv.Itoa(i)+`","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t`+strconv.Itoa(i)+`","name":"Read","input":{"file_path":"/f"}}]}}`,
+			`{"type":"user","uuid":"`+u+`","parentUuid":"`+a+`","sessionId":"s1","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t`+strconv.Itoa(i)+`","content":"`+big+`"}]}}`)
+		prev = u
+	}
+	p := writeSession(t, ls...)
+	r := showRunIO(t, false, "", nil, "show", p)
+	if r.code != 0 || len(r.out) > 1<<20 {
+		t.Fatalf("exit %d, %d bytes of output", r.code, len(r.out))
+	}
+	sc := bufio.NewScanner(strings.NewReader(r.out))
+	results := 0
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "    ⎿ ") {
+			results++
+		}
+	}
+	if results != 1000 {
+		t.Errorf("%d results shown, want 1000", results)
+	}
+}

@@ -1,0 +1,174 @@
+// Package follow tails transcript files that Claude Code is still writing:
+// it hands out each line once it is complete (a half-written last line is
+// waited for, never reported), and picks up files that appear meanwhile
+// (subagent transcripts).
+//
+// It polls: transcripts live on every kind of file system (network mounts,
+// containers, WSL) where change notifications are unreliable, and a few
+// stat calls per interval cost nothing.
+package follow
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+)
+
+// maxReadPerPoll bounds what one poll reads from one file, so that a file
+// that grows by gigabytes is read in steps. It is also the longest line
+// followed: a longer line (a pathological tool result) is skipped, where
+// the reader would accept up to reader.MaxLineBytes.
+const maxReadPerPoll = 64 << 20
+
+// DefaultInterval is how often files are polled.
+const DefaultInterval = 250 * time.Millisecond
+
+// File is a file to follow from Offset on. Tag is handed back with each of
+// its lines (an agent id; "" for the main transcript).
+type File struct {
+	Path   string
+	Offset int64
+	Tag    string
+}
+
+// Follower polls a set of files.
+type Follower struct {
+	// Interval between polls; DefaultInterval when zero.
+	Interval time.Duration
+	// Discover, when set, is called about once a second and returns the
+	// files that should be followed; new paths are added from offset 0
+	// (a file that appears is read whole), known paths are ignored.
+	Discover func() []File
+	// OnError reports a file that cannot be read (it is retried).
+	OnError func(path string, err error)
+
+	files []*tailed
+	known map[string]bool
+}
+
+type tailed struct {
+	File
+	skipping bool // inside a line longer than maxReadPerPoll
+	reported bool
+}
+
+// Add follows a file from f.Offset.
+func (fl *Follower) Add(f File) {
+	if fl.known == nil {
+		fl.known = map[string]bool{}
+	}
+	if fl.known[f.Path] {
+		return
+	}
+	fl.known[f.Path] = true
+	fl.files = append(fl.files, &tailed{File: f})
+}
+
+// Run polls until ctx is done and calls emit with each complete line
+// (without its newline, CR or surrounding whitespace; blank lines are
+// skipped). It returns nil when ctx ends, or emit's error.
+func (fl *Follower) Run(ctx context.Context, emit func(tag string, line []byte) error) error {
+	interval := fl.Interval
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
+	discoverEvery := max(int(time.Second/interval), 1)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for round := 0; ; round++ {
+		if fl.Discover != nil && round%discoverEvery == 0 {
+			for _, f := range fl.Discover() {
+				fl.Add(f)
+			}
+		}
+		if err := fl.Poll(emit); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+	}
+}
+
+// Poll reads what every file gained since the last poll.
+func (fl *Follower) Poll(emit func(tag string, line []byte) error) error {
+	for _, t := range fl.files {
+		if err := t.poll(emit); err != nil {
+			var ee *emitError
+			if errors.As(err, &ee) {
+				return ee.err
+			}
+			if fl.OnError != nil && !t.reported {
+				fl.OnError(t.Path, err)
+			}
+			t.reported = true
+			continue
+		}
+		t.reported = false
+	}
+	return nil
+}
+
+type emitError struct{ err error }
+
+func (e *emitError) Error() string { return e.err.Error() }
+
+func (t *tailed) poll(emit func(tag string, line []byte) error) error {
+	f, err := os.Open(t.Path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	size := st.Size()
+	if size < t.Offset {
+		// The file was truncated or replaced: start again from its start.
+		t.Offset, t.skipping = 0, false
+	}
+	if size == t.Offset {
+		return nil
+	}
+	n := min(size-t.Offset, maxReadPerPoll)
+	buf := make([]byte, n)
+	got, err := f.ReadAt(buf, t.Offset)
+	if err != nil && err != io.EOF {
+		return err
+	}
+	buf = buf[:got]
+	last := bytes.LastIndexByte(buf, '\n')
+	if last < 0 {
+		if got == maxReadPerPoll {
+			// No end in sight: skip this line's bytes.
+			t.skipping = true
+			t.Offset += int64(got)
+		}
+		return nil
+	}
+	complete := buf[:last+1]
+	t.Offset += int64(len(complete))
+	for len(complete) > 0 {
+		i := bytes.IndexByte(complete, '\n')
+		line := complete[:i]
+		complete = complete[i+1:]
+		if t.skipping {
+			t.skipping = false
+			continue
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if err := emit(t.Tag, line); err != nil {
+			return &emitError{err}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,257 @@
+package show
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// SchemaVersion is the version of the --json document.
+const SchemaVersion = 1
+
+// SessionJSON is the "session" object of the --json document.
+type SessionJSON struct {
+	SessionID       string   `json:"session_id"`
+	Path            string   `json:"path"`
+	Project         *string  `json:"project"`
+	GitBranch       *string  `json:"git_branch"`
+	Models          []string `json:"models"`
+	StartedAt       *string  `json:"started_at"`
+	EndedAt         *string  `json:"ended_at"`
+	DurationSeconds int64    `json:"duration_seconds"`
+	Prompts         int      `json:"prompts"`
+	Subagents       int      `json:"subagents"`
+	Branches        int      `json:"branches"`
+	ActiveLeafUUID  *string  `json:"active_leaf_uuid"`
+	Messages        int      `json:"messages"`
+	// Usage is the whole session's deduplicated usage, as cctx tokens
+	// reports it (its "total" object).
+	Usage tokens.Total `json:"usage"`
+}
+
+// MessageJSON is one entry of "messages".
+type MessageJSON struct {
+	UUID       string            `json:"uuid"`
+	ParentUUID *string           `json:"parent_uuid"`
+	Type       string            `json:"type"`
+	Subtype    *string           `json:"subtype"`
+	Role       *string           `json:"role"`
+	Timestamp  *string           `json:"timestamp"`
+	AgentID    *string           `json:"agent_id"`
+	Model      *string           `json:"model"`
+	MessageID  *string           `json:"message_id"`
+	RequestID  *string           `json:"request_id"`
+	ToolUseID  *string           `json:"tool_use_id"`
+	Depth      int               `json:"depth"`
+	File       string            `json:"file"`
+	Line       int               `json:"line"`
+	Content    []json.RawMessage `json:"content"`
+	Usage      *UsageJSON        `json:"usage"`
+	Raw        json.RawMessage   `json:"raw"`
+}
+
+// UsageJSON is one API response's usage, given once, on the first message
+// of the response.
+type UsageJSON struct {
+	InputTokens         int64    `json:"input_tokens"`
+	OutputTokens        int64    `json:"output_tokens"`
+	CacheCreationTokens int64    `json:"cache_creation_input_tokens"`
+	CacheReadTokens     int64    `json:"cache_read_input_tokens"`
+	TotalTokens         int64    `json:"total_tokens"`
+	CostUSD             *float64 `json:"cost_usd"`
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func optTime(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339Nano)
+	return &s
+}
+
+// Session is the JSON form of the header.
+func (d *Doc) Session() SessionJSON {
+	h := d.Header
+	s := SessionJSON{
+		SessionID: h.SessionID, Path: h.Path, Project: optional(h.Project), GitBranch: optional(h.Branch),
+		Models: h.Models, StartedAt: optTime(h.Start), EndedAt: optTime(h.End),
+		Prompts: h.Prompts, Subagents: h.Subagents, Branches: len(d.Tree.Leaves()),
+		ActiveLeafUUID: optional(h.Leaf), Messages: len(d.Items), Usage: h.Total,
+	}
+	if s.Models == nil {
+		s.Models = []string{}
+	}
+	if !h.Start.IsZero() {
+		s.DurationSeconds = int64(h.End.Sub(h.Start).Seconds())
+	}
+	return s
+}
+
+// Message is the JSON form of one item with its line.
+func (d *Doc) Message(it Item, raw []byte) MessageJSON {
+	n := it.Node
+	m := MessageJSON{
+		UUID: n.UUID, ParentUUID: optional(n.ParentUUID), Type: n.Type, Subtype: optional(n.Subtype),
+		Role: optional(n.Role), Timestamp: optTime(n.Timestamp), Model: optional(n.Model),
+		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID), ToolUseID: optional(it.For),
+		Depth: it.Depth, File: n.File.Name, Line: n.Line, Raw: json.RawMessage(raw), Content: []json.RawMessage{},
+	}
+	if n.Agent != nil {
+		m.AgentID = optional(n.Agent.ID)
+	}
+	for _, b := range reader.Blocks(raw) {
+		if reader.StringContent(raw) {
+			// A string content is one text block, written as one.
+			tb, _ := json.Marshal(map[string]string{"type": "text", "text": b.Text})
+			m.Content = append(m.Content, tb)
+			continue
+		}
+		m.Content = append(m.Content, json.RawMessage(b.Raw))
+	}
+	if r := d.Usage(n); r != nil {
+		u := r.Usage
+		m.Usage = &UsageJSON{InputTokens: u.Input, OutputTokens: u.Output, CacheCreationTokens: u.CacheCreation,
+			CacheReadTokens: u.CacheRead, TotalTokens: u.Total()}
+		if c, ok := d.Prices.Cost(r); ok && d.Prices != nil {
+			c = float64(int64(c*1e6+0.5)) / 1e6
+			m.Usage.CostUSD = &c
+		}
+	}
+	return m
+}
+
+// RenderJSON writes the --json document, one message at a time (the
+// document is never held whole): {"schema_version","session","messages"}.
+// indent indents it (a terminal).
+func RenderJSON(w io.Writer, d *Doc, src *Source, indent bool) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := func(v any, prefix string) ([]byte, error) {
+		var buf bytes.Buffer
+		e := json.NewEncoder(&buf)
+		e.SetEscapeHTML(false)
+		if indent {
+			e.SetIndent(prefix, "  ")
+		}
+		if err := e.Encode(v); err != nil {
+			return nil, err
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	}
+	nl, sp, in1, in2 := "", "", "", ""
+	if indent {
+		nl, sp, in1, in2 = "\n", " ", "  ", "    "
+	}
+	sess, err := enc(d.Session(), in1)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(bw, "{%s%s\"schema_version\":%s%d,%s%s\"session\":%s%s,%s%s\"messages\":%s[", nl, in1, sp, SchemaVersion, nl, in1, sp, sess, nl, in1, sp)
+	for i, it := range d.Items {
+		raw, err := src.Line(it.Node)
+		if err != nil {
+			return err
+		}
+		b, err := enc(d.Message(it, raw), in2)
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", it.Node.File.Name, it.Node.Line, err)
+		}
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString(nl + in2)
+		bw.Write(b)
+	}
+	if len(d.Items) > 0 {
+		bw.WriteString(nl + in1)
+	}
+	fmt.Fprintf(bw, "]%s}\n", nl)
+	return bw.Flush()
+}
+
+// RenderRaw writes the original line of every displayed entry, one per
+// line, byte for byte (after --redact, when asked).
+func RenderRaw(w io.Writer, d *Doc, src *Source) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	for _, it := range d.Items {
+		raw, err := src.Line(it.Node)
+		if err != nil {
+			return err
+		}
+		bw.Write(raw)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// TerminalSafeJSON rewrites DEL and the C1 control characters (U+0080 to
+// U+009F, which some terminals obey) as \u escapes. JSON allows them raw in
+// strings, and they can only occur in strings, so the document means the
+// same; only its bytes change. Used when JSON or raw lines go to a
+// terminal; a pipe gets the bytes unchanged.
+func TerminalSafeJSON(b []byte) []byte {
+	dirty := false
+	for i := 0; i < len(b); i++ {
+		if b[i] == 0x7f || (b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f) {
+			dirty = true
+			break
+		}
+	}
+	if !dirty {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
+}
+
+// SafeWriter applies TerminalSafeJSON to everything written through it.
+// A two-byte character split across writes is held until it is whole.
+type SafeWriter struct {
+	W       io.Writer
+	pending []byte
+}
+
+func (s *SafeWriter) Write(p []byte) (int, error) {
+	buf := append(s.pending, p...)
+	s.pending = nil
+	if n := len(buf); n > 0 && buf[n-1] == 0xc2 {
+		s.pending = []byte{0xc2}
+		buf = buf[:n-1]
+	}
+	if _, err := s.W.Write(TerminalSafeJSON(buf)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// Flush writes a held byte.
+func (s *SafeWriter) Flush() error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	_, err := s.W.Write(s.pending)
+	s.pending = nil
+	return err
+}

@@ -1,0 +1,359 @@
+package show
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
+)
+
+// Options choose what part of the conversation is shown. Every output
+// format (terminal, JSON, raw) shows the same entries in the same order.
+type Options struct {
+	Leaf         *tree.Node // show the path to this entry; nil: the active leaf
+	SinceCompact bool       // only what follows the last compact boundary
+	All          bool       // also meta, hook, system, attachment and progress lines
+	Agents       bool       // subagent conversations inline under their call
+	Tail         int        // only the last N turns (0: all)
+	Grep         *regexp.Regexp
+}
+
+// maxAgentDepth bounds how deep subagents nest inline (agents spawning
+// agents). Real sessions nest two or three levels.
+const maxAgentDepth = 16
+
+// Item is one displayed entry.
+type Item struct {
+	Node  *tree.Node
+	Depth int    // 0: the main conversation; n: an agent n levels down
+	For   string // the tool_use id whose result (or agent) this is; "" otherwise
+	Turn  int    // turn number at depth 0 (a turn starts at a typed prompt or a compaction)
+}
+
+// Header is the session summary printed above the conversation.
+type Header struct {
+	SessionID string
+	Path      string
+	Project   string
+	Branch    string
+	Models    []string
+	Start     time.Time
+	End       time.Time
+	Prompts   int
+	Subagents int
+	Leaf      string
+	// Total is the whole session's usage, deduplicated exactly as
+	// `cctx tokens` counts it (every branch, every subagent).
+	Total tokens.Total
+}
+
+// Doc is a conversation ready to print.
+type Doc struct {
+	Tree   *tree.Tree
+	Header Header
+	Items  []Item
+	Prices *tokens.Prices
+
+	usage       map[*tree.Node]*tokens.Response
+	agentTotals map[string]tokens.Total
+}
+
+// Usage returns the response whose usage the node represents, or nil: a
+// response's usage is shown once, on the first displayed line of it.
+func (d *Doc) Usage(n *tree.Node) *tokens.Response { return d.usage[n] }
+
+// AgentTotal is the deduplicated usage of one agent's responses.
+func (d *Doc) AgentTotal(id string) tokens.Total { return d.agentTotals[id] }
+
+// Report is what the token counter found for the session.
+type Report struct {
+	Total     tokens.Total
+	Responses []tokens.Response
+	Models    []string // by tokens, largest first
+	// FileKey maps a tree file to the path the counter read it at
+	// (Response.File); nil: File.Path.
+	FileKey func(*tree.File) string
+}
+
+// Build selects the entries to show and attaches usage to them. src is
+// needed only for --grep (it reads content); it may be nil otherwise.
+func Build(t *tree.Tree, rep Report, prices *tokens.Prices, src *Source, o Options) (*Doc, error) {
+	d := &Doc{Tree: t, Prices: prices, usage: map[*tree.Node]*tokens.Response{}, agentTotals: map[string]tokens.Total{}}
+	var path []*tree.Node
+	if o.Leaf != nil {
+		path = t.PathTo(o.Leaf)
+	} else {
+		path = t.ActivePath()
+	}
+	if o.SinceCompact {
+		for i := len(path) - 1; i >= 0; i-- {
+			if path[i].IsCompactBoundary() && path[i].Agent == nil {
+				path = path[i:]
+				break
+			}
+		}
+	}
+	s := &selector{t: t, o: o}
+	s.emit(path, 0, "", map[*tree.Agent]bool{})
+	d.Items = s.items
+	numberTurns(d.Items)
+	if o.Grep != nil {
+		items, err := grepTurns(d.Items, src, o.Grep)
+		if err != nil {
+			return nil, err
+		}
+		d.Items = items
+	}
+	if o.Tail > 0 {
+		d.Items = tailTurns(d.Items, o.Tail)
+	}
+	d.attachUsage(rep)
+	d.Header = header(t, rep, path, d.Items)
+	return d, nil
+}
+
+type selector struct {
+	t     *tree.Tree
+	o     Options
+	items []Item
+}
+
+// emit appends the visible entries of path. Tool results follow the line
+// that made the call, after the subagent the call spawned (--agents).
+func (s *selector) emit(path []*tree.Node, depth int, forID string, active map[*tree.Agent]bool) {
+	on := make(map[*tree.Node]bool, len(path))
+	for _, n := range path {
+		on[n] = true
+	}
+	done := map[*tree.Node]bool{}
+	for _, n := range path {
+		if done[n] {
+			continue
+		}
+		done[n] = true
+		if !s.visible(n) {
+			continue
+		}
+		s.items = append(s.items, Item{Node: n, Depth: depth, For: forID})
+		for _, tu := range n.ToolUses {
+			if s.o.Agents && depth < maxAgentDepth {
+				for _, a := range n.Agents {
+					if a.ToolUseID != tu.ID || active[a] {
+						continue
+					}
+					active[a] = true
+					s.emit(agentPath(s.t, a), depth+1, tu.ID, active)
+					delete(active, a)
+				}
+			}
+			for _, r := range s.t.ResultNodes(tu.ID) {
+				if on[r] && !done[r] {
+					done[r] = true
+					s.items = append(s.items, Item{Node: r, Depth: depth, For: tu.ID})
+				}
+			}
+		}
+		if n.IsCompactBoundary() && s.o.Agents && depth < maxAgentDepth {
+			for _, a := range n.Agents {
+				if !active[a] {
+					active[a] = true
+					s.emit(agentPath(s.t, a), depth+1, "", active)
+					delete(active, a)
+				}
+			}
+		}
+	}
+}
+
+// agentPath is the conversation of a subagent: the path to its leaf (the
+// SDK rule: the last user/assistant line in file order), else every line.
+func agentPath(t *tree.Tree, a *tree.Agent) []*tree.Node {
+	if a.Leaf != nil {
+		return t.PathTo(a.Leaf)
+	}
+	return a.Nodes
+}
+
+// visible says whether a line is shown: conversation lines and compaction
+// boundaries always; meta lines, other system lines, attachments and
+// progress only with --all.
+func (s *selector) visible(n *tree.Node) bool {
+	if s.o.All {
+		return true
+	}
+	switch n.Type {
+	case "user":
+		return !n.Meta || len(n.ToolResults) > 0
+	case "assistant":
+		return true
+	case "system":
+		return n.IsCompactBoundary()
+	}
+	return false
+}
+
+// numberTurns numbers the turns of the main conversation: a turn starts at
+// a typed prompt or at a compaction boundary; agent lines belong to the
+// turn of their call.
+func numberTurns(items []Item) {
+	turn := 0
+	for i := range items {
+		n := items[i].Node
+		if items[i].Depth == 0 && (n.IsTypedPrompt() || n.IsCompactBoundary()) && i > 0 {
+			turn++
+		}
+		items[i].Turn = turn
+	}
+}
+
+func tailTurns(items []Item, n int) []Item {
+	if len(items) == 0 {
+		return items
+	}
+	last := items[len(items)-1].Turn
+	for i, it := range items {
+		if it.Turn > last-n {
+			return items[i:]
+		}
+	}
+	return items
+}
+
+// grepTurns keeps the turns in which any line's text matches re.
+func grepTurns(items []Item, src *Source, re *regexp.Regexp) ([]Item, error) {
+	match := map[int]bool{}
+	for _, it := range items {
+		if match[it.Turn] {
+			continue
+		}
+		raw, err := src.Line(it.Node)
+		if err != nil {
+			return nil, err
+		}
+		if re.MatchString(reader.SearchText(raw)) {
+			match[it.Turn] = true
+		}
+	}
+	var out []Item
+	for _, it := range items {
+		if match[it.Turn] {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+// ResponseKey is the counter's fingerprint of the response a line belongs
+// to (see internal/tokens: message.id and requestId), or "" for a line
+// without message.id.
+func ResponseKey(e *reader.Entry) string {
+	switch {
+	case e.MessageID != "" && e.RequestID != "":
+		return e.MessageID + "\x00" + e.RequestID
+	case e.MessageID != "":
+		return e.MessageID
+	}
+	return ""
+}
+
+// attachUsage gives each response's usage to the first displayed line of
+// that response. Lines without message.id are matched by the file and line
+// whose usage the counter kept.
+func (d *Doc) attachUsage(rep Report) {
+	byKey := map[string]*tokens.Response{}
+	byLine := map[string]*tokens.Response{}
+	for i := range rep.Responses {
+		r := &rep.Responses[i]
+		byKey[r.Key] = r
+		byLine[r.File+"\x00"+strconv.Itoa(r.Line)] = r
+		t := d.agentTotals[r.AgentID]
+		t.Add(r, d.Prices)
+		d.agentTotals[r.AgentID] = t
+	}
+	fileKey := rep.FileKey
+	if fileKey == nil {
+		fileKey = func(f *tree.File) string { return f.Path }
+	}
+	shown := map[*tokens.Response]bool{}
+	for _, it := range d.Items {
+		n := it.Node
+		if n.Type != "assistant" {
+			continue
+		}
+		var r *tokens.Response
+		if k := ResponseKey(&n.Entry); k != "" {
+			r = byKey[k]
+		} else {
+			r = byLine[fileKey(n.File)+"\x00"+strconv.Itoa(n.Line)]
+		}
+		if r != nil && !shown[r] {
+			shown[r] = true
+			d.usage[n] = r
+		}
+	}
+}
+
+func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
+	h := Header{SessionID: t.SessionID, Total: rep.Total, Models: rep.Models}
+	if t.Main != nil {
+		h.Path = t.Main.Path
+	}
+	if t.Leaf != nil {
+		h.Leaf = t.Leaf.UUID
+	}
+	for _, n := range t.Nodes {
+		if n.Timestamp.IsZero() {
+			continue
+		}
+		if h.Start.IsZero() || n.Timestamp.Before(h.Start) {
+			h.Start = n.Timestamp
+		}
+		if n.Timestamp.After(h.End) {
+			h.End = n.Timestamp
+		}
+	}
+	for _, n := range path {
+		if h.Project == "" && n.CWD != "" {
+			h.Project = n.CWD
+		}
+		if n.GitBranch != "" {
+			h.Branch = n.GitBranch
+		}
+		if n.Agent == nil && n.IsTypedPrompt() {
+			h.Prompts++
+		}
+	}
+	for _, a := range t.Agents {
+		if !a.Compaction {
+			h.Subagents++
+		}
+	}
+	return h
+}
+
+// ModelsByTokens lists the models of a set of responses, most tokens
+// first, without the synthetic placeholder model.
+func ModelsByTokens(rs []tokens.Response) []string {
+	by := map[string]int64{}
+	for _, r := range rs {
+		if r.Model == "" || r.Model == reader.SyntheticModel {
+			continue
+		}
+		by[r.Model] += r.Usage.Total()
+	}
+	out := make([]string, 0, len(by))
+	for m := range by {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if by[out[i]] != by[out[j]] {
+			return by[out[i]] > by[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
+}

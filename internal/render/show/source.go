@@ -1,0 +1,121 @@
+// Package show renders one conversation of the model in internal/tree the
+// way `cctx show` prints it: a terminal view (light Markdown, tool calls
+// with their results, diffs, truncation, hidden thinking, compaction
+// dividers, subagent links), JSON for tools, and the raw JSONL lines.
+//
+// The tree keeps envelopes only. This package re-reads each displayed line
+// at its offset when it prints it (Source), so memory follows the number of
+// entries, never their bytes: a 1 MB screenshot line is read, rendered and
+// dropped.
+package show
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/cctx-dev/cctx/internal/tree"
+)
+
+// Source re-reads transcript lines by their offset.
+type Source struct {
+	// Paths maps a tree file to the path to read it from, for files whose
+	// tree path is not a real file (standard input, spooled to a temporary
+	// file). Files not in the map are read at File.Path.
+	Paths map[*tree.File]string
+	// Redact, when set, rewrites every line read (--redact). It must keep a
+	// JSON line valid JSON.
+	Redact func([]byte) []byte
+
+	open map[string]*os.File
+}
+
+// Line returns the raw line of n: the JSON object exactly as the file holds
+// it (the reader's BOM, whitespace and CR trimming applied), then redacted.
+func (s *Source) Line(n *tree.Node) ([]byte, error) {
+	if n == nil || n.File == nil {
+		return nil, fmt.Errorf("no file for entry")
+	}
+	path := n.File.Path
+	if p, ok := s.Paths[n.File]; ok {
+		path = p
+	}
+	f, err := s.file(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ReadLineAt(f, n.Offset, n.Size)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", n.File.Name, n.Line, err)
+	}
+	if s.Redact != nil {
+		b = s.Redact(b)
+	}
+	return b, nil
+}
+
+func (s *Source) file(path string) (*os.File, error) {
+	if f, ok := s.open[path]; ok {
+		return f, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if s.open == nil {
+		s.open = map[string]*os.File{}
+	}
+	s.open[path] = f
+	return f, nil
+}
+
+// Close closes every file the source opened.
+func (s *Source) Close() error {
+	for p, f := range s.open {
+		f.Close()
+		delete(s.open, p)
+	}
+	return nil
+}
+
+// ReadLineAt reads the line the reader reported at offset with size bytes.
+// The reader's offset is where the line starts in the file, but its size
+// counts the line after trimming: a UTF-8 BOM on the first line and JSON
+// whitespace before the object. So read a little more than size, skip what
+// the reader skipped, and check that an object remains.
+func ReadLineAt(r io.ReaderAt, offset int64, size int) ([]byte, error) {
+	if size <= 0 {
+		return nil, fmt.Errorf("empty line at offset %d", offset)
+	}
+	pad := 8
+	for {
+		buf := make([]byte, size+pad)
+		n, err := r.ReadAt(buf, offset)
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		buf = buf[:n]
+		body := bytes.TrimPrefix(buf, []byte{0xEF, 0xBB, 0xBF})
+		skipped := 0
+		for skipped < len(body) && isSpace(body[skipped]) {
+			skipped++
+		}
+		body = body[skipped:]
+		switch {
+		case len(body) >= size:
+			line := body[:size]
+			if line[0] != '{' || line[size-1] != '}' {
+				return nil, fmt.Errorf("the file changed: no JSON object at offset %d", offset)
+			}
+			return line, nil
+		case n < size+pad:
+			// The file ends before the line does: it was truncated or
+			// rewritten since it was read.
+			return nil, fmt.Errorf("the file changed: line at offset %d is cut short", offset)
+		}
+		pad *= 4 // a line indented by more whitespace than we guessed
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

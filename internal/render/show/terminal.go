@@ -1,0 +1,696 @@
+package show
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
+)
+
+// TermOptions shape the terminal view.
+type TermOptions struct {
+	Theme render.Theme
+	// Width wraps text to this many cells; 0 does not wrap (a pipe: grep
+	// and editors want one line per line).
+	Width    int
+	Thinking bool // show thinking text (hidden by default, with its length)
+	Full     bool // show whole tool results, compaction summaries and diffs
+	// ResultLines is how many lines of a tool result are shown; 0 means
+	// DefaultResultLines.
+	ResultLines int
+}
+
+// DefaultResultLines is how many lines of a tool result the terminal view
+// shows before it counts the rest.
+const DefaultResultLines = 6
+
+// maxDiffLines is how many lines of an Edit diff are shown without --full.
+const maxDiffLines = 24
+
+// Terminal writes the terminal view, one item at a time.
+type Terminal struct {
+	w   *bufio.Writer
+	o   TermOptions
+	th  render.Theme
+	doc *Doc // nil when following (no tree)
+
+	lastMsg   map[int]string // per depth: message.id of the open assistant message
+	lastDay   string
+	calls     map[string]string // tool_use id → tool name, for results
+	lastCall  map[int]string    // per depth: the last tool_use id rendered
+	hasResult map[string]bool
+	started   bool
+	lastBlank bool
+}
+
+// NewTerminal starts a terminal view on w. doc may be nil (follow mode:
+// entries arrive one by one and have no tree).
+func NewTerminal(w io.Writer, doc *Doc, o TermOptions) *Terminal {
+	if o.ResultLines <= 0 {
+		o.ResultLines = DefaultResultLines
+	}
+	t := &Terminal{w: bufio.NewWriterSize(w, 64<<10), o: o, th: o.Theme, doc: doc,
+		lastMsg: map[int]string{}, calls: map[string]string{}, lastCall: map[int]string{}}
+	if doc != nil {
+		t.hasResult = map[string]bool{}
+		for _, it := range doc.Items {
+			for _, id := range it.Node.ToolResults {
+				t.hasResult[id] = true
+			}
+		}
+	}
+	return t
+}
+
+// Flush writes out what is buffered.
+func (t *Terminal) Flush() error { return t.w.Flush() }
+
+// RenderTerminal prints the header and every item of doc.
+func RenderTerminal(w io.Writer, doc *Doc, src *Source, o TermOptions) error {
+	t := NewTerminal(w, doc, o)
+	t.Header(doc.Header)
+	for _, it := range doc.Items {
+		raw, err := src.Line(it.Node)
+		if err != nil {
+			return err
+		}
+		t.Item(it.Node.Entry, it.Node, raw, it.Depth, it.For)
+	}
+	if len(doc.Items) == 0 {
+		t.printf("%s\n", t.th.Dim("(nothing to show)"))
+	}
+	return t.Flush()
+}
+
+func (t *Terminal) printf(format string, args ...any) {
+	fmt.Fprintf(t.w, format, args...)
+	t.started, t.lastBlank = true, false
+}
+
+// gap separates messages with one empty line, never two.
+func (t *Terminal) gap(depth int) {
+	if t.started && !t.lastBlank {
+		t.blank(depth)
+	}
+}
+
+// Header prints the session summary.
+func (t *Terminal) Header(h Header) {
+	th := t.th
+	row := func(label, value string) {
+		if value != "" {
+			t.printf("%s %s\n", th.Dim(fmt.Sprintf("%-8s", label)), value)
+		}
+	}
+	row("session", th.Bold(clean(h.SessionID)))
+	proj := clean(h.Project)
+	if h.Branch != "" {
+		proj += th.Dim(" · branch ") + clean(h.Branch)
+	}
+	row("project", proj)
+	var models []string
+	for _, m := range h.Models {
+		models = append(models, clean(shortModel(m)))
+	}
+	row("models", strings.Join(models, ", "))
+	if !h.Start.IsZero() {
+		end := h.End.Local().Format("15:04")
+		if h.End.Local().Format("2006-01-02") != h.Start.Local().Format("2006-01-02") {
+			end = h.End.Local().Format("2006-01-02 15:04")
+		}
+		row("time", fmt.Sprintf("%s → %s (%s)", h.Start.Local().Format("2006-01-02 15:04"), end, render.Duration(h.End.Sub(h.Start))))
+	}
+	act := []string{plural(h.Prompts, "prompt"), plural(int(h.Total.APICalls), "API call")}
+	if h.Subagents > 0 {
+		act = append(act, plural(h.Subagents, "subagent"))
+	}
+	tok := render.Count(h.Total.Tokens) + " tokens"
+	if h.Total.CostKnown() && h.Total.APICalls > 0 {
+		tok += " · " + usd(h.Total.Cost)
+	} else if h.Total.APICalls > 0 {
+		tok += " · cost unknown"
+	}
+	act = append(act, tok)
+	row("usage", strings.Join(act, " · "))
+	if t.doc != nil {
+		if leaves := len(t.doc.Tree.Leaves()); leaves > 1 {
+			row("branches", fmt.Sprintf("%d, showing %s (--leaf UUID for another)", leaves, t.whichLeaf()))
+		}
+	}
+	t.blank(0)
+}
+
+func (t *Terminal) whichLeaf() string {
+	if len(t.doc.Items) == 0 {
+		return "empty"
+	}
+	if last := t.doc.Items[len(t.doc.Items)-1].Node; last.Active {
+		return "the active one"
+	}
+	return "not the active one"
+}
+
+// blank prints an empty line; inside a subagent it keeps the bar.
+func (t *Terminal) blank(depth int) {
+	t.printf("%s\n", strings.TrimRight(strings.Repeat("  "+t.th.Dim("│")+" ", depth), " "))
+	t.lastBlank = true
+}
+
+// indent is the prefix of a line at depth: subagent conversations sit
+// behind a bar.
+func (t *Terminal) indent(depth int) string {
+	return strings.Repeat("  "+t.th.Dim("│")+" ", depth)
+}
+
+// textWidth is the width left for text at depth with extra cells of
+// prefix; 0 when not wrapping.
+func (t *Terminal) textWidth(depth, extra int) int {
+	if t.o.Width <= 0 {
+		return 0
+	}
+	return max(t.o.Width-4*depth-extra, 20)
+}
+
+// pipeCut is how wide a cut line (a tool result, a summary) may be when
+// the output is not a terminal and has no width: wide enough for grep,
+// short enough that a minified file does not flood the output.
+const pipeCut = 160
+
+// cutAt is the width lines are cut to (not wrapped) at depth.
+func (t *Terminal) cutAt(depth, extra int) int {
+	if w := t.textWidth(depth, extra); w > 0 {
+		return w
+	}
+	return pipeCut
+}
+
+func (t *Terminal) when(ts time.Time) string {
+	if ts.IsZero() {
+		return ""
+	}
+	l := ts.Local()
+	day := l.Format("2006-01-02")
+	if day != t.lastDay {
+		t.lastDay = day
+		return l.Format("2006-01-02 15:04:05")
+	}
+	return l.Format("15:04:05")
+}
+
+// Item prints one entry. n is the tree node (nil when following); raw is
+// the line; forID is the call a result answers.
+func (t *Terminal) Item(e reader.Entry, n *tree.Node, raw []byte, depth int, forID string) {
+	switch e.Type {
+	case "user":
+		t.user(e, n, raw, depth, forID)
+	case "assistant":
+		t.assistant(e, n, raw, depth)
+	case "system":
+		if e.Subtype == "compact_boundary" {
+			t.compaction(e, n, depth)
+			return
+		}
+		li := reader.ReadLineInfo(raw)
+		t.note(depth, "system", e.Subtype, li.Content)
+	default:
+		li := reader.ReadLineInfo(raw)
+		t.note(depth, e.Type, li.Kind, li.Name+" "+li.Content)
+	}
+}
+
+// note is a dim one-liner for lines shown only with --all.
+func (t *Terminal) note(depth int, kind, sub, text string) {
+	label := kind
+	if sub != "" {
+		label += "/" + sub
+	}
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\n", " "))
+	line := "· " + label
+	if text != "" {
+		line += ": " + text
+	}
+	line = clean(line)
+	if !t.o.Full {
+		line = cutWidth(line, t.cutAt(depth, 2))
+	}
+	t.printf("%s  %s\n", t.indent(depth), t.th.Dim(line))
+}
+
+func (t *Terminal) compaction(e reader.Entry, n *tree.Node, depth int) {
+	t.lastMsg = map[int]string{}
+	label := "context compacted"
+	if e.CompactTrigger != "" {
+		label += " (" + clean(e.CompactTrigger) + ")"
+	}
+	if e.CompactPreTokens > 0 {
+		label += " · " + render.Count(e.CompactPreTokens) + " tokens → summary"
+	}
+	if ts := t.when(e.Timestamp); ts != "" {
+		label += " · " + ts
+	}
+	label = " " + label + " "
+	total := 72
+	if t.o.Width > 0 {
+		total = max(t.o.Width-4*depth, 20)
+	}
+	fill := max(total-width(label)-4, 4)
+	t.gap(depth)
+	t.printf("%s%s\n", t.indent(depth), t.th.Yellow("────"+label+strings.Repeat("─", fill)))
+	if n != nil {
+		for _, a := range n.Agents {
+			t.agentLink(a, depth)
+		}
+	}
+}
+
+// user prints a user line: a typed prompt with its header, a tool result
+// under its call, a compaction summary collapsed, or local command output.
+func (t *Terminal) user(e reader.Entry, n *tree.Node, raw []byte, depth int, forID string) {
+	th := t.th
+	blocks := reader.Blocks(raw)
+	if e.CompactSummary {
+		text := ""
+		for _, b := range blocks {
+			if b.Type == "text" {
+				text += b.Text
+			}
+		}
+		if t.o.Full {
+			t.printf("%s  %s\n", t.indent(depth), th.Dim("summary of the conversation before the compaction:"))
+			for _, l := range markdown(text, t.textWidth(depth, 4), th) {
+				t.printf("%s    %s\n", t.indent(depth), l)
+			}
+		} else {
+			t.printf("%s  %s\n", t.indent(depth), th.Dim(fmt.Sprintf("▸ summary of the earlier conversation: %s chars (--full shows it)", render.Thousands(int64(len(text))))))
+		}
+		t.blank(depth)
+		return
+	}
+	first := true
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_result":
+			t.result(b, depth, forID)
+		case "text":
+			if t.userText(e, b.Text, depth, first) {
+				first = false
+			}
+		case "image", "document":
+			if first {
+				t.userHeader(e, depth)
+				first = false
+			}
+			t.printf("%s  %s\n", t.indent(depth), th.Magenta(placeholder(b)))
+		}
+	}
+	if !first {
+		t.blank(depth)
+	}
+}
+
+func (t *Terminal) userHeader(e reader.Entry, depth int) {
+	t.gap(depth)
+	t.lastMsg[depth] = ""
+	label := "❯ user"
+	if e.Meta {
+		label = "❯ user (meta)"
+	} else if depth > 0 {
+		label = "❯ prompt"
+	}
+	parts := []string{t.th.Bold(t.th.Cyan(label))}
+	if ts := t.when(e.Timestamp); ts != "" {
+		parts = append(parts, t.th.Dim(ts))
+	}
+	t.printf("%s%s\n", t.indent(depth), strings.Join(parts, t.th.Dim(" · ")))
+}
+
+var (
+	commandNameRe = regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`)
+	commandArgsRe = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+	localOutRe    = regexp.MustCompile(`(?s)^\s*<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>(.*?)</(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>`)
+	bashInputRe   = regexp.MustCompile(`(?s)^\s*<bash-input>(.*?)</bash-input>`)
+)
+
+// userText prints a text block of a user line and reports whether it
+// printed a header. Local command records are shown the way the person
+// typed them; interruption markers as a short note.
+func (t *Terminal) userText(e reader.Entry, text string, depth int, first bool) bool {
+	th := t.th
+	trimmed := strings.TrimSpace(text)
+	switch {
+	case trimmed == "":
+		return false
+	case strings.HasPrefix(trimmed, "[Request interrupted by user"):
+		t.printf("%s  %s\n", t.indent(depth), th.Yellow("⏹ "+clean(trimmed)))
+		return false
+	case localOutRe.MatchString(trimmed):
+		m := localOutRe.FindStringSubmatch(trimmed)
+		out := strings.TrimSpace(m[2])
+		if out == "" {
+			return false
+		}
+		t.block(depth, "  ⎿ ", lines(out), false, t.o.ResultLines)
+		return false
+	}
+	if first {
+		t.userHeader(e, depth)
+	}
+	switch {
+	case commandNameRe.MatchString(trimmed):
+		cmd := strings.TrimSpace(commandNameRe.FindStringSubmatch(trimmed)[1])
+		if m := commandArgsRe.FindStringSubmatch(trimmed); m != nil && strings.TrimSpace(m[1]) != "" {
+			cmd += " " + strings.TrimSpace(m[1])
+		}
+		for _, l := range lines(cmd) {
+			t.printf("%s  %s\n", t.indent(depth), th.Bold(l))
+		}
+	case bashInputRe.MatchString(trimmed):
+		cmd := bashInputRe.FindStringSubmatch(trimmed)[1]
+		for _, l := range lines("! " + cmd) {
+			t.printf("%s  %s\n", t.indent(depth), th.Bold(l))
+		}
+	default:
+		for _, l := range markdown(trimmed, t.textWidth(depth, 2), th) {
+			t.printf("%s  %s\n", t.indent(depth), l)
+		}
+	}
+	return true
+}
+
+// assistant prints an assistant line. Lines of one response (message.id)
+// share one header.
+func (t *Terminal) assistant(e reader.Entry, n *tree.Node, raw []byte, depth int) {
+	th := t.th
+	if e.MessageID == "" || t.lastMsg[depth] != e.MessageID {
+		t.gap(depth)
+		t.lastMsg[depth] = e.MessageID
+		parts := []string{th.Bold(th.Magenta("● assistant"))}
+		if ts := t.when(e.Timestamp); ts != "" {
+			parts = append(parts, th.Dim(ts))
+		}
+		if e.Model != "" {
+			parts = append(parts, th.Dim(clean(shortModel(e.Model))))
+		}
+		if n != nil && t.doc != nil {
+			if r := t.doc.Usage(n); r != nil {
+				parts = append(parts, th.Dim(usageText(r, t.doc.Prices)))
+			}
+		}
+		t.printf("%s%s\n", t.indent(depth), strings.Join(parts, th.Dim(" · ")))
+	}
+	for _, b := range reader.Blocks(raw) {
+		switch b.Type {
+		case "text":
+			text := strings.Trim(b.Text, "\n")
+			if strings.TrimSpace(text) == "" {
+				continue
+			}
+			style := func(s string) string { return s }
+			if e.APIError || e.Synthetic() {
+				style = th.Yellow
+			}
+			for _, l := range markdown(text, t.textWidth(depth, 2), th) {
+				t.printf("%s  %s\n", t.indent(depth), style(l))
+			}
+		case "thinking", "redacted_thinking":
+			t.thinking(b, depth)
+		case "tool_use", "server_tool_use":
+			t.toolUse(b, n, depth)
+		case "image", "document":
+			t.printf("%s  %s\n", t.indent(depth), th.Magenta(placeholder(b)))
+		default:
+			// Server tool results and blocks of newer API versions.
+			t.printf("%s  %s\n", t.indent(depth), th.Dim("["+clean(b.Type)+"]"))
+		}
+	}
+}
+
+func (t *Terminal) thinking(b reader.Block, depth int) {
+	th := t.th
+	if b.Type == "redacted_thinking" {
+		t.printf("%s  %s\n", t.indent(depth), th.Dim("∴ thinking (redacted by the API)"))
+		return
+	}
+	text := strings.TrimSpace(b.Text)
+	if !t.o.Thinking || text == "" {
+		what := "empty: only its signature was kept"
+		if text != "" {
+			what = render.Thousands(int64(len([]rune(text)))) + " chars, --thinking shows it"
+		}
+		t.printf("%s  %s\n", t.indent(depth), th.Dim("∴ thinking ("+what+")"))
+		return
+	}
+	t.printf("%s  %s\n", t.indent(depth), th.Dim("∴ thinking"))
+	for _, l := range wrapLines(lines(text), t.textWidth(depth, 4)) {
+		t.printf("%s    %s\n", t.indent(depth), th.Dim(l))
+	}
+}
+
+func wrapLines(ls []string, w int) []string {
+	if w <= 0 {
+		return ls
+	}
+	var out []string
+	for _, l := range ls {
+		out = append(out, wrapText(l, w)...)
+	}
+	return out
+}
+
+// toolUse prints a call's one-line summary, then what the call carries
+// that a person reads (an Edit's diff, a Write's start, a todo list), then
+// the subagents it spawned.
+func (t *Terminal) toolUse(b reader.Block, n *tree.Node, depth int) {
+	th := t.th
+	t.calls[b.ID] = b.Name
+	t.lastCall[depth] = b.ID
+	summary := clean(toolSummary(b.Name, b.Input))
+	head := "▸ " + clean(b.Name)
+	line := th.Bold(th.Green(head))
+	if summary != "" {
+		if !t.o.Full {
+			summary = cutWidth(summary, t.cutAt(depth, 2+width(head)+1))
+		}
+		line += " " + summary
+	}
+	t.printf("%s  %s\n", t.indent(depth), line)
+	switch b.Name {
+	case "Edit", "MultiEdit":
+		for _, ed := range reader.InputEdits(b.Input) {
+			t.diff(lineDiff(ed.Old, ed.New), depth)
+		}
+	case "Write":
+		content := reader.InputString(b.Input, "content")
+		var dl []diffLine
+		for _, l := range splitKeep(content) {
+			dl = append(dl, diffLine{'+', l})
+		}
+		t.diff(dl, depth)
+	case "TodoWrite":
+		for _, td := range reader.InputTodos(b.Input) {
+			mark := "☐"
+			switch td.Status {
+			case "completed":
+				mark = "☑"
+			case "in_progress":
+				mark = "◐"
+			}
+			t.printf("%s    %s %s\n", t.indent(depth), mark, cutWidth(clean(firstLine(td.Content)), t.cutAt(depth, 6)))
+		}
+	}
+	if n != nil {
+		for _, a := range n.Agents {
+			if a.ToolUseID == b.ID {
+				t.agentLink(a, depth)
+			}
+		}
+	}
+	if t.hasResult != nil && !t.hasResult[b.ID] && b.Type == "tool_use" {
+		t.printf("%s    %s\n", t.indent(depth), th.Dim("⎿ (no result recorded)"))
+	}
+}
+
+// diff prints diff lines, long unchanged runs folded, at most
+// maxDiffLines without --full.
+func (t *Terminal) diff(dl []diffLine, depth int) {
+	th := t.th
+	const context = 2
+	keep := make([]bool, len(dl))
+	for i, d := range dl {
+		if d.op != ' ' {
+			for j := max(0, i-context); j <= min(len(dl)-1, i+context); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	var out []string
+	for i := 0; i < len(dl); {
+		if !keep[i] {
+			j := i
+			for j < len(dl) && !keep[j] {
+				j++
+			}
+			out = append(out, th.Dim(fmt.Sprintf("  ⋯ %s unchanged", plural(j-i, "line"))))
+			i = j
+			continue
+		}
+		d := dl[i]
+		text := clean(d.text)
+		if !t.o.Full {
+			text = cutWidth(text, t.cutAt(depth, 6))
+		}
+		switch d.op {
+		case '-':
+			out = append(out, th.Red("- "+text))
+		case '+':
+			out = append(out, th.Green("+ "+text))
+		default:
+			out = append(out, th.Dim("  "+text))
+		}
+		i++
+	}
+	if !t.o.Full && len(out) > maxDiffLines {
+		more := len(out) - maxDiffLines
+		out = append(out[:maxDiffLines], th.Dim(fmt.Sprintf("… %s more (--full shows all)", plural(more, "line"))))
+	}
+	for _, l := range out {
+		t.printf("%s    %s\n", t.indent(depth), l)
+	}
+}
+
+// agentLink is the one-line link to a subagent under its call.
+func (t *Terminal) agentLink(a *tree.Agent, depth int) {
+	th := t.th
+	parts := []string{"↳ agent " + clean(a.ID)}
+	if a.Type != "" {
+		parts[0] += " (" + clean(a.Type) + ")"
+	}
+	if a.Description != "" {
+		parts = append(parts, strings.TrimSpace(clean(firstLine(a.Description))))
+	}
+	uses := 0
+	for _, n := range a.Nodes {
+		uses += len(n.ToolUses)
+	}
+	parts = append(parts, plural(uses, "tool use"))
+	if t.doc != nil {
+		tot := t.doc.AgentTotal(a.ID)
+		parts = append(parts, plural(int(tot.APICalls), "API call"), render.Count(tot.Tokens)+" tokens")
+	}
+	t.printf("%s    %s\n", t.indent(depth), th.Cyan(strings.Join(parts, " · ")))
+}
+
+// result prints a tool result under its call: a few lines and a count of
+// the rest (all with --full), in red when the tool failed.
+func (t *Terminal) result(b reader.Block, depth int, forID string) {
+	id := b.ToolUseID
+	name := t.calls[id]
+	label := ""
+	if forID == "" || (t.lastCall[depth] != id && name != "") {
+		// Not right under its call: say which call it answers.
+		if name == "" {
+			name = "result of an unknown call"
+		}
+		label = clean(name) + ": "
+	}
+	text := strings.Trim(b.Text, "\n")
+	ls := lines(text)
+	if strings.TrimSpace(text) == "" {
+		ls = nil
+	}
+	limit := t.o.ResultLines
+	if !b.IsError && (name == "Edit" || name == "MultiEdit" || name == "Write") {
+		limit = 1 // the diff above says it all
+	}
+	for _, img := range reader.ResultImages(b.Content) {
+		ls = append(ls, placeholder(img))
+	}
+	if len(ls) == 0 {
+		ls = []string{"(no output)"}
+	}
+	if b.IsError {
+		// Marked in words too: without colour red says nothing.
+		ls[0] = "✗ " + ls[0]
+	}
+	if label != "" {
+		ls[0] = label + ls[0]
+	}
+	t.block(depth, "    ⎿ ", ls, b.IsError, limit)
+}
+
+// block prints lines behind a "⎿" gutter: cut to the width (wrapped with
+// --full), the first few only unless --full, red for errors.
+func (t *Terminal) block(depth int, gutter string, ls []string, isErr bool, limit int) {
+	th := t.th
+	cont := strings.Repeat(" ", width(gutter))
+	var out []string
+	if t.o.Full {
+		out = wrapLines(ls, t.textWidth(depth, width(gutter)))
+	} else {
+		for _, l := range ls {
+			out = append(out, cutWidth(l, t.cutAt(depth, width(gutter))))
+		}
+	}
+	more := 0
+	if !t.o.Full && len(out) > limit {
+		more = len(out) - limit
+		out = out[:limit]
+	}
+	for i, l := range out {
+		g := cont
+		if i == 0 {
+			g = gutter
+		}
+		if isErr {
+			l = th.Red(l)
+		} else {
+			l = th.Dim(l)
+		}
+		t.printf("%s%s%s\n", t.indent(depth), th.Dim(g), l)
+	}
+	if more > 0 {
+		t.printf("%s%s%s\n", t.indent(depth), cont, th.Dim(fmt.Sprintf("… %s more (--full shows all)", plural(more, "line"))))
+	}
+}
+
+func placeholder(b reader.Block) string {
+	typ := b.MediaType
+	if typ == "" {
+		typ = "unknown type"
+	}
+	size := ""
+	if b.DataBytes > 0 {
+		size = ", " + render.Bytes(int64(b.DataBytes)*3/4)
+	}
+	return "[" + b.Type + " " + clean(typ) + size + "]"
+}
+
+func shortModel(m string) string { return strings.TrimPrefix(m, "claude-") }
+
+func usd(v float64) string {
+	switch {
+	case v == 0:
+		return "$0"
+	case v < 0.01:
+		return "<$0.01"
+	}
+	return fmt.Sprintf("$%.2f", v)
+}
+
+// usageText is one response's usage for the message header: the context
+// the model saw (input and cache), what it wrote, and the cost.
+func usageText(r *tokens.Response, p *tokens.Prices) string {
+	u := r.Usage
+	s := fmt.Sprintf("%s ctx · %s out", render.Count(u.Context()), render.Count(u.Output))
+	if c, ok := p.Cost(r); ok && p != nil {
+		s += " · " + usd(c)
+	}
+	return s
+}

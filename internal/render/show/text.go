@@ -1,0 +1,248 @@
+package show
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cctx-dev/cctx/internal/render"
+)
+
+// tabWidth is how far a tab in transcript text advances: tabs are expanded
+// so that render.Safe does not show them as \t in code and tool output.
+const tabWidth = 4
+
+// clean makes one line of transcript text safe for a terminal: tabs
+// expanded, a trailing CR dropped, every other control character and
+// escape sequence shown visibly (render.Safe). The line must not contain
+// a newline (callers split first).
+func clean(line string) string {
+	line = strings.TrimSuffix(line, "\r")
+	if strings.IndexByte(line, '\t') >= 0 {
+		var b strings.Builder
+		col := 0
+		for _, r := range line {
+			if r == '\t' {
+				n := tabWidth - col%tabWidth
+				b.WriteString(strings.Repeat(" ", n))
+				col += n
+				continue
+			}
+			b.WriteRune(r)
+			col++
+		}
+		line = b.String()
+	}
+	return render.Safe(line)
+}
+
+// lines splits text into lines, each cleaned.
+func lines(text string) []string {
+	raw := strings.Split(text, "\n")
+	out := make([]string, len(raw))
+	for i, l := range raw {
+		out[i] = clean(l)
+	}
+	return out
+}
+
+// runeWidth is the number of terminal cells a rune takes: 0 for combining
+// marks, 2 for East Asian wide characters and most emoji, else 1. An
+// approximation that avoids a dependency; it only affects wrapping.
+func runeWidth(r rune) int {
+	switch {
+	case r == 0:
+		return 0
+	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200B || r == 0x200D:
+		return 0
+	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF && r != 0x303F,
+		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
+		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6,
+		r >= 0x1F300 && r <= 0x1F64F, r >= 0x1F900 && r <= 0x1F9FF, r >= 0x20000 && r <= 0x3FFFD:
+		return 2
+	}
+	return 1
+}
+
+// width is the display width of s (s holds no escape sequences).
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// cutWidth shortens s to at most w cells, ending in "…".
+func cutWidth(s string, w int) string {
+	if w <= 0 || width(s) <= w {
+		return s
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		rw := runeWidth(r)
+		if n+rw > w-1 {
+			break
+		}
+		b.WriteRune(r)
+		n += rw
+	}
+	return b.String() + "…"
+}
+
+// span is a run of text with one inline style.
+type span struct {
+	text  string
+	style byte // 0 plain, 'b' bold, 'c' code
+}
+
+// wrapSpans breaks spans into lines no wider than w cells, at spaces; a
+// word longer than a line is split. w <= 0: one line.
+func wrapSpans(spans []span, w int) [][]span {
+	if w <= 0 {
+		return [][]span{spans}
+	}
+	type word struct {
+		parts []span
+		width int
+		space bool // preceded by a space
+	}
+	var words []word
+	cur := word{}
+	flush := func(space bool) {
+		if len(cur.parts) > 0 {
+			words = append(words, cur)
+		}
+		cur = word{space: space}
+	}
+	for _, sp := range spans {
+		start := 0
+		for i, r := range sp.text {
+			if r == ' ' {
+				if i > start {
+					cur.parts = append(cur.parts, span{sp.text[start:i], sp.style})
+					cur.width += width(sp.text[start:i])
+				}
+				flush(true)
+				start = i + 1
+			}
+		}
+		if start < len(sp.text) {
+			cur.parts = append(cur.parts, span{sp.text[start:], sp.style})
+			cur.width += width(sp.text[start:])
+		}
+	}
+	flush(false)
+
+	var out [][]span
+	var line []span
+	lw := 0
+	for _, wd := range words {
+		need := wd.width
+		if lw > 0 {
+			need++
+		}
+		if lw > 0 && lw+need > w {
+			out = append(out, line)
+			line, lw = nil, 0
+		}
+		if lw > 0 {
+			line = append(line, span{" ", 0})
+			lw++
+		}
+		// A word longer than the line is split across lines.
+		for _, p := range wd.parts {
+			text := p.text
+			for lw+width(text) > w && lw < w {
+				head, rest := splitWidth(text, w-lw)
+				if head == "" {
+					break
+				}
+				line = append(line, span{head, p.style})
+				out = append(out, line)
+				line, lw = nil, 0
+				text = rest
+			}
+			if text != "" {
+				line = append(line, span{text, p.style})
+				lw += width(text)
+			}
+		}
+	}
+	if len(line) > 0 || len(out) == 0 {
+		out = append(out, line)
+	}
+	return out
+}
+
+// splitWidth splits s after at most w cells (at least one rune).
+func splitWidth(s string, w int) (string, string) {
+	n := 0
+	for i, r := range s {
+		rw := runeWidth(r)
+		if n+rw > w && i > 0 {
+			return s[:i], s[i:]
+		}
+		n += rw
+	}
+	return s, ""
+}
+
+// wrapText wraps plain text to w cells.
+func wrapText(s string, w int) []string {
+	var out []string
+	for _, l := range wrapSpans([]span{{s, 0}}, w) {
+		var b strings.Builder
+		for _, sp := range l {
+			b.WriteString(sp.text)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// inline splits a line of Markdown into spans: `code` and **bold**. With
+// keep, the markers stay in the text (plain output loses nothing).
+func inline(s string, keep bool) []span {
+	var out []span
+	var plain strings.Builder
+	emit := func(text string, style byte) {
+		if plain.Len() > 0 {
+			out = append(out, span{plain.String(), 0})
+			plain.Reset()
+		}
+		out = append(out, span{text, style})
+	}
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == '`':
+			if j := strings.IndexByte(s[i+1:], '`'); j > 0 {
+				code := s[i+1 : i+1+j]
+				if keep {
+					code = "`" + code + "`"
+				}
+				emit(code, 'c')
+				i += j + 2
+				continue
+			}
+		case strings.HasPrefix(s[i:], "**"):
+			if j := strings.Index(s[i+2:], "**"); j > 0 {
+				bold := s[i+2 : i+2+j]
+				if keep {
+					bold = "**" + bold + "**"
+				}
+				emit(bold, 'b')
+				i += j + 4
+				continue
+			}
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		plain.WriteRune(r)
+		i += size
+	}
+	if plain.Len() > 0 {
+		out = append(out, span{plain.String(), 0})
+	}
+	return out
+}
