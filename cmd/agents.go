@@ -257,7 +257,7 @@ func agentsTable(f *Factory, res *agents.Result) error {
 				strconv.FormatInt(a.Total.APICalls, 10), strconv.FormatInt(a.Total.Tokens, 10), agentsCost(a.Total, false),
 				strconv.FormatInt(a.DurationMs, 10), strconv.Itoa(a.ToolUses)}
 			if verbose {
-				row = append(row, render.Safe(agentsFirstLine(a.Prompt)), a.Path)
+				row = append(row, render.Safe(agentsFirstLine(a.Prompt)), render.Safe(a.Path))
 			}
 			t.Row(row...)
 		}
@@ -295,7 +295,7 @@ func agentsTable(f *Factory, res *agents.Result) error {
 			agentsStatus(a, th), agentsCount(a.Total.APICalls), render.Count(a.Total.Tokens), agentsCost(a.Total, true),
 			dur, strconv.Itoa(a.ToolUses), render.Cut(render.Safe(a.ParentID), 12)}
 		if verbose {
-			row = append(row, render.Cut(render.Safe(agentsFirstLine(a.Prompt)), 40), tildePath(a.Path, f.Env.Home))
+			row = append(row, render.Cut(render.Safe(agentsFirstLine(a.Prompt)), 40), render.Safe(tildePath(a.Path, f.Env.Home)))
 		}
 		t.Row(row...)
 	}
@@ -319,7 +319,7 @@ func agentsToolUse(a *agents.Agent) string {
 	if len(a.Calls) == 0 {
 		return ""
 	}
-	return a.Calls[0].ToolUseID
+	return render.Safe(a.Calls[0].ToolUseID)
 }
 
 func agentsCount(n int64) string { return strconv.FormatInt(n, 10) }
@@ -366,7 +366,7 @@ func agentsModels(ms []string) string {
 		if j := strings.LastIndexByte(m, '-'); j > 0 && len(m)-j-1 == 8 && agentsDigits(m[j+1:]) {
 			m = m[:j]
 		}
-		out[i] = m
+		out[i] = render.Safe(m)
 	}
 	return strings.Join(out, ",")
 }

@@ -225,7 +225,8 @@ func lsCells(in *session.Info, ro render.Options, f *Factory) []string {
 		project = in.ProjectKey()
 	}
 	if !ro.TTY {
-		return []string{in.ID, render.Timestamp(in.UpdatedAt), project, in.GitBranch, fmt.Sprint(in.Subagents)}
+		// Safe here too: a pipe often ends on a terminal (| less, | cat).
+		return []string{in.ID, render.Timestamp(in.UpdatedAt), render.Safe(project), render.Safe(in.GitBranch), fmt.Sprint(in.Subagents)}
 	}
 	active := render.Ago(in.UpdatedAt, f.Now())
 	if in.Live != nil {

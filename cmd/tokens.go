@@ -269,10 +269,10 @@ func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]t
 				if info.Project != "" {
 					in.Project = info.Project
 				}
+				// No skip when the first timestamp is after --until: entries
+				// are not always in time order (clock changes, merged files),
+				// and the window is applied to each response.
 				in.Started = info.StartedAt
-				if !dates.Until.IsZero() && info.StartedAt.After(dates.Until) {
-					continue
-				}
 			}
 		}
 		if project != "" && !session.InProject(in.Project, project) {

@@ -648,9 +648,9 @@ func toolCalls(nodes []*tree.Node) int {
 }
 
 func (v *treeView) agentText(a *tree.Agent) string {
-	parts := []string{"agent " + a.ID}
+	parts := []string{"agent " + render.Safe(a.ID)}
 	if a.Type != "" {
-		parts = append(parts, a.Type)
+		parts = append(parts, render.Safe(a.Type))
 	}
 	head := strings.Join(parts, " · ")
 	var rest []string
@@ -753,7 +753,7 @@ func (v *treeView) entryText(n *tree.Node) string {
 	if n.Fork {
 		desc += "  ⑂ fork"
 	}
-	s := fmt.Sprintf("%s %s  %s", n.Short(), ts, desc)
+	s := fmt.Sprintf("%s %s  %s", shortUUID(n.UUID), ts, desc)
 	if n.IsCompactBoundary() {
 		return mark + " " + th.Yellow(s+"  "+junctionText(n))
 	}
@@ -818,9 +818,9 @@ func (v *treeView) trailer() {
 		v.printf("%s\n", th.Yellow("islands (parent not in the file):"))
 		for _, is := range t.Islands {
 			label := runLabel([]*tree.Node{is.Root})
-			s := fmt.Sprintf("  line %d · %s · %s · parent %s missing", is.Root.Line, is.Root.Short(), plural(is.Size, "entry", "entries"), shortUUID(is.Missing))
+			s := fmt.Sprintf("  line %d · %s · %s · parent %s missing", is.Root.Line, shortUUID(is.Root.UUID), plural(is.Size, "entry", "entries"), shortUUID(is.Missing))
 			if is.Root.Agent != nil {
-				s += " · in agent " + is.Root.Agent.ID
+				s += " · in agent " + render.Safe(is.Root.Agent.ID)
 			}
 			if label != "" {
 				s += "  " + v.quote(label, len(s)+4)
@@ -831,7 +831,7 @@ func (v *treeView) trailer() {
 	if len(t.Cycles) > 0 {
 		v.printf("%s\n", th.Yellow("cycles (parentUuid link cut):"))
 		for _, c := range t.Cycles {
-			v.printf("  line %d · %s · %s in the cycle · link to %s cut\n", c.Node.Line, c.Node.Short(), plural(c.Members, "entry", "entries"), shortUUID(c.Parent))
+			v.printf("  line %d · %s · %s in the cycle · link to %s cut\n", c.Node.Line, shortUUID(c.Node.UUID), plural(c.Members, "entry", "entries"), shortUUID(c.Parent))
 		}
 	}
 	if v.o.Agents {
@@ -856,11 +856,13 @@ func (v *treeView) trailer() {
 	}
 }
 
+// shortUUID is the first 8 characters of a uuid, made safe to print: a
+// uuid is file content and may hold escape sequences.
 func shortUUID(u string) string {
 	if len(u) > 8 {
-		return u[:8]
+		u = u[:8]
 	}
-	return u
+	return render.Safe(u)
 }
 
 func plural(n int, one, many string) string {

@@ -253,9 +253,10 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 			if multi {
 				row = append(row, shortID(r.SessionID, o.TTY))
 			}
-			agent, model := r.AgentID, r.Model
+			// Safe in a pipe too: piped output often ends on a terminal.
+			agent, model := Safe(r.AgentID), Safe(r.Model)
 			if o.TTY {
-				agent, model = Cut(Safe(agent), 20), Safe(ShortModel(model))
+				agent, model = Cut(agent, 20), Safe(ShortModel(r.Model))
 			}
 			var cs string
 			if o.TTY {
@@ -324,10 +325,10 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 	t := NewTable(o, "SESSION", "PROJECT", "STARTED", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
 	for _, s := range rep.Sessions {
 		started := Timestamp(s.Started)
-		project := s.Project
+		project := Safe(s.Project)
 		if o.TTY {
 			started = s.Started.Local().Format("2006-01-02 15:04")
-			project = CutLeft(Safe(project), 32)
+			project = CutLeft(project, 32)
 		}
 		t.Row(append([]string{shortID(s.ID, o.TTY), project, started}, totalCells(s.Total)...)...)
 	}
