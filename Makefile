@@ -12,7 +12,7 @@ SAMPLES := testdata/projects
 # run, without -race, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build demo test fuzz bench install lint clean
+.PHONY: all build demo test fuzz corpus bench install lint clean
 
 all: build
 
@@ -46,14 +46,29 @@ test:
 	$(GO) vet ./...
 	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
 	$(GO) test $(RACE) ./...
-	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=10s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s ./internal/reader
 
-# A longer fuzzing run of every fuzz target.
+# A longer fuzzing run of every fuzz target (their seed corpora run in
+# plain go test already).
+FUZZTIME ?= 60s
 fuzz:
-	$(GO) test -run='^$$' -fuzz=FuzzReader -fuzztime=60s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=$(FUZZTIME) ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzTree$$' -fuzztime=$(FUZZTIME) ./internal/tree
+	$(GO) test -run='^$$' -fuzz='^FuzzTreeGraph$$' -fuzztime=$(FUZZTIME) ./internal/tree
+	$(GO) test -run='^$$' -fuzz='^FuzzSafe$$' -fuzztime=$(FUZZTIME) ./internal/render
 
+# A generated projects tree with its true totals: make corpus SIZE=1G DIR=/tmp/c
+SIZE ?= 1G
+DIR  ?= /tmp/cctx-corpus
+SEED ?= 1
+corpus:
+	$(GO) run ./tools/gencorpus -size $(SIZE) -dir $(DIR) -seed $(SEED)
+
+# Go benchmarks, then whole commands against wc -l on generated trees
+# (SIZES="256M 1G 2G" by default; see BENCHMARKS.md).
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem ./...
+	$(GO) test -run='^$$' -bench=. -benchmem ./internal/reader ./internal/tokens ./internal/session
+	tools/bench.sh $(SIZES)
 
 install:
 	$(GO) install -ldflags "$(LDFLAGS)" .

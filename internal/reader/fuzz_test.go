@@ -13,9 +13,10 @@ import (
 func FuzzReader(f *testing.F) {
 	seeds, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
 	for _, p := range seeds {
-		b, err := os.ReadFile(p)
-		if err == nil && len(b) < 256<<10 {
-			f.Add(b)
+		// The head of each sample: large seeds make the engine spend its
+		// time minimising instead of fuzzing.
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b[:min(len(b), 8<<10)])
 		}
 	}
 	f.Add([]byte("\xEF\xBB\xBF{\"uuid\":\"a\"}\r\n\n[1]\n{\"type\":\"user\",\"message\":{\"usage\":null}}\n{\"trunc"))
