@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/termsafe"
 )
 
 // perFileLimit is how many line warnings one file prints before the rest are
@@ -50,7 +51,7 @@ func (r *Reporter) Warn(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.warnings++
-	fmt.Fprintf(r.w, "cctx: warning: "+format+"\n", args...)
+	fmt.Fprintf(r.w, "cctx: warning: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
 }
 
 // Note reports something worth knowing under -v only.
@@ -60,7 +61,7 @@ func (r *Reporter) Note(format string, args ...any) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "cctx: note: "+format+"\n", args...)
+	fmt.Fprintf(r.w, "cctx: note: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
 }
 
 // Line reports a skipped transcript line. Every skipped line counts as a
@@ -72,7 +73,7 @@ func (r *Reporter) Line(is reader.Issue) {
 	r.warnings++
 	if is.Kind == reader.TruncatedTail {
 		if r.verbose {
-			fmt.Fprintf(r.w, "cctx: note: %s\n", is.Error())
+			fmt.Fprintf(r.w, "cctx: note: %s\n", termsafe.String(is.Error()))
 		}
 		return
 	}
@@ -80,8 +81,8 @@ func (r *Reporter) Line(is reader.Issue) {
 	r.perFile[is.File] = n
 	switch {
 	case r.verbose || n <= perFileLimit:
-		fmt.Fprintf(r.w, "cctx: warning: %s\n", is.Error())
+		fmt.Fprintf(r.w, "cctx: warning: %s\n", termsafe.String(is.Error()))
 	case n == perFileLimit+1:
-		fmt.Fprintf(r.w, "cctx: warning: %s: more lines skipped (-v shows each)\n", is.File)
+		fmt.Fprintf(r.w, "cctx: warning: %s: more lines skipped (-v shows each)\n", termsafe.String(is.File))
 	}
 }

@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+
+	"github.com/cctx-dev/cctx/internal/termsafe"
 	"strconv"
 	"strings"
 	"time"
@@ -131,34 +133,7 @@ func CutLeft(s string, n int) string {
 	return "…" + string(r[len(r)-n+1:])
 }
 
-// Safe makes text from a transcript harmless on a terminal: control
-// characters and escape sequences are shown as visible escapes (\x1b, \t)
-// instead of being interpreted.
-func Safe(s string) string {
-	clean := true
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r == utf8.RuneError:
-			b.WriteString(`\ufffd`)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// Safe makes text from a transcript harmless on a terminal (see
+// termsafe.String): control characters, escape sequences and bidi
+// controls are shown as visible escapes instead of being interpreted.
+func Safe(s string) string { return termsafe.String(s) }
