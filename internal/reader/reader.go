@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -100,6 +101,7 @@ type Reader struct {
 	buf     []byte
 	err     error
 	skipped int
+	pooled  bool
 }
 
 // New reads a transcript from r.
@@ -108,7 +110,11 @@ func New(r io.Reader, o Options) *Reader {
 	if max <= 0 {
 		max = MaxLineBytes
 	}
-	return &Reader{br: bufio.NewReaderSize(r, readBufferBytes), opts: o, max: max}
+	rd := &Reader{opts: o, max: max}
+	if r != nil {
+		rd.br = bufio.NewReaderSize(r, readBufferBytes)
+	}
+	return rd
 }
 
 // Open opens a transcript file; "-" is standard input. The caller closes the
@@ -136,8 +142,49 @@ func Open(path string, o Options) (*Reader, io.Closer, error) {
 	if o.Name == "" {
 		o.Name = path
 	}
-	return New(f, o), f, nil
+	r := newPooled(f, o)
+	return r, closeFunc(func() error { r.release(); return f.Close() }), nil
 }
+
+// Readers are pooled: a command that reads a thousand files would
+// otherwise allocate a fresh 1 MiB buffer for each.
+var bufPool = sync.Pool{New: func() any { return &buffers{br: bufio.NewReaderSize(nil, readBufferBytes)} }}
+
+type buffers struct {
+	br   *bufio.Reader
+	line []byte // where lines longer than the bufio buffer are put together
+}
+
+// keepLineBuffer is the largest line buffer a pooled reader keeps; a
+// reader that met a bigger line gives it back to the garbage collector.
+const keepLineBuffer = 4 << 20
+
+func newPooled(src io.Reader, o Options) *Reader {
+	b := bufPool.Get().(*buffers)
+	b.br.Reset(src)
+	r := New(nil, o)
+	r.br, r.buf, r.pooled = b.br, b.line[:0], true
+	return r
+}
+
+// release returns a pooled reader's buffer; the Reader must not be used
+// after it.
+func (r *Reader) release() {
+	if !r.pooled {
+		return
+	}
+	r.br.Reset(nil)
+	b := &buffers{br: r.br}
+	if cap(r.buf) <= keepLineBuffer {
+		b.line = r.buf[:0]
+	}
+	bufPool.Put(b)
+	r.br, r.buf, r.pooled = nil, nil, false
+}
+
+type closeFunc func() error
+
+func (c closeFunc) Close() error { return c() }
 
 // Err is the read error that ended the stream, if any (never io.EOF).
 func (r *Reader) Err() error { return r.err }

@@ -28,7 +28,7 @@ import (
 
 // Response is one API response, deduplicated.
 type Response struct {
-	Key       string // the fingerprint
+	Key       Key // the fingerprint
 	MessageID string
 	RequestID string
 	SessionID string // the session it belongs to
@@ -42,6 +42,25 @@ type Response struct {
 	Lines     int // transcript lines merged into this response
 }
 
+// Key is a response's fingerprint: (message.id, requestId), or for lines
+// with neither, the file and line where a run of identical usage began.
+// It shares the strings of the response, so it costs no allocation.
+type Key struct {
+	MessageID, RequestID string
+	AnonFile             string
+	AnonLine             int
+}
+
+// KeyOf is the fingerprint of the response a line belongs to, when the
+// line carries a message.id (lines without one are keyed by position, see
+// File.Add).
+func KeyOf(e *reader.Entry) (Key, bool) {
+	if e.MessageID == "" {
+		return Key{}, false
+	}
+	return Key{MessageID: e.MessageID, RequestID: e.RequestID}, true
+}
+
 // Source says where the lines given to a File come from.
 type Source struct {
 	SessionID string
@@ -51,12 +70,12 @@ type Source struct {
 
 // Counter deduplicates responses across every file added to it.
 type Counter struct {
-	byKey     map[string]int
+	byKey     map[Key]int
 	responses []Response
 }
 
 // NewCounter returns an empty Counter.
-func NewCounter() *Counter { return &Counter{byKey: map[string]int{}} }
+func NewCounter() *Counter { return &Counter{byKey: map[Key]int{}} }
 
 // File is the per-file state of a Counter.
 type File struct {
@@ -65,7 +84,7 @@ type File struct {
 
 	// Lines with neither message.id nor requestId: consecutive lines with
 	// the same usage are one response.
-	anonKey   string
+	anonKey   Key
 	anonUsage reader.Usage
 	anonSeen  bool
 
@@ -93,21 +112,15 @@ func (f *File) Add(e *reader.Entry) {
 	if !e.HasUsage || e.Synthetic() {
 		return
 	}
-	key := ""
-	switch {
-	case e.MessageID != "" && e.RequestID != "":
-		key = e.MessageID + "\x00" + e.RequestID
-	case e.MessageID != "":
-		key = e.MessageID
-	default:
+	key, ok := KeyOf(e) // requestId may be "": then message.id alone identifies it
+	if ok {
+		f.anonSeen = false // a line with an id ends a run of anonymous ones
+	} else {
 		if !f.anonSeen || e.Usage != f.anonUsage {
-			f.anonKey = "\x00anon\x00" + f.src.Path + "\x00" + itoa(e.Line)
+			f.anonKey = Key{AnonFile: f.src.Path, AnonLine: e.Line}
 		}
 		f.anonSeen, f.anonUsage = true, e.Usage
 		key = f.anonKey
-	}
-	if e.MessageID != "" {
-		f.anonSeen = false
 	}
 	f.c.add(key, agent, f.src, e)
 }
@@ -129,7 +142,7 @@ func (f *File) inlineAgent(e *reader.Entry) string {
 	return "sidechain-" + root
 }
 
-func (c *Counter) add(key, agent string, src Source, e *reader.Entry) {
+func (c *Counter) add(key Key, agent string, src Source, e *reader.Entry) {
 	i, seen := c.byKey[key]
 	if !seen {
 		c.byKey[key] = len(c.responses)
@@ -204,17 +217,3 @@ func larger(a, b reader.Usage) bool {
 
 // Responses returns the responses in the order they were first seen.
 func (c *Counter) Responses() []Response { return c.responses }
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
-}

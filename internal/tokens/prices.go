@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var bedrockSuffix = regexp.MustCompile(`-v\d+(:\d+)?$`)
@@ -25,6 +26,9 @@ type Prices struct {
 	Fast             float64      `json:"fast_multiplier"`
 	WebSearchPer1000 float64      `json:"web_search_per_1000"`
 	Models           []ModelPrice `json:"models"`
+
+	mu    sync.Mutex
+	cache map[string]*ModelPrice // model name → price (nil: none), filled by Model
 }
 
 // ModelPrice is the price of every model whose normalised name starts with
@@ -102,6 +106,20 @@ func (p *Prices) Model(model string) *ModelPrice {
 	if p == nil {
 		return nil
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if m, ok := p.cache[model]; ok {
+		return m
+	}
+	if p.cache == nil {
+		p.cache = map[string]*ModelPrice{}
+	}
+	m := p.lookup(model)
+	p.cache[model] = m
+	return m
+}
+
+func (p *Prices) lookup(model string) *ModelPrice {
 	name := NormalizeModel(model)
 	var best *ModelPrice
 	for i := range p.Models {

@@ -101,27 +101,40 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 	}
 	// Attribute each response to the session that saw it first; the main
 	// copy of a sidechain replay may move it to a later session, so use the
-	// response's own SessionID rather than the reading order.
-	byID := map[string]*SessionReport{}
-	for _, sr := range rep.Sessions {
-		byID[sr.ID] = sr
+	// response's own SessionID rather than the reading order. The counter's
+	// slice is filtered and ordered in place (sessions in start order, each
+	// a timeline where subagent responses interleave with the main ones),
+	// so each session's responses are a window on one array, not a copy.
+	order := map[string]int{}
+	for i, sr := range rep.Sessions {
+		order[sr.ID] = i
 	}
-	for _, r := range c.Responses() {
-		if r.Time.IsZero() && (!w.Since.IsZero() || !w.Until.IsZero()) {
+	kept := c.responses[:0]
+	for _, r := range c.responses {
+		if _, ok := order[r.SessionID]; !ok {
 			continue
 		}
-		if !w.contains(r.Time) {
+		if r.Time.IsZero() && (!w.Since.IsZero() || !w.Until.IsZero()) || !w.contains(r.Time) {
 			continue
 		}
-		sr := byID[r.SessionID]
-		if sr == nil {
-			continue
+		kept = append(kept, r)
+	}
+	sort.SliceStable(kept, func(i, j int) bool {
+		if oi, oj := order[kept[i].SessionID], order[kept[j].SessionID]; oi != oj {
+			return oi < oj
 		}
-		sr.Responses = append(sr.Responses, r)
+		return kept[i].Time.Before(kept[j].Time)
+	})
+	rep.Responses = kept
+	for start := 0; start < len(kept); {
+		end := start
+		for end < len(kept) && kept[end].SessionID == kept[start].SessionID {
+			end++
+		}
+		rep.Sessions[order[kept[start].SessionID]].Responses = kept[start:end:end]
+		start = end
 	}
 	for _, sr := range rep.Sessions {
-		// A timeline: subagent responses interleave with the main ones.
-		sort.SliceStable(sr.Responses, func(i, j int) bool { return sr.Responses[i].Time.Before(sr.Responses[j].Time) })
 		agents, models := map[string]*Total{}, map[string]*Total{}
 		for i := range sr.Responses {
 			r := &sr.Responses[i]
@@ -140,7 +153,6 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		})
 		sr.Models = groups(models, byTokens)
 		rep.Total.Merge(sr.Total)
-		rep.Responses = append(rep.Responses, sr.Responses...)
 	}
 	return rep
 }

@@ -247,24 +247,11 @@ func grepTurns(items []Item, src *Source, re *regexp.Regexp) ([]Item, error) {
 	return out, nil
 }
 
-// ResponseKey is the counter's fingerprint of the response a line belongs
-// to (see internal/tokens: message.id and requestId), or "" for a line
-// without message.id.
-func ResponseKey(e *reader.Entry) string {
-	switch {
-	case e.MessageID != "" && e.RequestID != "":
-		return e.MessageID + "\x00" + e.RequestID
-	case e.MessageID != "":
-		return e.MessageID
-	}
-	return ""
-}
-
 // attachUsage gives each response's usage to the first displayed line of
 // that response. Lines without message.id are matched by the file and line
 // whose usage the counter kept.
 func (d *Doc) attachUsage(rep Report) {
-	byKey := map[string]*tokens.Response{}
+	byKey := map[tokens.Key]*tokens.Response{}
 	byLine := map[string]*tokens.Response{}
 	for i := range rep.Responses {
 		r := &rep.Responses[i]
@@ -285,7 +272,7 @@ func (d *Doc) attachUsage(rep Report) {
 			continue
 		}
 		var r *tokens.Response
-		if k := ResponseKey(&n.Entry); k != "" {
+		if k, ok := tokens.KeyOf(&n.Entry); ok {
 			r = byKey[k]
 		} else {
 			r = byLine[fileKey(n.File)+"\x00"+strconv.Itoa(n.Line)]
