@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -260,10 +262,21 @@ func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]t
 	if o.Project != "" {
 		project = projectPath(o.Project, o.F.Env.Home)
 	}
-	var inputs []tokens.Input
-	for _, s := range ss {
-		in := tokens.Input{Session: s, Project: s.ProjectKey()}
-		if s.Path != session.StdinPath {
+	// The head and tail of each file give its project and start; read them
+	// in parallel, keep the order.
+	all := make([]tokens.Input, len(ss))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+	for i, s := range ss {
+		all[i] = tokens.Input{Session: s, Project: s.ProjectKey()}
+		if s.Path == session.StdinPath {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			in := &all[i]
 			in.Agents = finder.Agents(s)
 			if info, err := session.Lite(s); err == nil {
 				if info.Project != "" {
@@ -274,7 +287,11 @@ func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]t
 				// and the window is applied to each response.
 				in.Started = info.StartedAt
 			}
-		}
+		}()
+	}
+	wg.Wait()
+	var inputs []tokens.Input
+	for _, in := range all {
 		if project != "" && !session.InProject(in.Project, project) {
 			continue
 		}

@@ -16,6 +16,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	// Imported only so that go test's cache knows these tests depend on
+	// cctx's code: the binary is built in TestMain, out of the cache's sight.
+	_ "github.com/cctx-dev/cctx/cmd"
 )
 
 // bin is the cctx binary built once for all tests.

@@ -19,19 +19,27 @@ const (
 	HasDocument
 )
 
-func contentFlags(v gjson.Result) ContentFlags {
+func contentFlags(v []byte) ContentFlags {
 	switch {
-	case v.Type == gjson.String:
-		if strings.TrimSpace(v.Str) != "" {
+	case len(v) > 0 && v[0] == '"':
+		if strings.TrimSpace(rawStr(v)) != "" {
 			return HasText
 		}
 		return 0
-	case !v.IsArray():
+	case len(v) == 0 || v[0] != '[':
 		return 0
 	}
 	var f ContentFlags
-	v.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").Str {
+	eachElement(v, func(b []byte) {
+		typ := ""
+		eachMember(b, func(k, v []byte) bool {
+			if string(k) == "type" {
+				typ = rawStr(v)
+				return false
+			}
+			return true
+		})
+		switch typ {
 		case "text":
 			f |= HasText
 		case "tool_use", "server_tool_use":
@@ -45,7 +53,6 @@ func contentFlags(v gjson.Result) ContentFlags {
 		case "document":
 			f |= HasDocument
 		}
-		return true
 	})
 	return f
 }
@@ -79,19 +86,16 @@ func StringField(raw []byte, name string) string {
 // Valid reports whether raw is one JSON object.
 func Valid(raw []byte) bool {
 	raw = trimSpace(raw)
-	return len(raw) > 0 && raw[0] == '{' && gjson.ValidBytes(raw)
+	return len(raw) > 0 && raw[0] == '{' && skipContainer(raw, 0) == len(raw)
 }
 
 // ParseLine extracts the envelope of a single raw line, for callers that
 // split lines themselves (the head and tail reads of session listing).
 func ParseLine(raw []byte) (Entry, bool) {
 	raw = trimSpace(raw)
-	if !Valid(raw) {
-		return Entry{}, false
-	}
-	e := parseEnvelope(raw)
+	e, ok := parseEnvelope(raw)
 	e.Size = len(raw)
-	return e, true
+	return e, ok
 }
 
 // Peek tells what a raw line is without parsing the rest of it: it walks
@@ -101,18 +105,48 @@ func ParseLine(raw []byte) (Entry, bool) {
 // reported if seen by then. It is how a caller picks the lines worth
 // parsing (Options.Want) at close to the speed of reading them.
 func Peek(line []byte) (typ, role string, sidechain bool) {
-	gjson.Parse(view(line)).ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "isSidechain":
-			sidechain = v.Bool()
-		case "type":
-			typ = v.Str
-			return false
-		case "message":
-			role = v.Get("role").Str
-			return role == ""
+	b := line
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return "", "", false
+	}
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		ks := i
+		if i = skipString(b, i); i < 0 {
+			return
 		}
-		return true
-	})
-	return typ, role, sidechain
+		key := b[ks+1 : i-1]
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+			return
+		}
+		vs := skipSpace(b, i+1)
+		if string(key) == "message" && vs < len(b) && b[vs] == '{' {
+			// Only the start of the message is read: role comes before
+			// the content in every version seen.
+			eachMember(b[vs:], func(k, v []byte) bool {
+				if string(k) == "role" {
+					role = rawStr(v)
+					return false
+				}
+				return true
+			})
+			return
+		}
+		if i = skipValue(b, vs); i < 0 {
+			return
+		}
+		switch string(key) {
+		case "isSidechain":
+			sidechain = string(b[vs:i]) == "true"
+		case "type":
+			typ = rawStr(b[vs:i])
+			return
+		}
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
+			return
+		}
+		i = skipSpace(b, i+1)
+	}
+	return
 }

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -85,78 +86,86 @@ func (e *Entry) Synthetic() bool { return e.Model == SyntheticModel }
 // SyntheticModel is the model name of client-side placeholder messages.
 const SyntheticModel = "<synthetic>"
 
-// parseEnvelope walks the top level of a valid JSON object once and keeps
-// the envelope fields. Strings are cloned: line is reused by the reader.
-func parseEnvelope(line []byte) Entry {
+// parseEnvelope walks the object on a line once, validating it, and keeps
+// the envelope fields. It reports false for a line that is not a complete,
+// well-formed object. Strings are cloned: line is reused by the reader.
+func parseEnvelope(line []byte) (Entry, bool) {
 	var e Entry
-	gjson.Parse(view(line)).ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	ok := eachMember(line, func(k, v []byte) bool {
+		switch string(k) {
 		case "type":
-			e.Type = str(v)
+			e.Type = rawStr(v)
 		case "subtype":
-			e.Subtype = str(v)
+			e.Subtype = rawStr(v)
 		case "uuid":
-			e.UUID = str(v)
+			e.UUID = rawStr(v)
 		case "parentUuid":
-			e.ParentUUID = str(v)
+			e.ParentUUID = rawStr(v)
 		case "logicalParentUuid":
-			e.LogicalParentUUID = str(v)
+			e.LogicalParentUUID = rawStr(v)
 		case "sessionId":
-			e.SessionID = str(v)
+			e.SessionID = rawStr(v)
 		case "agentId":
-			e.AgentID = str(v)
+			e.AgentID = rawStr(v)
 		case "teamName":
-			e.TeamName = str(v)
+			e.TeamName = rawStr(v)
 		case "promptId":
-			e.PromptID = str(v)
+			e.PromptID = rawStr(v)
 		case "isSidechain":
-			e.Sidechain = v.Bool()
+			e.Sidechain = isTrue(v)
 		case "isMeta":
-			e.Meta = v.Bool()
+			e.Meta = isTrue(v)
 		case "isCompactSummary":
-			e.CompactSummary = v.Bool()
+			e.CompactSummary = isTrue(v)
 		case "isApiErrorMessage":
-			e.APIError = v.Bool()
+			e.APIError = isTrue(v)
 		case "timestamp":
-			e.Timestamp = parseTime(v)
+			e.Timestamp = rawTime(v)
 		case "cwd":
-			e.CWD = str(v)
+			e.CWD = rawStr(v)
 		case "gitBranch":
-			e.GitBranch = str(v)
+			e.GitBranch = rawStr(v)
 		case "version":
-			e.Version = str(v)
+			e.Version = rawStr(v)
 		case "requestId":
-			e.RequestID = str(v)
+			e.RequestID = rawStr(v)
 		case "message":
-			if v.IsObject() {
-				parseMessage(v, &e)
-			}
+			parseMessage(v, &e)
 		case "compactMetadata":
-			if v.IsObject() {
-				e.CompactTrigger = str(v.Get("trigger"))
-				e.CompactPreTokens = v.Get("preTokens").Int()
-			}
+			eachMember(v, func(k, v []byte) bool {
+				switch string(k) {
+				case "trigger":
+					e.CompactTrigger = rawStr(v)
+				case "preTokens":
+					e.CompactPreTokens = rawNumber(v)
+				}
+				return true
+			})
 		case "toolUseResult":
-			if v.IsObject() {
-				e.ToolUseResultAgentID = str(v.Get("agentId"))
-			}
+			eachMember(v, func(k, v []byte) bool {
+				if string(k) == "agentId" {
+					e.ToolUseResultAgentID = rawStr(v)
+					return false
+				}
+				return true
+			})
 		}
 		return true
 	})
-	return e
+	return e, ok
 }
 
-func parseMessage(m gjson.Result, e *Entry) {
-	m.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+func parseMessage(m []byte, e *Entry) {
+	eachMember(m, func(k, v []byte) bool {
+		switch string(k) {
 		case "id":
-			e.MessageID = str(v)
+			e.MessageID = rawStr(v)
 		case "model":
-			e.Model = str(v)
+			e.Model = rawStr(v)
 		case "role":
-			e.Role = str(v)
+			e.Role = rawStr(v)
 		case "usage":
-			if v.IsObject() {
+			if len(v) > 0 && v[0] == '{' {
 				e.HasUsage = true
 				e.Usage = parseUsage(v)
 			}
@@ -167,27 +176,39 @@ func parseMessage(m gjson.Result, e *Entry) {
 	})
 }
 
-func parseUsage(u gjson.Result) Usage {
+func parseUsage(u []byte) Usage {
 	var us Usage
-	u.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	eachMember(u, func(k, v []byte) bool {
+		switch string(k) {
 		case "input_tokens":
-			us.Input = count(v)
+			us.Input = rawCount(v)
 		case "output_tokens":
-			us.Output = count(v)
+			us.Output = rawCount(v)
 		case "cache_creation_input_tokens":
-			us.CacheCreation = count(v)
+			us.CacheCreation = rawCount(v)
 		case "cache_read_input_tokens":
-			us.CacheRead = count(v)
+			us.CacheRead = rawCount(v)
 		case "cache_creation":
-			us.CacheCreation5m = count(v.Get("ephemeral_5m_input_tokens"))
-			us.CacheCreation1h = count(v.Get("ephemeral_1h_input_tokens"))
+			eachMember(v, func(k, v []byte) bool {
+				switch string(k) {
+				case "ephemeral_5m_input_tokens":
+					us.CacheCreation5m = rawCount(v)
+				case "ephemeral_1h_input_tokens":
+					us.CacheCreation1h = rawCount(v)
+				}
+				return true
+			})
 		case "server_tool_use":
-			us.WebSearch = count(v.Get("web_search_requests"))
+			eachMember(v, func(k, v []byte) bool {
+				if string(k) == "web_search_requests" {
+					us.WebSearch = rawCount(v)
+				}
+				return true
+			})
 		case "speed":
-			us.Speed = str(v)
+			us.Speed = rawStr(v)
 		case "service_tier":
-			us.ServiceTier = str(v)
+			us.ServiceTier = rawStr(v)
 		}
 		return true
 	})
@@ -196,16 +217,51 @@ func parseUsage(u gjson.Result) Usage {
 
 // count reads a token count. Numbers written as strings or floats are
 // accepted; anything negative or not a number counts as zero.
-func count(v gjson.Result) int64 {
-	n := v.Int()
+func rawCount(v []byte) int64 {
+	n := rawNumber(v)
 	if n < 0 {
 		return 0
 	}
 	return n
 }
 
-// str returns a string field, cloned so it outlives the line buffer. Values
-// that are not strings (null, numbers, objects) give "".
+// number reads an integer the way gjson does: numbers, numeric strings and
+// floats (truncated); anything else is zero.
+func rawNumber(v []byte) int64 {
+	if len(v) == 0 || !(v[0] == '-' || v[0] == '"' || (v[0] >= '0' && v[0] <= '9')) {
+		return 0
+	}
+	return gjson.Parse(view(v)).Int()
+}
+
+// str returns a string value, cloned so it outlives the line buffer.
+// Values that are not strings (null, numbers, objects) give "".
+func rawStr(v []byte) string {
+	if len(v) < 2 || v[0] != '"' {
+		return ""
+	}
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	return strings.Clone(gjson.Parse(view(v)).Str)
+}
+
+func isTrue(v []byte) bool { return string(v) == "true" }
+
+func rawTime(v []byte) time.Time {
+	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, view(v[1:len(v)-1]))
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// str returns a gjson string value, cloned so it outlives the line
+// buffer; other values give "". For the content accessors that use gjson.
 func str(v gjson.Result) string {
 	if v.Type != gjson.String {
 		return ""
@@ -213,13 +269,12 @@ func str(v gjson.Result) string {
 	return strings.Clone(v.Str)
 }
 
-func parseTime(v gjson.Result) time.Time {
-	if v.Type != gjson.String {
-		return time.Time{}
+// count reads a gjson token count: numbers, numeric strings and floats;
+// anything negative or not a number counts as zero.
+func count(v gjson.Result) int64 {
+	n := v.Int()
+	if n < 0 {
+		return 0
 	}
-	t, err := time.Parse(time.RFC3339Nano, v.Str)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
+	return n
 }

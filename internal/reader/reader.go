@@ -220,7 +220,19 @@ func (r *Reader) Next() (Entry, bool) {
 			}
 			continue
 		}
-		if !gjson.ValidBytes(line) {
+		if line[0] != '{' {
+			kind := Malformed
+			switch {
+			case gjson.ValidBytes(line): // rare: a JSON value that is not an object
+				kind = NotObject
+			case !complete:
+				kind = TruncatedTail
+			}
+			r.issue(kind, len(line))
+			continue
+		}
+		e, ok := parseEnvelope(line)
+		if !ok {
 			kind := Malformed
 			if !complete {
 				kind = TruncatedTail
@@ -228,11 +240,6 @@ func (r *Reader) Next() (Entry, bool) {
 			r.issue(kind, len(line))
 			continue
 		}
-		if line[0] != '{' {
-			r.issue(NotObject, len(line))
-			continue
-		}
-		e := parseEnvelope(line)
 		e.Line = r.line
 		e.Offset = start
 		e.Size = len(line)

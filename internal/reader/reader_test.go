@@ -287,3 +287,24 @@ func TestWantSkipsLinesButStillReportsBrokenOnes(t *testing.T) {
 		t.Errorf("issues %q", got)
 	}
 }
+
+func TestPeek(t *testing.T) {
+	tests := []struct {
+		line, typ, role string
+		side            bool
+	}{
+		{`{"parentUuid":null,"isSidechain":false,"type":"user","message":{"role":"user","content":"x"}}`, "user", "", false},
+		{`{"isSidechain":true,"message":{"model":"m","id":"i","role":"assistant","content":[]},"type":"assistant"}`, "", "assistant", true},
+		{`{"type":"progress","data":{"message":{"role":"assistant"}}}`, "progress", "", false},
+		{`{"message":{"content":"no role first","role":"user"}}`, "", "user", false},
+		{`{"message":"not an object","type":"x"}`, "x", "", false},
+		{`not json`, "", "", false},
+		{`{"isSidechain":true,"cut`, "", "", true},
+	}
+	for _, tt := range tests {
+		typ, role, side := Peek([]byte(tt.line))
+		if typ != tt.typ || role != tt.role || side != tt.side {
+			t.Errorf("Peek(%s) = %q %q %v, want %q %q %v", tt.line, typ, role, side, tt.typ, tt.role, tt.side)
+		}
+	}
+}

@@ -317,3 +317,24 @@ func TestBuildCountsAResumedSessionOnceInTheSessionThatStartedFirst(t *testing.T
 		t.Errorf("per session %v, calls %d", got, rep.Total.APICalls)
 	}
 }
+
+func TestResumedSessionWithTheSameFirstTimestampComesAfterTheOriginal(t *testing.T) {
+	const a, b = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222"
+	root := writeTree(t, map[string][]string{
+		"-p/" + a + ".jsonl": {asst("u1", "", "m1", "r1", 1, 10, 0, 100, "")},
+		"-p/" + b + ".jsonl": {asst("u1", "", "m1", "r1", 1, 10, 0, 100, ""), asst("u2", "u1", "m2", "r2", 1, 20, 0, 100, "")},
+	})
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "-p", a+".jsonl"), old, old) // the original was written to first
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	var ins []Input
+	for _, s := range f.Sessions() { // same Started for both: the replayed line's time
+		ins = append(ins, Input{Session: s, Started: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
+	}
+	rep := Build(ins, nil, Window{}, reader.Options{}, nil)
+	for _, s := range rep.Sessions {
+		if want := map[string]int64{a: 10, b: 20}[s.ID]; s.Total.Output != want {
+			t.Errorf("%s: output %d, want %d", s.ID[:1], s.Total.Output, want)
+		}
+	}
+}

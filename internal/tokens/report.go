@@ -61,7 +61,16 @@ type Group struct {
 // once across all of them), keeps the responses inside w, and totals them.
 func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error)) *Report {
 	sorted := append([]Input(nil), inputs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Started.Before(sorted[j].Started) })
+	// A resumed session starts by replaying the old one's lines, so both
+	// can have the same first timestamp: then the file written to last
+	// later is the newer session.
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if !a.Started.Equal(b.Started) {
+			return a.Started.Before(b.Started)
+		}
+		return a.Session.ModTime.Before(b.Session.ModTime)
+	})
 
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}}
 	// Sessions are read in parallel, each into its own counter, then merged

@@ -1,0 +1,277 @@
+package reader
+
+import "bytes"
+
+// A small JSON scanner for the hot path. Most bytes of a transcript are
+// long strings (tool output, file contents, text); gjson walks them a byte
+// at a time, twice (once to validate, once to skip). The scanner jumps from
+// quote to quote with bytes.IndexByte, which the runtime vectorises, and
+// validates structure (braces, brackets, commas, colons, literals, numbers,
+// string ends) while it skips, so a line is read once.
+//
+// It is lenient where leniency loses nothing: escapes inside strings are
+// not checked and control characters other than NUL are accepted in
+// strings (Claude Code never writes them; a reader that never rejects a
+// line for its shape should not reject one for a stray tab). NUL is
+// refused: zero-filled runs are what a crash leaves in a file. Iteration
+// keeps an explicit depth counter, never recursion, so 100 000 nested
+// arrays cost no stack.
+
+// skipSpace returns the index of the first non-whitespace byte at or after i.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// skipString returns the index just past the string whose opening quote is
+// at i, or -1 if it does not end or holds a NUL byte.
+func skipString(b []byte, i int) int {
+	start := i + 1
+	j := start
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		// An escaped quote has an odd number of backslashes before it.
+		n := 0
+		for p := q - 1; p >= start && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			if bytes.IndexByte(b[start:q], 0) >= 0 {
+				return -1
+			}
+			return q + 1
+		}
+		j = q + 1
+	}
+}
+
+// skipValue returns the index just past the JSON value that starts at i
+// (after whitespace), or -1 if it is not a complete, well-formed value.
+func skipValue(b []byte, i int) int {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return -1
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return skipString(b, i)
+	case c == '{' || c == '[':
+		return skipContainer(b, i)
+	case c == 't':
+		return literal(b, i, "true")
+	case c == 'f':
+		return literal(b, i, "false")
+	case c == 'n':
+		return literal(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return skipNumber(b, i)
+	}
+	return -1
+}
+
+func literal(b []byte, i int, word string) int {
+	if len(b)-i >= len(word) && string(b[i:i+len(word)]) == word {
+		return i + len(word)
+	}
+	return -1
+}
+
+func skipNumber(b []byte, i int) int {
+	start := i
+	digits := false
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digits = true
+		case c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E':
+		default:
+			if !digits {
+				return -1
+			}
+			return i
+		}
+		i++
+	}
+	if !digits || i == start {
+		return -1
+	}
+	return i
+}
+
+// skipContainer skips the object or array at i, iteratively. The stack of
+// open containers is a byte slice, so depth costs one byte a level.
+func skipContainer(b []byte, i int) int {
+	var stack []byte
+	// expectValue: the next token must be a value (after '[' or ',' or ':').
+	// inObject/afterKey track what an object expects next.
+	const (
+		wantKeyOrEnd   = iota // after '{'
+		wantKey               // after ',' in an object
+		wantValueOrEnd        // after '['
+		wantValue             // after ':' or ',' in an array
+		wantCommaOrEnd        // after a value
+	)
+	state := 0
+	open := func(c byte) {
+		stack = append(stack, c)
+		if c == '{' {
+			state = wantKeyOrEnd
+		} else {
+			state = wantValueOrEnd
+		}
+	}
+	open(b[i])
+	i++
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return -1
+		}
+		c := b[i]
+		top := stack[len(stack)-1]
+		switch state {
+		case wantKeyOrEnd, wantKey:
+			if c == '}' && state == wantKeyOrEnd {
+				goto closeIt
+			}
+			if c != '"' {
+				return -1
+			}
+			if i = skipString(b, i); i < 0 {
+				return -1
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return -1
+			}
+			i++
+			state = wantValue
+			continue
+		case wantValueOrEnd, wantValue:
+			if c == ']' && state == wantValueOrEnd {
+				goto closeIt
+			}
+			if c == '{' || c == '[' {
+				open(c)
+				i++
+				continue
+			}
+			if i = skipValue(b, i); i < 0 {
+				return -1
+			}
+			state = wantCommaOrEnd
+			continue
+		case wantCommaOrEnd:
+			switch {
+			case c == ',' && top == '{':
+				state = wantKey
+				i++
+				continue
+			case c == ',':
+				state = wantValue
+				i++
+				continue
+			case c == '}' && top == '{', c == ']' && top == '[':
+				goto closeIt
+			}
+			return -1
+		}
+	closeIt:
+		if (c == '}') != (top == '{') {
+			return -1
+		}
+		stack = stack[:len(stack)-1]
+		i++
+		if len(stack) == 0 {
+			return i
+		}
+		state = wantCommaOrEnd
+	}
+}
+
+// eachMember calls fn for each key and raw value of the object at the start
+// of b (which must begin with '{' after whitespace), validating as it goes.
+// fn may return false to stop early; the rest is then not validated.
+// It reports whether the object was well-formed as far as it was read and
+// ends the input (only whitespace after it).
+func eachMember(b []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		ks := i
+		if i = skipString(b, i); i < 0 {
+			return false
+		}
+		key := b[ks+1 : i-1]
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		vs := skipSpace(b, i+1)
+		if i = skipValue(b, vs); i < 0 {
+			return false
+		}
+		if !fn(key, b[vs:i]) {
+			return true
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return skipSpace(b, i+1) == len(b)
+		default:
+			return false
+		}
+	}
+}
+
+// eachElement calls fn for each raw element of the array b.
+func eachElement(b []byte, fn func(val []byte)) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return true
+	}
+	for {
+		vs := skipSpace(b, i)
+		if i = skipValue(b, vs); i < 0 {
+			return false
+		}
+		fn(b[vs:i])
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i++
+		case ']':
+			return true
+		default:
+			return false
+		}
+	}
+}
