@@ -19,42 +19,97 @@ const (
 	HasDocument
 )
 
-func contentFlags(v []byte) ContentFlags {
-	switch {
-	case len(v) > 0 && v[0] == '"':
-		if strings.TrimSpace(rawStr(v)) != "" {
-			return HasText
+// contentFlags reads the content value at b[vs] and returns its flags and
+// the index just past it (-1 when malformed).
+func contentFlags(b []byte, vs int) (ContentFlags, int) {
+	if vs >= len(b) {
+		return 0, -1
+	}
+	switch b[vs] {
+	case '"':
+		end := skipString(b, vs)
+		if end > 0 && !blankString(b[vs:end]) {
+			return HasText, end
 		}
-		return 0
-	case len(v) == 0 || v[0] != '[':
-		return 0
+		return 0, end
+	case '[':
+	default:
+		return 0, skipValue(b, vs)
 	}
 	var f ContentFlags
-	eachElement(v, func(b []byte) {
-		typ := ""
-		eachMember(b, func(k, v []byte) bool {
-			if string(k) == "type" {
-				typ = rawStr(v)
-				return false
-			}
-			return true
-		})
-		switch typ {
-		case "text":
-			f |= HasText
-		case "tool_use", "server_tool_use":
-			f |= HasToolUse
-		case "tool_result":
-			f |= HasToolResult
-		case "image":
-			f |= HasImage
-		case "thinking", "redacted_thinking":
-			f |= HasThinking
-		case "document":
-			f |= HasDocument
+	i := skipSpace(b, vs+1)
+	if i < len(b) && b[i] == ']' {
+		return 0, i + 1
+	}
+	for {
+		if i >= len(b) {
+			return 0, -1
 		}
-	})
-	return f
+		var end int
+		if b[i] == '{' {
+			typ := ""
+			end = members(b, i, func(k []byte, vs int) int {
+				if string(k) != "type" {
+					return -1
+				}
+				ve := skipValue(b, vs)
+				if ve > 0 {
+					typ = rawStr(b[vs:ve])
+				}
+				return ve
+			})
+			f |= blockFlag(typ)
+		} else {
+			end = skipValue(b, i)
+		}
+		if end < 0 {
+			return 0, -1
+		}
+		if i = skipSpace(b, end); i >= len(b) {
+			return 0, -1
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return f, i + 1
+		default:
+			return 0, -1
+		}
+	}
+}
+
+// blankString reports whether a JSON string holds only whitespace, without
+// decoding it unless it must (a prompt may be megabytes long).
+func blankString(v []byte) bool {
+	for _, c := range v[1 : len(v)-1] {
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '\\' || c >= 0x80:
+			return strings.TrimSpace(gjson.Parse(view(v)).Str) == ""
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func blockFlag(typ string) ContentFlags {
+	switch typ {
+	case "text":
+		return HasText
+	case "tool_use", "server_tool_use":
+		return HasToolUse
+	case "tool_result":
+		return HasToolResult
+	case "image":
+		return HasImage
+	case "thinking", "redacted_thinking":
+		return HasThinking
+	case "document":
+		return HasDocument
+	}
+	return 0
 }
 
 // Texts returns the text of message.content in a raw line: the string

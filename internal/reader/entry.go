@@ -91,7 +91,15 @@ const SyntheticModel = "<synthetic>"
 // well-formed object. Strings are cloned: line is reused by the reader.
 func parseEnvelope(line []byte) (Entry, bool) {
 	var e Entry
-	ok := eachMember(line, func(k, v []byte) bool {
+	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
+		if string(k) == "message" {
+			return parseMessage(line, vs, &e)
+		}
+		ve := skipValue(line, vs)
+		if ve < 0 {
+			return ve
+		}
+		v := line[vs:ve]
 		switch string(k) {
 		case "type":
 			e.Type = rawStr(v)
@@ -129,8 +137,6 @@ func parseEnvelope(line []byte) (Entry, bool) {
 			e.Version = rawStr(v)
 		case "requestId":
 			e.RequestID = rawStr(v)
-		case "message":
-			parseMessage(v, &e)
 		case "compactMetadata":
 			eachMember(v, func(k, v []byte) bool {
 				switch string(k) {
@@ -150,13 +156,29 @@ func parseEnvelope(line []byte) (Entry, bool) {
 				return true
 			})
 		}
-		return true
+		return ve
 	})
-	return e, ok
+	return e, end >= 0 && skipSpace(line, end) == len(line)
 }
 
-func parseMessage(m []byte, e *Entry) {
-	eachMember(m, func(k, v []byte) bool {
+// parseMessage reads the message value at b[vs] and returns the index just
+// past it (or -1 when malformed). The content, the bulk of the line, is
+// read once: its blocks are only looked at for their type.
+func parseMessage(b []byte, vs int, e *Entry) int {
+	if vs >= len(b) || b[vs] != '{' {
+		return -1 // not an object: skipped as any other value
+	}
+	return members(b, vs, func(k []byte, vs int) int {
+		if string(k) == "content" {
+			f, end := contentFlags(b, vs)
+			e.Content = f
+			return end
+		}
+		ve := skipValue(b, vs)
+		if ve < 0 {
+			return ve
+		}
+		v := b[vs:ve]
 		switch string(k) {
 		case "id":
 			e.MessageID = rawStr(v)
@@ -165,14 +187,12 @@ func parseMessage(m []byte, e *Entry) {
 		case "role":
 			e.Role = rawStr(v)
 		case "usage":
-			if len(v) > 0 && v[0] == '{' {
+			if v[0] == '{' {
 				e.HasUsage = true
 				e.Usage = parseUsage(v)
 			}
-		case "content":
-			e.Content = contentFlags(v)
 		}
-		return true
+		return ve
 	})
 }
 

@@ -196,53 +196,82 @@ func skipContainer(b []byte, i int) int {
 	}
 }
 
-// eachMember calls fn for each key and raw value of the object at the start
-// of b (which must begin with '{' after whitespace), validating as it goes.
-// fn may return false to stop early; the rest is then not validated.
-// It reports whether the object was well-formed as far as it was read and
-// ends the input (only whitespace after it).
-func eachMember(b []byte, fn func(key, val []byte) bool) bool {
-	i := skipSpace(b, 0)
+// members walks the object whose '{' is at b[i] and returns the index just
+// past its '}', or -1 if it is malformed. For each member it calls fn with
+// the key and the index where the value starts; fn either parses the value
+// itself and returns the index just past it, or returns -1 to have it
+// skipped. Descending this way reads each byte of a nested value once.
+func members(b []byte, i int, fn func(key []byte, vs int) int) int {
 	if i >= len(b) || b[i] != '{' {
-		return false
+		return -1
 	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		return skipSpace(b, i+1) == len(b)
+		return i + 1
 	}
 	for {
 		if i >= len(b) || b[i] != '"' {
-			return false
+			return -1
 		}
 		ks := i
 		if i = skipString(b, i); i < 0 {
-			return false
+			return -1
 		}
 		key := b[ks+1 : i-1]
-		i = skipSpace(b, i)
-		if i >= len(b) || b[i] != ':' {
-			return false
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+			return -1
 		}
 		vs := skipSpace(b, i+1)
-		if i = skipValue(b, vs); i < 0 {
-			return false
+		switch i = fn(key, vs); i {
+		case -1:
+			i = skipValue(b, vs)
+		case stopped:
+			return stopped
 		}
-		if !fn(key, b[vs:i]) {
-			return true
+		if i < 0 {
+			return -1
 		}
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return false
+		if i = skipSpace(b, i); i >= len(b) {
+			return -1
 		}
 		switch b[i] {
 		case ',':
 			i = skipSpace(b, i+1)
 		case '}':
-			return skipSpace(b, i+1) == len(b)
+			return i + 1
 		default:
-			return false
+			return -1
 		}
 	}
+}
+
+// stopped is what a members callback returns to end the walk early (the
+// rest of the object is then neither read nor validated).
+const stopped = -2
+
+// eachMember calls fn for each key and raw value of the object b (which
+// must begin with '{' after whitespace), validating as it goes. fn may
+// return false to stop early. It reports whether the object was
+// well-formed as far as it was read and, when read to its end, that only
+// whitespace follows it.
+func eachMember(b []byte, fn func(key, val []byte) bool) bool {
+	i := skipSpace(b, 0)
+	early := false
+	end := members(b, i, func(key []byte, vs int) int {
+		ve := skipValue(b, vs)
+		if ve < 0 {
+			return -1
+		}
+		if !fn(key, b[vs:ve]) {
+			early = true
+			return stopped
+		}
+		return ve
+	})
+	if early {
+		return true
+	}
+	return end >= 0 && skipSpace(b, end) == len(b)
 }
 
 // eachElement calls fn for each raw element of the array b.
