@@ -72,6 +72,20 @@ type Source struct {
 type Counter struct {
 	byKey     map[Key]int
 	responses []Response
+	names     map[string]string // one copy of each model, agent, speed and tier name
+}
+
+// intern returns the counter's copy of s: every line clones its strings,
+// and a model name kept once per response adds up on a large history.
+func (c *Counter) intern(s string) string {
+	if v, ok := c.names[s]; ok {
+		return v
+	}
+	if c.names == nil {
+		c.names = map[string]string{}
+	}
+	c.names[s] = s
+	return s
 }
 
 // NewCounter returns an empty Counter.
@@ -143,13 +157,16 @@ func (f *File) inlineAgent(e *reader.Entry) string {
 }
 
 func (c *Counter) add(key Key, agent string, src Source, e *reader.Entry) {
+	agent, u := c.intern(agent), e.Usage
+	u.Speed, u.ServiceTier = c.intern(u.Speed), c.intern(u.ServiceTier)
+	model := c.intern(e.Model)
 	i, seen := c.byKey[key]
 	if !seen {
 		c.byKey[key] = len(c.responses)
 		c.responses = append(c.responses, Response{
 			Key: key, MessageID: e.MessageID, RequestID: e.RequestID,
-			SessionID: src.SessionID, AgentID: agent, Model: e.Model, Time: e.Timestamp,
-			Usage: e.Usage, Sidechain: e.Sidechain, File: src.Path, Line: e.Line, Lines: 1,
+			SessionID: src.SessionID, AgentID: agent, Model: model, Time: e.Timestamp,
+			Usage: u, Sidechain: e.Sidechain, File: src.Path, Line: e.Line, Lines: 1,
 		})
 		return
 	}
@@ -159,14 +176,14 @@ func (c *Counter) add(key Key, agent string, src Source, e *reader.Entry) {
 	case r.Sidechain && !e.Sidechain:
 		// The main copy wins over a sidechain replay, whatever its size.
 		r.Sidechain = false
-		r.AgentID, r.Model, r.Usage, r.File, r.Line = agent, e.Model, e.Usage, src.Path, e.Line
+		r.AgentID, r.Model, r.Usage, r.File, r.Line = agent, model, u, src.Path, e.Line
 		r.SessionID = src.SessionID
 	case !r.Sidechain && e.Sidechain:
 		// A replay of a main response: nothing new.
-	case larger(e.Usage, r.Usage):
-		r.Usage, r.File, r.Line = e.Usage, src.Path, e.Line
-		if e.Model != "" {
-			r.Model = e.Model
+	case larger(u, r.Usage):
+		r.Usage, r.File, r.Line = u, src.Path, e.Line
+		if model != "" {
+			r.Model = model
 		}
 	}
 	if r.Time.IsZero() || (!e.Timestamp.IsZero() && e.Timestamp.Before(r.Time)) {

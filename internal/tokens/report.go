@@ -3,7 +3,6 @@ package tokens
 import (
 	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -73,29 +72,39 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 	})
 
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}}
-	// Sessions are read in parallel, each into its own counter, then merged
+	// Sessions are read in parallel, each into its own counter, and merged
 	// in start order so that a replayed response stays with the original.
-	counters := make([]*Counter, len(sorted))
-	firstIDs := make([]string, len(sorted))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, in := range sorted {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			c := NewCounter()
-			ReadSession(c, in.Session, in.Agents, o, func(e *reader.Entry, _ bool) {
-				if firstIDs[i] == "" && e.SessionID != "" {
-					firstIDs[i] = e.SessionID
-				}
-			}, onErr)
-			counters[i] = c
-		}()
+	// GOMAXPROCS sessions are read at a time; a pending slot is freed only
+	// when its counter has been merged, so a few counters exist at once,
+	// however many sessions, and a slow session does not stall the rest.
+	n := len(sorted)
+	counters := make([]*Counter, n)
+	firstIDs := make([]string, n)
+	done := make([]chan struct{}, n)
+	for i := range done {
+		done[i] = make(chan struct{})
 	}
-	wg.Wait()
+	workers := make(chan struct{}, runtime.GOMAXPROCS(0))
+	slots := make(chan struct{}, 8*runtime.GOMAXPROCS(0))
+	go func() {
+		for i, in := range sorted {
+			slots <- struct{}{}
+			workers <- struct{}{}
+			go func() {
+				defer func() { <-workers; close(done[i]) }()
+				c := NewCounter()
+				ReadSession(c, in.Session, in.Agents, o, func(e *reader.Entry, _ bool) {
+					if firstIDs[i] == "" && e.SessionID != "" {
+						firstIDs[i] = e.SessionID
+					}
+				}, onErr)
+				counters[i] = c
+			}()
+		}
+	}()
 	c := NewCounter()
 	for i, in := range sorted {
+		<-done[i]
 		sr := &SessionReport{Input: in, ID: in.Session.ID}
 		if in.Session.Path == session.StdinPath {
 			sr.ID = firstIDs[i]
@@ -105,6 +114,7 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		}
 		c.Merge(counters[i])
 		counters[i] = nil
+		<-slots
 		rep.projectOf[sr.ID] = in.Project
 		rep.Sessions = append(rep.Sessions, sr)
 	}
