@@ -68,7 +68,13 @@ type Usage struct {
 	WebSearch       int64 // server_tool_use.web_search_requests
 	Speed           string
 	ServiceTier     string
+
+	implausible bool // a count was over MaxTokenCount (reported by the Reader)
 }
+
+// MaxTokenCount bounds a token count of one response: far above any real
+// context window, far below where sums of a long history could overflow.
+const MaxTokenCount = 1 << 40
 
 // Total is every token the response consumed or produced.
 func (u Usage) Total() int64 { return u.Input + u.Output + u.CacheCreation + u.CacheRead }
@@ -200,6 +206,12 @@ func parseUsage(u []byte) Usage {
 	var us Usage
 	eachMember(u, func(k, v []byte) bool {
 		switch string(k) {
+		case "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens":
+			if rawNumber(v) > MaxTokenCount {
+				us.implausible = true
+			}
+		}
+		switch string(k) {
 		case "input_tokens":
 			us.Input = rawCount(v)
 		case "output_tokens":
@@ -239,7 +251,7 @@ func parseUsage(u []byte) Usage {
 // accepted; anything negative or not a number counts as zero.
 func rawCount(v []byte) int64 {
 	n := rawNumber(v)
-	if n < 0 {
+	if n < 0 || n > MaxTokenCount {
 		return 0
 	}
 	return n
@@ -293,7 +305,7 @@ func str(v gjson.Result) string {
 // anything negative or not a number counts as zero.
 func count(v gjson.Result) int64 {
 	n := v.Int()
-	if n < 0 {
+	if n < 0 || n > MaxTokenCount {
 		return 0
 	}
 	return n

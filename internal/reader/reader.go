@@ -44,6 +44,9 @@ const (
 	// TruncatedTail: the last line has no newline and does not parse: the
 	// session is most likely still being written.
 	TruncatedTail
+	// ImplausibleCount: the line is kept, but a token count in its usage
+	// is beyond any real request (MaxTokenCount) and is read as 0.
+	ImplausibleCount
 )
 
 // Issue describes a line the reader skipped.
@@ -67,6 +70,8 @@ func (i Issue) Message() string {
 		return "skipped line: JSON value is not an object"
 	case TooLong:
 		return fmt.Sprintf("skipped line of %s: longer than the %s limit", humanBytes(i.Size), humanBytes(MaxLineBytes))
+	case ImplausibleCount:
+		return fmt.Sprintf("a token count in this line's usage is over %d: read as 0", MaxTokenCount)
 	case TruncatedTail:
 		return fmt.Sprintf("last line is incomplete (%s, no newline): the session may still be written", humanBytes(i.Size))
 	}
@@ -240,6 +245,10 @@ func (r *Reader) Next() (Entry, bool) {
 			r.issue(kind, len(line))
 			continue
 		}
+		if e.Usage.implausible {
+			r.issue(ImplausibleCount, len(line))
+			e.Usage.implausible = false
+		}
 		e.Line = r.line
 		e.Offset = start
 		e.Size = len(line)
@@ -251,7 +260,9 @@ func (r *Reader) Next() (Entry, bool) {
 }
 
 func (r *Reader) issue(kind IssueKind, size int) {
-	r.skipped++
+	if kind != ImplausibleCount {
+		r.skipped++
+	}
 	if r.opts.OnIssue != nil {
 		r.opts.OnIssue(Issue{File: r.opts.Name, Line: r.line, Kind: kind, Size: size})
 	}

@@ -7,7 +7,9 @@
 // one place (Counter.add):
 //
 //   - A response's fingerprint is (message.id, requestId); message.id alone
-//     when requestId is missing; when both are missing, the usage of
+//     when requestId is missing (such a line joins the response of its
+//     message.id, and a response first seen without requestId takes the
+//     one its later lines bring); when both are missing, the usage of
 //     consecutive such lines in one file (identical usage = same response).
 //   - Of the lines of one response, the largest usage is kept (the last,
 //     final one).
@@ -17,7 +19,8 @@
 //   - Every response counts, on every branch and in every file given to the
 //     same Counter, once: a resumed session that replays another session's
 //     lines adds nothing for them to a multi-session total. The response
-//     belongs to the session that was added first.
+//     belongs to the session its line names in sessionId when that
+//     session's file has it, else to the session that was added first.
 package tokens
 
 import (
@@ -32,6 +35,10 @@ type Response struct {
 	MessageID string
 	RequestID string
 	SessionID string // the session it belongs to
+	// LineSessionID is the sessionId the kept line records. A resumed
+	// session's file replays lines of the one it continues; when those
+	// keep their old sessionId, it names the session they belong to.
+	LineSessionID string
 	AgentID   string // "" for the main conversation
 	Model     string
 	Time      time.Time
@@ -71,6 +78,7 @@ type Source struct {
 // Counter deduplicates responses across every file added to it.
 type Counter struct {
 	byKey     map[Key]int
+	byMID     map[string]int // message.id → its first response
 	responses []Response
 	names     map[string]string // one copy of each model, agent, speed and tier name
 }
@@ -89,7 +97,7 @@ func (c *Counter) intern(s string) string {
 }
 
 // NewCounter returns an empty Counter.
-func NewCounter() *Counter { return &Counter{byKey: map[Key]int{}} }
+func NewCounter() *Counter { return &Counter{byKey: map[Key]int{}, byMID: map[string]int{}} }
 
 // File is the per-file state of a Counter.
 type File struct {
@@ -157,37 +165,79 @@ func (f *File) inlineAgent(e *reader.Entry) string {
 }
 
 func (c *Counter) add(key Key, agent string, src Source, e *reader.Entry) {
-	agent, u := c.intern(agent), e.Usage
+	u := e.Usage
 	u.Speed, u.ServiceTier = c.intern(u.Speed), c.intern(u.ServiceTier)
-	model := c.intern(e.Model)
-	i, seen := c.byKey[key]
+	c.put(key, Response{
+		MessageID: e.MessageID, RequestID: e.RequestID,
+		SessionID: src.SessionID, LineSessionID: e.SessionID, AgentID: c.intern(agent), Model: c.intern(e.Model),
+		Time: e.Timestamp, Usage: u, Sidechain: e.Sidechain, File: src.Path, Line: e.Line, Lines: 1,
+	})
+}
+
+// find looks a fingerprint up. A line without requestId belongs to the
+// response of its message.id; a line with one joins a response first seen
+// without it, but never one that has another requestId.
+func (c *Counter) find(k Key) (int, bool) {
+	if i, ok := c.byKey[k]; ok {
+		return i, true
+	}
+	if k.MessageID == "" {
+		return 0, false
+	}
+	if k.RequestID == "" {
+		i, ok := c.byMID[k.MessageID]
+		return i, ok
+	}
+	if i, ok := c.byKey[Key{MessageID: k.MessageID}]; ok && c.responses[i].RequestID == "" {
+		return i, true
+	}
+	return 0, false
+}
+
+// put merges one line (or one response of another counter) into the
+// counter. This is the dedup rule; see the package comment.
+func (c *Counter) put(k Key, in Response) {
+	i, seen := c.find(k)
 	if !seen {
-		c.byKey[key] = len(c.responses)
-		c.responses = append(c.responses, Response{
-			Key: key, MessageID: e.MessageID, RequestID: e.RequestID,
-			SessionID: src.SessionID, AgentID: agent, Model: model, Time: e.Timestamp,
-			Usage: u, Sidechain: e.Sidechain, File: src.Path, Line: e.Line, Lines: 1,
-		})
+		in.Key = k
+		c.byKey[k] = len(c.responses)
+		if _, ok := c.byMID[k.MessageID]; !ok && k.MessageID != "" {
+			c.byMID[k.MessageID] = len(c.responses)
+		}
+		c.responses = append(c.responses, in)
 		return
 	}
 	r := &c.responses[i]
-	r.Lines++
+	if k.RequestID != "" && r.RequestID == "" {
+		r.RequestID, r.Key = k.RequestID, k
+		c.byKey[k] = i
+	}
+	lines, key, rid := r.Lines+in.Lines, r.Key, r.RequestID
+	earliest := r.Time
+	if !in.Time.IsZero() && (earliest.IsZero() || in.Time.Before(earliest)) {
+		earliest = in.Time
+	}
 	switch {
-	case r.Sidechain && !e.Sidechain:
+	case r.Sidechain && !in.Sidechain:
 		// The main copy wins over a sidechain replay, whatever its size.
-		r.Sidechain = false
-		r.AgentID, r.Model, r.Usage, r.File, r.Line = agent, model, u, src.Path, e.Line
-		r.SessionID = src.SessionID
-	case !r.Sidechain && e.Sidechain:
+		*r = in
+	case !r.Sidechain && in.Sidechain:
 		// A replay of a main response: nothing new.
-	case larger(u, r.Usage):
-		r.Usage, r.File, r.Line = u, src.Path, e.Line
-		if model != "" {
-			r.Model = model
+	default:
+		if larger(in.Usage, r.Usage) {
+			r.Usage, r.File, r.Line = in.Usage, in.File, in.Line
+			if in.Model != "" {
+				r.Model = in.Model
+			}
+		}
+		// A copy in the session its line names is the original.
+		if r.SessionID != in.SessionID && r.SessionID != r.LineSessionID && in.SessionID == in.LineSessionID {
+			r.SessionID, r.LineSessionID, r.AgentID = in.SessionID, in.LineSessionID, in.AgentID
 		}
 	}
-	if r.Time.IsZero() || (!e.Timestamp.IsZero() && e.Timestamp.Before(r.Time)) {
-		r.Time = e.Timestamp
+	r.Lines, r.Key, r.Time = lines, key, earliest
+	if r.RequestID == "" {
+		r.RequestID = rid
 	}
 }
 
@@ -196,30 +246,7 @@ func (c *Counter) add(key Key, agent string, src Source, e *reader.Entry) {
 // stays with the session that was added first.
 func (c *Counter) Merge(o *Counter) {
 	for i := range o.responses {
-		r := &o.responses[i]
-		j, seen := c.byKey[r.Key]
-		if !seen {
-			c.byKey[r.Key] = len(c.responses)
-			c.responses = append(c.responses, *r)
-			continue
-		}
-		old := &c.responses[j]
-		old.Lines += r.Lines
-		if !r.Time.IsZero() && (old.Time.IsZero() || r.Time.Before(old.Time)) {
-			old.Time = r.Time
-		}
-		switch {
-		case old.Sidechain && !r.Sidechain:
-			lines := old.Lines
-			*old = *r
-			old.Lines = lines
-		case !old.Sidechain && r.Sidechain:
-		case larger(r.Usage, old.Usage):
-			old.Usage, old.File, old.Line = r.Usage, r.File, r.Line
-			if r.Model != "" {
-				old.Model = r.Model
-			}
-		}
+		c.put(o.responses[i].Key, o.responses[i])
 	}
 }
 

@@ -93,6 +93,15 @@ func TestDedupRules(t *testing.T) {
 			asst("a2", "a1", "msg_1", "", 3, 40, 100, 1000, ""),
 			asst("a3", "a2", "msg_2", "", 5, 7, 0, 1100, ""),
 		}}, want{2, 8, 47, 100, 2100}},
+		{"requestId on some lines of a response only: still one response", [][]string{{
+			asst("a1", "", "msg_1", "req_1", 3, 1, 100, 1000, ""),
+			asst("a2", "a1", "msg_1", "", 3, 40, 100, 1000, ""),
+			asst("a3", "a2", "msg_1", "req_1", 3, 50, 100, 1000, ""),
+		}}, want{1, 3, 50, 100, 1000}},
+		{"a line without requestId first, then lines with it", [][]string{{
+			asst("a1", "", "msg_1", "", 3, 1, 100, 1000, ""),
+			asst("a2", "a1", "msg_1", "req_1", 3, 40, 100, 1000, ""),
+		}}, want{1, 3, 40, 100, 1000}},
 		{"same message.id with another requestId is another response", [][]string{{
 			asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""),
 			asst("a2", "a1", "msg_1", "req_2", 3, 10, 100, 1000, ""),
@@ -144,6 +153,22 @@ func TestDedupRules(t *testing.T) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestAReplayedLineBelongsToTheSessionItNames(t *testing.T) {
+	// The resumed file (s1) replays msg_1 keeping its sessionId "s0": it
+	// is s0's, even when s1 is counted first.
+	line := strings.Replace(asst("a1", "", "msg_1", "req_1", 3, 10, 100, 1000, ""), `"sessionId":"s"`, `"sessionId":"s0"`, 1)
+	c := NewCounter()
+	for _, f := range []struct{ sid, path string }{{"s1", "resumed.jsonl"}, {"s0", "original.jsonl"}} {
+		file := c.File(Source{SessionID: f.sid, Path: f.path})
+		r := reader.New(strings.NewReader(line+"\n"), reader.Options{})
+		e, _ := r.Next()
+		file.Add(&e)
+	}
+	if got := c.Responses(); len(got) != 1 || got[0].SessionID != "s0" || got[0].Lines != 2 {
+		t.Errorf("responses %+v", got)
 	}
 }
 

@@ -12,6 +12,12 @@ import (
 
 var bedrockSuffix = regexp.MustCompile(`-v\d+(:\d+)?$`)
 
+// versionSuffix is what may follow a table entry's name: nothing, a date
+// or "latest". "claude-opus-4-8" is not "claude-opus-4" with a suffix: an
+// unknown newer model is unpriced (and named in a warning), never priced
+// as an older one.
+var versionSuffix = regexp.MustCompile(`^(-\d{8}|-latest)?$`)
+
 //go:embed prices.json
 var defaultPrices []byte
 
@@ -31,8 +37,8 @@ type Prices struct {
 	cache map[string]*ModelPrice // model name → price (nil: none), filled by Model
 }
 
-// ModelPrice is the price of every model whose normalised name starts with
-// Match (the longest match wins).
+// ModelPrice is the price of the model named Match, with or without a
+// date suffix (claude-sonnet-4-5 and claude-sonnet-4-5-20250929).
 type ModelPrice struct {
 	Match  string  `json:"match"`
 	Input  float64 `json:"input"`
@@ -124,7 +130,10 @@ func (p *Prices) lookup(model string) *ModelPrice {
 	var best *ModelPrice
 	for i := range p.Models {
 		m := &p.Models[i]
-		if strings.HasPrefix(name, m.Match) && (best == nil || len(m.Match) > len(best.Match)) {
+		if !strings.HasPrefix(name, m.Match) || !versionSuffix.MatchString(name[len(m.Match):]) {
+			continue
+		}
+		if best == nil || len(m.Match) > len(best.Match) {
 			best = m
 		}
 	}

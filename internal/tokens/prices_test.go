@@ -33,6 +33,9 @@ func TestCost(t *testing.T) {
 		{"provider prefixes and suffixes", "us.anthropic.claude-3-5-haiku-20241022-v1:0", reader.Usage{Input: 1e6}, 0.8, true},
 		{"absolute cache price of haiku 3", "claude-3-haiku-20240307", reader.Usage{CacheRead: 1e6}, 0.03, true},
 		{"unknown model", "gpt-5", reader.Usage{Input: 1e6}, 0, false},
+		{"a newer model is not priced as an older family", "claude-opus-4-8-20270101", reader.Usage{Input: 1e5}, 0, false},
+		{"nor is a variant", "claude-sonnet-4-5-turbo", reader.Usage{Input: 1e5}, 0, false},
+		{"latest alias", "claude-3-5-haiku-latest", reader.Usage{Input: 1e6}, 0.8, true},
 		{"no model", "", reader.Usage{Input: 1e6}, 0, false},
 	}
 	for _, tt := range tests {
@@ -59,7 +62,7 @@ func TestParsePricesRejectsBadTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, ok := p.Cost(&Response{Model: "my-model-x", Usage: reader.Usage{CacheCreation: 1e6}}); !ok || c != 1.25 {
+	if c, ok := p.Cost(&Response{Model: "my-model-20260101", Usage: reader.Usage{CacheCreation: 1e6}}); !ok || c != 1.25 {
 		t.Errorf("default multipliers not applied: %v %v", c, ok)
 	}
 }
