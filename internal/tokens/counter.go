@@ -39,14 +39,14 @@ type Response struct {
 	// session's file replays lines of the one it continues; when those
 	// keep their old sessionId, it names the session they belong to.
 	LineSessionID string
-	AgentID   string // "" for the main conversation
-	Model     string
-	Time      time.Time
-	Usage     reader.Usage
-	Sidechain bool   // every line seen so far was a sidechain line
-	File      string // file and line of the kept usage
-	Line      int
-	Lines     int // transcript lines merged into this response
+	AgentID       string // "" for the main conversation
+	Model         string
+	Time          time.Time
+	Usage         reader.Usage
+	Sidechain     bool   // every line seen so far was a sidechain line
+	File          string // file and line of the kept usage
+	Line          int
+	Lines         int // transcript lines merged into this response
 }
 
 // Key is a response's fingerprint: (message.id, requestId), or for lines
