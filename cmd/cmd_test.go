@@ -368,3 +368,32 @@ func TestHelpTeaches(t *testing.T) {
 		t.Errorf("--version: %q", r.out)
 	}
 }
+
+func TestTokensReportShapeFollowsTheArguments(t *testing.T) {
+	// One session with --by in a pipe: only the groups, one table.
+	r := run(t, false, nil, "tokens", "--dir", samples, "b3edadab", "--by", "agent")
+	if r.code != 0 || r.out != "\t15\t138\t1443\t32421\t290391\t324393\t0.384592\na434715\t3\t15\t297\t13142\t25277\t38731\t0.061366\n" {
+		t.Errorf("exit %d, pipe output %q", r.code, r.out)
+	}
+	// Several sessions of which one has responses: still a session table.
+	r = run(t, false, nil, "tokens", "--dir", samples, "b3edadab", "0d3b22c1")
+	if r.code != 0 || strings.Count(r.out, "\n") != 2 || !strings.HasPrefix(r.out, "b3edadab-bca0-4054-9b41-f7ffa6941260\t") {
+		t.Errorf("exit %d, output %q", r.code, r.out)
+	}
+}
+
+func TestTokensStrictValidatesEveryLine(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "-p"), 0o755)
+	// The broken line is shaped like an object: the fast path would not
+	// look inside it, --strict must.
+	os.WriteFile(filepath.Join(dir, "-p", "11111111-1111-4111-8111-111111111111.jsonl"), []byte(
+		`{"type":"user","message":{"role":"user","content":"hi"},"oops":}`+"\n"+
+			`{"type":"assistant","message":{"id":"m","role":"assistant","model":"claude-opus-4-5","usage":{"input_tokens":1,"output_tokens":2}}}`+"\n"), 0o644)
+	if r := run(t, false, nil, "tokens", "--dir", dir); r.code != 0 {
+		t.Errorf("without --strict: exit %d %q", r.code, r.errOut)
+	}
+	if r := run(t, false, nil, "tokens", "--dir", dir, "--strict"); r.code != 1 || !strings.Contains(r.errOut, ":1: skipped malformed line") {
+		t.Errorf("with --strict: exit %d %q", r.code, r.errOut)
+	}
+}

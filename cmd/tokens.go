@@ -156,7 +156,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 
 	rep := tokens.Build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until},
-		reader.Options{OnIssue: f.Report().Line, Want: tokens.Wanted},
+		readerOptions(f),
 		func(path string, err error) { f.Report().Warn("%s: %v", path, err) })
 	if len(o.Sessions) == 0 {
 		rep.DropEmpty()
@@ -173,8 +173,11 @@ func tokensRun(o *TokensOptions) error {
 		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(models, ", "))
 	}
 
-	violations := checkBudgets(rep, budget, o.BudgetTotal || len(rep.Sessions) == 1)
-	withResponses := len(rep.Sessions) == 1 || by == tokens.ByResponse
+	// The shape of the report follows the arguments, not how many sessions
+	// had responses: one session argument is a per-response report.
+	single := len(o.Sessions) == 1
+	violations := checkBudgets(rep, budget, o.BudgetTotal || single)
+	withResponses := single || by == tokens.ByResponse
 	if f.Globals.JSON {
 		doc := render.NewTokensJSON(rep, by, withResponses)
 		if budget.Set() {
@@ -190,7 +193,9 @@ func tokensRun(o *TokensOptions) error {
 		if len(rep.Sessions) == 0 {
 			fmt.Fprintln(f.IO.ErrOut, "cctx: no sessions to count"+finder.Where())
 		}
-		if err := render.Tokens(f.IO.Out, rep, f.Render(), render.TokensOptions{By: by, Responses: withResponses}); err != nil {
+		// A pipe gets one table: the responses, or the groups of --by.
+		rows := withResponses && (f.IO.IsStdoutTTY() || by == "" || by == tokens.ByResponse)
+		if err := render.Tokens(f.IO.Out, rep, f.Render(), render.TokensOptions{By: by, Responses: rows, Single: single}); err != nil {
 			return err
 		}
 	}
@@ -204,6 +209,17 @@ func tokensRun(o *TokensOptions) error {
 	return nil
 }
 
+// readerOptions are how tokens reads: only the lines a counter needs are
+// parsed, the others checked for shape. --strict validates every line, so
+// that it fails on the same lines show and tree report.
+func readerOptions(f *Factory) reader.Options {
+	o := reader.Options{OnIssue: f.Report().Line, Want: tokens.Wanted}
+	if f.Globals.Strict {
+		o.Want = nil
+	}
+	return o
+}
+
 type scopedViolation struct {
 	tokens.Violation
 	scope string
@@ -211,13 +227,14 @@ type scopedViolation struct {
 
 // checkBudgets checks the sum, or each session on its own.
 func checkBudgets(rep *tokens.Report, b tokens.Budget, total bool) []scopedViolation {
+	single := total && len(rep.Sessions) == 1
 	if !b.Set() {
 		return nil
 	}
 	var out []scopedViolation
 	if total {
 		scope := "total"
-		if len(rep.Sessions) == 1 {
+		if single && len(rep.Sessions) == 1 {
 			scope = "session " + rep.Sessions[0].ID
 		}
 		for _, v := range b.Check(rep.Total) {

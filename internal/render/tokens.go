@@ -195,6 +195,7 @@ func Bar(v, full int64, width int) string {
 type TokensOptions struct {
 	By        tokens.Grouping // "" = default: responses for one session, sessions for several
 	Responses bool            // show the per-response table
+	Single    bool            // one session was asked for: totals by agent and model follow
 }
 
 // Tokens writes a report for people (terminal) or for cut/awk (pipe).
@@ -295,7 +296,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 			t.Footer(append([]string{"total"}, totalCells(rep.Total)...)...)
 		}
 		return t.Render(w)
-	case len(rep.Sessions) == 1 && o.TTY:
+	case to.Single && len(rep.Sessions) == 1 && o.TTY:
 		s := rep.Sessions[0]
 		if len(s.Agents) > 1 {
 			section("By agent")
@@ -318,7 +319,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		}
 		t.Footer(append([]string{"total"}, totalCells(s.Total)...)...)
 		return t.Render(w)
-	case len(rep.Sessions) == 1:
+	case to.Single:
 		return nil // a pipe gets the per-response rows only
 	}
 	section("By session")

@@ -52,13 +52,19 @@ func (b Budget) Check(t Total) []Violation {
 	if b.CostUSD >= 0 {
 		switch {
 		case t.Cost > b.CostUSD:
-			out = append(out, Violation{"--max-cost", fmt.Sprintf("$%.2f", b.CostUSD), fmt.Sprintf("$%.2f", t.Cost)})
+			out = append(out, Violation{"--max-cost", usd(b.CostUSD), usd(t.Cost)})
 		case !t.CostKnown():
-			out = append(out, Violation{"--max-cost", fmt.Sprintf("$%.2f", b.CostUSD),
+			out = append(out, Violation{"--max-cost", usd(b.CostUSD),
 				fmt.Sprintf("unknown ($%.2f priced, %d call(s) of unpriced models; see --pricing)", t.Cost, t.UnpricedCalls)})
 		}
 	}
 	return out
+}
+
+// usd prints an amount with the digits it needs: $5, $0.445, $0.451234
+// (never rounded so that a limit and a value over it print the same).
+func usd(v float64) string {
+	return "$" + strconv.FormatFloat(float64(int64(v*1e6+0.5))/1e6, 'f', -1, 64)
 }
 
 // ParseCount reads a budget count: 400000, 400k, 1.5M, 2G (also 400_000).
