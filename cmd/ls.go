@@ -314,9 +314,6 @@ func sessionStats(f *Factory, finder *session.Finder, s *session.Session) lsStat
 	return st
 }
 
-// isPrompt reports whether an entry is a prompt a person typed: a user line
-// with text, not a tool result, meta line, compaction summary or sidechain.
-func isPrompt(e *reader.Entry) bool {
-	return e.Type == "user" && e.Content&reader.HasText != 0 && e.Content&reader.HasToolResult == 0 &&
-		!e.Meta && !e.CompactSummary && !e.Sidechain
-}
+// isPrompt reports whether an entry is a prompt a person typed in the main
+// conversation (see reader.Entry.IsTypedPrompt).
+func isPrompt(e *reader.Entry) bool { return e.IsTypedPrompt() && !e.Sidechain }

@@ -1,7 +1,9 @@
 package reader
 
 import (
+	"bytes"
 	"strings"
+	"unicode"
 
 	"github.com/tidwall/gjson"
 )
@@ -19,64 +21,121 @@ const (
 	HasDocument
 )
 
-// contentFlags reads the content value at b[vs] and returns its flags and
-// the index just past it (-1 when malformed).
-func contentFlags(b []byte, vs int) (ContentFlags, int) {
+// contentFlags reads the content value at b[vs] and returns its flags,
+// the start of its first text (when wantText), and the index just past it
+// (-1 when malformed).
+func contentFlags(b []byte, vs int, wantText bool) (ContentFlags, string, int) {
 	if vs >= len(b) {
-		return 0, -1
+		return 0, "", -1
 	}
 	switch b[vs] {
 	case '"':
 		end := skipString(b, vs)
-		if end > 0 && !blankString(b[vs:end]) {
-			return HasText, end
+		if end < 0 || blankString(b[vs:end]) {
+			return 0, "", end
 		}
-		return 0, end
+		head := ""
+		if wantText {
+			head = textHead(b[vs:end])
+		}
+		return HasText, head, end
 	case '[':
 	default:
-		return 0, skipValue(b, vs)
+		return 0, "", skipValue(b, vs)
 	}
 	var f ContentFlags
+	head := ""
 	i := skipSpace(b, vs+1)
 	if i < len(b) && b[i] == ']' {
-		return 0, i + 1
+		return 0, "", i + 1
 	}
 	for {
 		if i >= len(b) {
-			return 0, -1
+			return 0, "", -1
 		}
 		var end int
 		if b[i] == '{' {
-			typ := ""
+			typ, text := "", ""
 			end = members(b, i, func(k []byte, vs int) int {
-				if string(k) != "type" {
+				switch string(k) {
+				case "type":
+				case "text":
+					if !wantText || head != "" {
+						return -1
+					}
+				default:
 					return -1
 				}
 				ve := skipValue(b, vs)
-				if ve > 0 {
+				if ve > 0 && string(k) == "type" {
 					typ = rawStr(b[vs:ve])
+				} else if ve > 0 && b[vs] == '"' {
+					text = textHead(b[vs:ve])
 				}
 				return ve
 			})
 			f |= blockFlag(typ)
+			if typ == "text" && head == "" {
+				head = text
+			}
 		} else {
 			end = skipValue(b, i)
 		}
 		if end < 0 {
-			return 0, -1
+			return 0, "", -1
 		}
 		if i = skipSpace(b, end); i >= len(b) {
-			return 0, -1
+			return 0, "", -1
 		}
 		switch b[i] {
 		case ',':
 			i = skipSpace(b, i+1)
 		case ']':
-			return f, i + 1
+			return f, head, i + 1
 		default:
-			return 0, -1
+			return 0, "", -1
 		}
 	}
+}
+
+// textHeadBytes is how much of a prompt's text the envelope keeps: enough
+// to tell typed text from what Claude Code writes itself.
+const textHeadBytes = 96
+
+// textHead decodes the start of a JSON string, trimmed of leading space.
+func textHead(v []byte) string {
+	inner := v[1 : len(v)-1]
+	if len(inner) > textHeadBytes {
+		inner = inner[:textHeadBytes]
+		// Do not end inside an escape: drop a trailing partial one.
+		if k := bytes.LastIndexByte(inner, '\\'); k >= 0 && len(inner)-k < 6 {
+			inner = inner[:k]
+		}
+	}
+	q := make([]byte, 0, len(inner)+2)
+	q = append(append(append(q, '"'), inner...), '"')
+	return strings.TrimLeftFunc(gjson.ParseBytes(q).Str, unicode.IsSpace)
+}
+
+// localMarkup starts the user lines Claude Code writes itself: slash
+// command records, command output, bash mode, interruptions, memory input,
+// notifications. They are not prompts a person typed.
+var localMarkup = []string{"<command-name>", "<command-message>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
+	"[Request interrupted by user", "<user-memory-input>", "<task-notification>", "<system-reminder>"}
+
+// IsTypedPrompt reports whether the entry is a prompt a person typed: a
+// user line with text that is not a tool result, a meta or compaction
+// summary line, or text Claude Code wrote itself (localMarkup).
+func (e *Entry) IsTypedPrompt() bool {
+	if e.Type != "user" || e.Meta || e.CompactSummary || e.Content&HasText == 0 || e.Content&HasToolResult != 0 {
+		return false
+	}
+	for _, p := range localMarkup {
+		if strings.HasPrefix(e.TextHead, p) {
+			return false
+		}
+	}
+	return true
 }
 
 // blankString reports whether a JSON string holds only whitespace, without

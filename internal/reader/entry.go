@@ -44,6 +44,7 @@ type Entry struct {
 	HasUsage  bool
 	Usage     Usage
 	Content   ContentFlags // what message.content holds
+	TextHead  string       // the start of the first text of a user message
 
 	// Compaction metadata of a system/compact_boundary entry.
 	CompactTrigger   string
@@ -176,8 +177,8 @@ func parseMessage(b []byte, vs int, e *Entry) int {
 	}
 	return members(b, vs, func(k []byte, vs int) int {
 		if string(k) == "content" {
-			f, end := contentFlags(b, vs)
-			e.Content = f
+			f, head, end := contentFlags(b, vs, e.Role == "user")
+			e.Content, e.TextHead = f, head
 			return end
 		}
 		ve := skipValue(b, vs)

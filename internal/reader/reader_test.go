@@ -308,3 +308,33 @@ func TestPeek(t *testing.T) {
 		}
 	}
 }
+
+func TestTextHeadAndTypedPrompts(t *testing.T) {
+	long := strings.Repeat("é", 200)
+	tests := []struct {
+		line, head string
+		typed      bool
+	}{
+		{`{"type":"user","message":{"role":"user","content":"  fix the bug"}}`, "fix the bug", true},
+		{`{"type":"user","message":{"role":"user","content":[{"type":"image"},{"type":"text","text":"what is this?"},{"type":"text","text":"second"}]}}`, "what is this?", true},
+		{`{"type":"user","message":{"role":"user","content":[{"text":"key order\nreversed","type":"text"}]}}`, "key order\nreversed", true},
+		{`{"type":"user","message":{"role":"user","content":"<command-name>/clear</command-name>"}}`, "<command-name>/clear</command-name>", false},
+		{`{"type":"user","message":{"role":"user","content":"[Request interrupted by user]"}}`, "[Request interrupted by user]", false},
+		{`{"type":"user","message":{"role":"user","content":"<local-command-stdout>ok</local-command-stdout>"}}`, "<local-command-stdout>ok</local-command-stdout>", false},
+		{`{"type":"user","isMeta":true,"message":{"role":"user","content":"caveat"}}`, "caveat", false},
+		{`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","content":"x"}]}}`, "", false},
+		{`{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"reply"}]}}`, "", false},
+		{`{"type":"user","message":{"role":"user","content":"` + long + `"}}`, strings.Repeat("é", 48), true},
+		{`{"type":"user","message":{"role":"user","content":"` + strings.Repeat("a", 94) + `\u00e9 cut"}}`, strings.Repeat("a", 94), true},
+	}
+	for _, tt := range tests {
+		e, ok := ParseLine([]byte(tt.line))
+		if !ok {
+			t.Fatalf("not parsed: %s", tt.line)
+		}
+		want := strings.ReplaceAll(tt.head, `\n`, "\n")
+		if e.TextHead != want || e.IsTypedPrompt() != tt.typed {
+			t.Errorf("%.60s: head %q typed %v, want %q %v", tt.line, e.TextHead, e.IsTypedPrompt(), want, tt.typed)
+		}
+	}
+}
