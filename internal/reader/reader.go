@@ -107,6 +107,7 @@ type Reader struct {
 	err     error
 	skipped int
 	pooled  bool
+	eof     bool
 }
 
 // New reads a transcript from r.
@@ -273,6 +274,9 @@ func (r *Reader) issue(kind IssueKind, size int) {
 // is reported and skipped here; its bytes are drained, not kept.
 func (r *Reader) readLine() (line []byte, start int64, complete, ok bool) {
 	for {
+		if r.eof {
+			return nil, 0, false, false
+		}
 		start = r.offset
 		r.buf = r.buf[:0]
 		size := 0
@@ -298,6 +302,12 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool) {
 		if err != nil && err != io.EOF {
 			r.err = err
 			return nil, 0, false, false
+		}
+		if err == io.EOF {
+			// A file still being written may grow after this: what is read
+			// is the file as it was at its end, and a half-written last
+			// line stays the last one, never glued to what follows.
+			r.eof = true
 		}
 		if size == 0 { // io.EOF with nothing read
 			return nil, 0, false, false

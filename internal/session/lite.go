@@ -88,7 +88,17 @@ func Lite(s *Session) (*Info, error) {
 	}
 	in.FirstPrompt = firstPrompt(headLines)
 	if in.FirstPrompt == "" && !whole && cutUserLine(head) {
-		in.FirstPrompt = scanFirstPrompt(s.Path)
+		var first time.Time
+		var cwd string
+		in.FirstPrompt, first, cwd = scanFirstPrompt(s.Path)
+		// The cut line was the first with a time (2.1.x writes timestamp
+		// and cwd after the message).
+		if !first.IsZero() && (in.StartedAt.IsZero() || first.Before(in.StartedAt)) {
+			in.StartedAt = first
+		}
+		if in.Project == "" {
+			in.Project = cwd
+		}
 	}
 
 	var custom, ai, lastPrompt, summary string
@@ -160,24 +170,31 @@ func Lite(s *Session) (*Info, error) {
 
 // scanFirstPrompt streams the start of a file whose head held no prompt:
 // the first user line was longer than the head. It stops at the first
-// prompt or after firstPromptScanLimit bytes.
-func scanFirstPrompt(path string) string {
+// prompt or after firstPromptScanLimit bytes, and returns the first
+// timestamp and cwd it saw on the way.
+func scanFirstPrompt(path string) (prompt string, first time.Time, cwd string) {
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return "", first, ""
 	}
 	defer f.Close()
 	r := reader.New(io.LimitReader(f, firstPromptScanLimit), reader.Options{KeepRaw: true})
 	for {
 		e, ok := r.Next()
 		if !ok {
-			return ""
+			return "", first, cwd
+		}
+		if first.IsZero() {
+			first = e.Timestamp
+		}
+		if cwd == "" {
+			cwd = e.CWD
 		}
 		if e.Type != "user" {
 			continue
 		}
 		if p := firstPrompt([][]byte{e.Raw}); p != "" {
-			return p
+			return p, first, cwd
 		}
 	}
 }
@@ -186,7 +203,9 @@ func scanFirstPrompt(path string) string {
 // no complete line at all: the first prompt may be in the part not read.
 func cutUserLine(head []byte) bool {
 	i := bytes.LastIndexByte(head, '\n')
-	return i < 0 || bytes.Contains(head[i+1:], []byte(`"type":"user"`))
+	cut := head[i+1:]
+	// 2.1.x writes "type" after the message, whose role comes first.
+	return i < 0 || bytes.Contains(cut, []byte(`"type":"user"`)) || bytes.Contains(cut, []byte(`"role":"user"`))
 }
 
 // readHeadTail reads the first and last n bytes of a file. When the file is

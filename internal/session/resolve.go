@@ -92,8 +92,16 @@ func sessionFromPath(p string) (*Session, error) {
 		return nil, &ResolveError{Arg: p, Reason: "not a regular file"}
 	}
 	dir := filepath.Dir(p)
+	// The id is the file's name when it is one; a renamed or exported file
+	// is known by the sessionId its lines record, as every command names it.
+	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	if !IsSessionID(id) {
+		if sid := headSessionID(p); sid != "" {
+			id = sid
+		}
+	}
 	return &Session{
-		ID:         strings.TrimSuffix(filepath.Base(p), ".jsonl"),
+		ID:         id,
 		Path:       p,
 		ProjectDir: dir,
 		Root:       Root{ProjectsDir: filepath.Dir(dir)},

@@ -140,6 +140,9 @@ func (f *Finder) projectDirs(root Root) []string {
 	if self {
 		dirs = append([]string{root.ProjectsDir}, dirs...)
 	}
+	if len(dirs) == 0 {
+		f.Report.Warn("%s: no project folders or sessions here (a projects dir holds <project>/<session-id>.jsonl)", root.ProjectsDir)
+	}
 	return dirs
 }
 

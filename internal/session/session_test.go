@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cctx-dev/cctx/internal/diag"
 )
 
 const (
@@ -352,5 +354,34 @@ func TestListFiltersAndOrder(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestHugeFirstLineIn21xKeyOrder(t *testing.T) {
+	// 2.1.x writes message first, timestamp and cwd after it: a cut head
+	// line hides both, and the prompt.
+	big := `{"parentUuid":null,"isSidechain":false,"message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"` +
+		strings.Repeat("A", 200<<10) + `"}},{"type":"text","text":"look at this"}]},"type":"user","uuid":"u1","timestamp":"2026-01-02T10:00:00Z","cwd":"/w/app"}`
+	content := lines(big, `{"type":"assistant","timestamp":"2026-01-02T12:59:00Z","cwd":"/w/app","message":{"role":"assistant","content":[]}}`)
+	in := liteOf(t, content)
+	if in.FirstPrompt != "look at this" || !in.StartedAt.Equal(time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)) || in.Project != "/w/app" {
+		t.Errorf("prompt %q started %v project %q", in.FirstPrompt, in.StartedAt, in.Project)
+	}
+}
+
+func TestResolveARenamedFileByItsSessionID(t *testing.T) {
+	root := write(t, map[string]string{"export.jsonl": lines(fmt.Sprintf(`{"type":"user","sessionId":%q,"message":{"content":"x"}}`, id1))})
+	s, err := NewFinder(nil, nil).Resolve(filepath.Join(root, "export.jsonl"))
+	if err != nil || s.ID != id1 {
+		t.Errorf("id %v err %v", s, err)
+	}
+}
+
+func TestARootWithoutProjectsIsWarnedAbout(t *testing.T) {
+	var buf strings.Builder
+	root := write(t, map[string]string{"notes.txt": "x"})
+	ss := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&buf, false)).Sessions()
+	if len(ss) != 0 || !strings.Contains(buf.String(), "no project folders or sessions here") {
+		t.Errorf("sessions %d, stderr %q", len(ss), buf.String())
 	}
 }
