@@ -9,10 +9,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"regexp"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -133,7 +135,7 @@ func grepPattern(p string) (*regexp.Regexp, error) {
 		return nil, nil
 	}
 	expr := p
-	if !strings.ContainsFunc(p, unicode.IsUpper) {
+	if !hasCapital(p) {
 		expr = "(?i)" + p
 	}
 	re, err := regexp.Compile(expr)
@@ -141,6 +143,61 @@ func grepPattern(p string) (*regexp.Regexp, error) {
 		return nil, usageErrorf("--grep: %v", err)
 	}
 	return re, nil
+}
+
+// hasCapital reports whether a regular expression has a capital letter
+// that it matches: the letters of escapes (\S, \W, \B, \PL, \p{Greek},
+// \x{1F600}) and of group names ((?P<Name>...)) do not count, the letters
+// of a quoted run (\Q...\E) do.
+func hasCapital(p string) bool {
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		switch {
+		case r == '\\' && i+1 < len(p):
+			rest := p[i+2:]
+			switch p[i+1] {
+			case 'Q': // a quoted run: its letters are matched as they are
+				quoted, after, found := strings.Cut(rest, `\E`)
+				if strings.ContainsFunc(quoted, unicode.IsUpper) {
+					return true
+				}
+				if !found {
+					return false
+				}
+				i = len(p) - len(after)
+				continue
+			case 'p', 'P', 'x':
+				if strings.HasPrefix(rest, "{") {
+					end := strings.IndexByte(rest, '}')
+					if end < 0 {
+						return false // unterminated: the pattern does not compile
+					}
+					i += 2 + end + 1
+					continue
+				}
+				n := 1 // a one-letter class: \pL
+				if p[i+1] == 'x' {
+					n = 2 // two hex digits: \x4A
+				}
+				i += 2 + min(n, len(rest))
+				continue
+			}
+			_, esize := utf8.DecodeRuneInString(p[i+1:])
+			i += 1 + esize
+			continue
+		case r == '(' && (strings.HasPrefix(p[i:], "(?P<") || strings.HasPrefix(p[i:], "(?<")):
+			end := strings.IndexByte(p[i:], '>')
+			if end < 0 {
+				return false
+			}
+			i += end + 1
+			continue
+		case unicode.IsUpper(r):
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // loaded is a session read for show.
@@ -184,17 +241,37 @@ func (o *ShowOptions) load(finder *session.Finder, s *session.Session) (*loaded,
 	return l, nil
 }
 
-// count runs the token counter over the session's files, exactly as cctx
-// tokens does for one session, so the header's totals equal its report.
-func (l *loaded) count(prices *tokens.Prices) *tokens.Report {
-	s := *l.sess
-	s.Path = l.tokPath
+// count totals the session's usage exactly as cctx tokens does for one
+// session (the same dedup rule, files in the same order, responses in time
+// order), so the header's totals equal its report. It feeds the counter the
+// envelopes the tree already holds (its nodes and the lines it dropped)
+// instead of reading every file a second time.
+func (l *loaded) count(prices *tokens.Prices) (tokens.Total, []tokens.Response) {
+	t := l.tree
+	id := l.sess.ID
 	if l.sess.Path == session.StdinPath {
-		s.ID = l.tree.SessionID
+		id = t.SessionID
 	}
-	// Lines the tree reported as skipped are not reported twice.
-	return tokens.Build([]tokens.Input{{Session: &s, Agents: l.agents}}, prices, tokens.Window{},
-		reader.Options{}, func(string, error) {})
+	c := tokens.NewCounter()
+	var cur *tree.File
+	var cf *tokens.File
+	t.Entries(func(fl *tree.File, e *reader.Entry) {
+		if fl != cur {
+			src := tokens.Source{SessionID: id, Path: fl.Path}
+			if fl == t.Main {
+				src.Path = l.tokPath
+			}
+			if fl.Agent != nil {
+				src.AgentID = fl.Agent.ID
+			}
+			cur, cf = fl, c.File(src)
+		}
+		cf.Add(e)
+	})
+	rs := c.Responses()
+	// cctx tokens lists a session's responses as a timeline.
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Time.Before(rs[j].Time) })
+	return tokens.Sum(rs, prices), rs
 }
 
 func showRun(o *ShowOptions) error {
@@ -236,16 +313,10 @@ func showRun(o *ShowOptions) error {
 	}
 
 	prices := tokens.DefaultPrices()
-	rep := l.count(prices)
-	var sr *tokens.SessionReport
-	if len(rep.Sessions) > 0 {
-		sr = rep.Sessions[0]
-	} else {
-		sr = &tokens.SessionReport{}
-	}
+	total, responses := l.count(prices)
 	tokPath := l.tokPath
 	report := show.Report{
-		Total: sr.Total, Responses: sr.Responses, Models: show.ModelsByTokens(sr.Responses),
+		Total: total, Responses: responses, Models: show.ModelsByTokens(responses),
 		FileKey: func(fl *tree.File) string {
 			if fl == t.Main {
 				return tokPath

@@ -245,6 +245,96 @@ func TestShowInvariantsOnTheRealCorpus(t *testing.T) {
 	}
 }
 
+// The header's usage is counted from the tree's entries, not by reading
+// the files again: it must still equal cctx tokens when lines carry usage
+// without being nodes (no uuid; a duplicate uuid's losing line), for
+// anonymous responses, for subagent files and from standard input.
+func TestShowUsageEqualsTokens(t *testing.T) {
+	lines := []string{
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"start"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-01-02T10:00:01Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"lost"}],"usage":{"input_tokens":1000,"output_tokens":5}}}`,
+		`{"type":"assistant","sessionId":"s1","timestamp":"2026-01-02T10:00:02Z","requestId":"r7","message":{"id":"m7","role":"assistant","model":"claude-opus-4-6","content":[],"usage":{"input_tokens":3,"output_tokens":4}}}`,
+		`{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T10:00:03Z","message":{"role":"user","content":"again"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-01-02T10:00:04Z","requestId":"r9","message":{"id":"m9","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"kept"}],"usage":{"input_tokens":10,"output_tokens":5}}}`,
+		`{"type":"assistant","uuid":"x6","parentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T10:00:05Z","message":{"role":"assistant","model":"claude-opus-4-6","content":[],"usage":{"input_tokens":7,"output_tokens":7}}}`,
+		`{"type":"assistant","sessionId":"s1","timestamp":"2026-01-02T10:00:06Z","message":{"role":"assistant","model":"claude-opus-4-6","content":[],"usage":{"input_tokens":7,"output_tokens":7}}}`,
+	}
+	p := writeSession(t, lines...)
+	dir := filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents")
+	os.MkdirAll(dir, 0o755)
+	agent := `{"type":"assistant","uuid":"y1","parentUuid":null,"sessionId":"s1","isSidechain":true,"agentId":"abc1234","timestamp":"2026-01-02T10:00:07Z","requestId":"r20","message":{"id":"m20","role":"assistant","model":"claude-haiku-4-5","content":[],"usage":{"input_tokens":20,"output_tokens":2}}}`
+	if err := os.WriteFile(filepath.Join(dir, "agent-abc1234.jsonl"), []byte(agent+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// cctx tokens reads standard input from the process, not from the
+	// test's streams: it counts the same lines from a file without agents.
+	alone := writeSession(t, lines...)
+	for _, tc := range []struct {
+		name, arg, stdin, tokArg string
+		calls                    int
+	}{
+		// m1 (its line lost the uuid to a later one), m7 (no uuid), m9, the
+		// anonymous response (two lines), m20 in the subagent.
+		{"file", p, "", p, 5},
+		{"stdin", "-", strings.Join(lines, "\n") + "\n", alone, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js := showRunIO(t, false, tc.stdin, nil, "show", "--json", tc.arg)
+			tok := showRunIO(t, false, "", nil, "tokens", "--json", tc.tokArg)
+			if js.code != 0 || tok.code != 0 {
+				t.Fatalf("show exit %d (%s), tokens exit %d (%s)", js.code, js.errOut, tok.code, tok.errOut)
+			}
+			var doc showDoc
+			json.Unmarshal([]byte(js.out), &doc)
+			var tdoc struct{ Total json.RawMessage }
+			json.Unmarshal([]byte(tok.out), &tdoc)
+			if string(doc.Session.Usage) != string(tdoc.Total) {
+				t.Errorf("header usage %s\n!= cctx tokens total %s", doc.Session.Usage, tdoc.Total)
+			}
+			var u struct {
+				APICalls int `json:"api_calls"`
+			}
+			json.Unmarshal(doc.Session.Usage, &u)
+			if u.APICalls != tc.calls {
+				t.Errorf("header counts %d API calls, want %d: %s", u.APICalls, tc.calls, doc.Session.Usage)
+			}
+		})
+	}
+}
+
+// show reads each file once to build the tree and once more for the lines
+// it displays; the usage is counted from the tree, not by a third read: it
+// stays right when the files are gone once the tree is built.
+func TestShowCountsUsageWithoutRereading(t *testing.T) {
+	p := writeSession(t, craftedSession...)
+	f := &Factory{IO: &IOStreams{In: &bytes.Buffer{}, Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}, Now: time.Now,
+		Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
+	f.Globals.Dirs = []string{filepath.Dir(filepath.Dir(p))}
+	finder, err := f.Finder()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := finder.Resolve(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &ShowOptions{F: f, Session: p}
+	l, err := o.load(finder, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.cleanup()
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	total, rs := l.count(nil)
+	// m1 (three lines, the largest usage kept) and m2; the synthetic
+	// placeholder carries no tokens.
+	if total.APICalls != 2 || total.Tokens != 152+12 || len(rs) != 2 {
+		t.Errorf("counted %d calls, %d tokens, %d responses; want 2, 164, 2", total.APICalls, total.Tokens, len(rs))
+	}
+}
+
 // unansweredInSource reports whether no line of the session's files
 // answers the call (an interrupted session): then "no result" is right.
 func unansweredInSource(t *testing.T, dir, id string) bool {
@@ -329,6 +419,65 @@ func TestShowTerminalView(t *testing.T) {
 				t.Errorf("want 3 assistant messages (m1, m2, synthetic), got:\n%s", got)
 			}
 		})
+	}
+}
+
+// Model names lose their date on the terminal, as in every other view;
+// --json keeps the full ids.
+func TestShowModelNamesWithoutDate(t *testing.T) {
+	p := writeSession(t,
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"hi"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-01-02T10:00:01Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5-20251101","content":[{"type":"text","text":"hello"}],"usage":{"input_tokens":10,"output_tokens":5}}}`,
+	)
+	r := showRunIO(t, false, "", nil, "show", p)
+	for _, want := range []string{"models   opus-4-5\n", "● assistant · 10:00:01 · opus-4-5 · "} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.out)
+		}
+	}
+	if strings.Contains(r.out, "20251101") {
+		t.Errorf("a dated model name is shown:\n%s", r.out)
+	}
+	js := showRunIO(t, false, "", nil, "show", "--json", p)
+	if !strings.Contains(js.out, `"models":["claude-opus-4-5-20251101"]`) || !strings.Contains(js.out, `"model":"claude-opus-4-5-20251101"`) {
+		t.Errorf("--json must keep the full model ids:\n%.600s", js.out)
+	}
+}
+
+// Smart case: a capital makes --grep case-sensitive, but the letters of
+// escapes, classes and group names are syntax, not text to match.
+func TestGrepSmartCase(t *testing.T) {
+	tests := []struct {
+		pattern string
+		text    string
+		match   bool
+	}{
+		{`error`, "ERROR here", true},
+		{`Error`, "ERROR here", false},
+		{`Error`, "Error here", true},
+		{`\Serror`, "xERROR", true},
+		{`\W?error\b`, " ERROR", true},
+		{`\Derror\B`, "xERRORS", true},
+		{`\P{L}error`, "1ERROR", true},
+		{`\p{Lu}rror`, "ERROR", true},
+		{`\PLerror`, "1ERROR", true},
+		{`\x{1F}error|\x4Aerror`, "JERROR", true},
+		{`(?P<Word>error)`, "ERROR", true},
+		{`(?<Word>error)`, "ERROR", true},
+		{`\QA.B\E`, "a.b", false},
+		{`\Qa.b\E`, "A.B", true},
+		{`\Qa.b\EX`, "a.bx", false},
+		{`\SError`, "xerror", false},
+	}
+	for _, tc := range tests {
+		re, err := grepPattern(tc.pattern)
+		if err != nil {
+			t.Errorf("%s: %v", tc.pattern, err)
+			continue
+		}
+		if got := re.MatchString(tc.text); got != tc.match {
+			t.Errorf("--grep %s on %q: match %v, want %v (%s)", tc.pattern, tc.text, got, tc.match, re)
+		}
 	}
 }
 
@@ -520,6 +669,46 @@ func TestShowLeaf(t *testing.T) {
 	r = showRunIO(t, false, "", nil, "show", "--leaf", "zz", p)
 	if r.code != ExitUsage || !strings.Contains(r.errOut, "its leaves: a2, a3") {
 		t.Errorf("unknown --leaf: exit %d, %s", r.code, r.errOut)
+	}
+}
+
+// The branches row says which branch is shown from --leaf, never from the
+// last shown item: with --agents the active branch can end on a subagent's
+// line (its call has no result yet), and --grep can leave nothing.
+func TestShowBranchesRow(t *testing.T) {
+	p := writeSession(t,
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s1","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"start"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s1","timestamp":"2026-01-02T10:00:01Z","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"ok"}]}}`,
+		`{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T10:00:02Z","message":{"role":"user","content":"first try"}}`,
+		`{"type":"assistant","uuid":"a2","parentUuid":"u2","sessionId":"s1","timestamp":"2026-01-02T10:00:03Z","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"abandoned"}]}}`,
+		`{"type":"user","uuid":"u3","parentUuid":"a1","sessionId":"s1","timestamp":"2026-01-02T10:05:00Z","message":{"role":"user","content":"second try"}}`,
+		`{"type":"assistant","uuid":"a3","parentUuid":"u3","sessionId":"s1","timestamp":"2026-01-02T10:05:01Z","message":{"id":"m3","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"tk","name":"Task","input":{"description":"look","prompt":"look around","subagent_type":"general-purpose"}}]}}`,
+	)
+	dir := filepath.Join(strings.TrimSuffix(p, ".jsonl"), "subagents")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := `{"type":"user","uuid":"x1","parentUuid":null,"sessionId":"s1","isSidechain":true,"agentId":"abc1234","timestamp":"2026-01-02T10:05:02Z","message":{"role":"user","content":"look around"}}`
+	os.WriteFile(filepath.Join(dir, "agent-abc1234.jsonl"), []byte(agent+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "agent-abc1234.meta.json"), []byte(`{"toolUseId":"tk","agentType":"general-purpose"}`), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--agents"}, "branches 2, showing the active one (--leaf UUID for another)\n"},
+		{[]string{"--grep", "nothing matches this"}, "branches 2, showing the active one (--leaf UUID for another)\n"},
+		{[]string{"--leaf", "a2"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n"},
+		{[]string{"--leaf", "a2", "--agents"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n"},
+		{[]string{"--leaf", "u3", "--agents"}, "branches 2, showing the active one up to u3 (--leaf)\n"},
+	}
+	for _, tc := range tests {
+		r := showRunIO(t, false, "", nil, append([]string{"show", p}, tc.args...)...)
+		if r.code != 0 || !strings.Contains(r.out, tc.want) {
+			t.Errorf("%v: exit %d, want %q in:\n%s%s", tc.args, r.code, tc.want, r.out, r.errOut)
+		}
+	}
+	if r := showRunIO(t, false, "", nil, "show", p, "--agents"); !strings.Contains(r.out, "look around") {
+		t.Errorf("the subagent is not shown under its call, so the test proves nothing:\n%s", r.out)
 	}
 }
 

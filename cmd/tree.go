@@ -654,7 +654,7 @@ func (v *treeView) agentText(a *tree.Agent) string {
 	}
 	head := strings.Join(parts, " · ")
 	var rest []string
-	rest = append(rest, plural(toolCalls(a.Nodes), "call", "calls"))
+	rest = append(rest, plural(toolCalls(a.Nodes), "tool call", "tool calls"))
 	if tok := sumTokens(a.Nodes); tok > 0 {
 		rest = append(rest, render.Count(tok)+" tok")
 	}

@@ -168,6 +168,18 @@ func TestTreeTerminal(t *testing.T) {
 	}
 }
 
+// An agent's line counts tool calls, and says so: "calls" alone reads as
+// API calls, which is what cctx agents' CALLS column counts.
+func TestTreeAgentLineCountsToolCalls(t *testing.T) {
+	r := run(t, false, nil, "tree", "--dir", samples, "b3edadab")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.errOut)
+	}
+	if want := `"Add content to test file" · 2 tool calls · `; !strings.Contains(r.out, want) {
+		t.Errorf("stdout lacks %q:\n%s", want, r.out)
+	}
+}
+
 func TestTreeUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"tree"},

@@ -147,6 +147,10 @@ func (b *builder) readFile(f *File, r *reader.Reader) {
 			t.SessionID = e.SessionID
 		}
 		if e.UUID == "" {
+			if e.Type == "assistant" && e.HasUsage {
+				e.Raw = nil
+				f.Dropped = append(f.Dropped, e)
+			}
 			continue
 		}
 		n := &Node{File: f, Agent: f.Agent}
@@ -167,6 +171,7 @@ func (b *builder) readFile(f *File, r *reader.Reader) {
 			// Python SDK rule: the later line wins, in the index and in
 			// file position.
 			b.warn(f, e.Line, "duplicate uuid %s (also line %d): the later line wins", short(e.UUID), old.Line)
+			f.Dropped = append(f.Dropped, old.Entry)
 			old.UUID = "" // marks the loser; dropped below
 			dups++
 		}
@@ -174,6 +179,8 @@ func (b *builder) readFile(f *File, r *reader.Reader) {
 		nodes = append(nodes, n)
 	}
 	if dups > 0 {
+		// Losers were added to Dropped when their winner came.
+		sort.SliceStable(f.Dropped, func(i, j int) bool { return f.Dropped[i].Line < f.Dropped[j].Line })
 		kept := nodes[:0]
 		for _, n := range nodes {
 			if n.UUID != "" {

@@ -296,7 +296,7 @@ func (b *builder) findLeaves() {
 		if cand == nil || covered[cand] {
 			continue
 		}
-		if realBranchEnd(cand) {
+		if realBranchEnd(cand, covered) {
 			leaves = append(leaves, cand)
 		}
 		cover(cand)
@@ -308,15 +308,36 @@ func (b *builder) findLeaves() {
 // realBranchEnd reports whether the chain above n reaches a real fork
 // through a branch start (a typed prompt or a reply), or a root: the end of
 // a /doctor record under an artifact fork is not a branch.
-func realBranchEnd(n *Node) bool {
+//
+// A node with several children that is not a real fork is climbed past
+// when the child the walk came from is a chunk of that node's own response
+// or a tool result: parallel tool calls split a branch into such artifacts,
+// and the branch still starts at the real fork above (decided there). It
+// is not climbed past when another leaf's branch already covers it: then n
+// hangs under an artifact of a counted branch, not under a fork of its own.
+func realBranchEnd(n *Node, covered map[*Node]bool) bool {
 	seen := map[*Node]bool{}
 	prev := n
 	for cur := n.Parent; cur != nil && !seen[cur]; cur = cur.Parent {
 		seen[cur] = true
-		if len(cur.Children) >= 2 {
-			return cur.Fork && (prev.IsTypedPrompt() || prev.Type == "assistant")
+		switch {
+		case cur.Fork:
+			return prev.IsTypedPrompt() || prev.Type == "assistant"
+		case covered[cur]:
+			return false
+		case len(cur.Children) >= 2 && !isArtifactChild(cur, prev):
+			return false
 		}
 		prev = cur
 	}
 	return true
+}
+
+// isArtifactChild reports whether c is, under p, a recording artifact that
+// continues p's branch: another chunk of p's response, or a tool result.
+func isArtifactChild(p, c *Node) bool {
+	if len(c.ToolResults) > 0 {
+		return true
+	}
+	return c.Type == "assistant" && p.Type == "assistant" && c.MessageID != "" && c.MessageID == p.MessageID
 }

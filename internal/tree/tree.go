@@ -44,6 +44,14 @@ type File struct {
 	Path  string // as given; "-" for standard input
 	Name  string // for messages (the path, or "<stdin>")
 	Agent *Agent // nil for the main file
+
+	// Dropped are the envelopes (Raw nil) of the lines a token counter
+	// needs that are not nodes, in file order: assistant lines with usage
+	// but no uuid, and lines that lost to a later line with the same uuid.
+	// With the nodes of the file, in line order, they are every line that
+	// counts towards the session's usage, so usage can be totalled without
+	// reading the file again.
+	Dropped []reader.Entry
 }
 
 // Node is one line of the DAG.
@@ -279,6 +287,26 @@ func (t *Tree) Forks() []*Node {
 		}
 	}
 	return out
+}
+
+// Entries visits, file by file (Files order) and in line order within a
+// file, the envelope of every node and every Dropped line: all the lines a
+// token counter needs, in the order it would read them.
+func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
+	i := 0
+	for _, f := range t.Files {
+		d := 0
+		for ; i < len(t.Nodes) && t.Nodes[i].File == f; i++ {
+			n := t.Nodes[i]
+			for ; d < len(f.Dropped) && f.Dropped[d].Line < n.Line; d++ {
+				visit(f, &f.Dropped[d])
+			}
+			visit(f, &n.Entry)
+		}
+		for ; d < len(f.Dropped); d++ {
+			visit(f, &f.Dropped[d])
+		}
+	}
 }
 
 // AgentByID returns the agent with the given id, or nil.

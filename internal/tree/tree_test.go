@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -137,6 +138,51 @@ func TestRules(t *testing.T) {
 			leaf: "a3", path: "u1 a1 a2 r2 r1 a3", leaves: "a3",
 		},
 		{
+			// An abandoned branch that made parallel tool calls: its
+			// response m1 has two children (its second chunk a1b and the
+			// first call's result r1), which is no fork; the branch still
+			// starts at the rewind at a0.
+			name: "abandoned branch with parallel tool calls",
+			lines: []string{
+				user("u0", "", "hello", 0), asst("a0", "u0", "m0", 1),
+				user("u1", "a0", "do two things", 2),
+				asst("a1", "u1", "m1", 3, "t1"), asst("a1b", "a1", "m1", 4, "t2"),
+				result("r1", "a1", "t1", 5), result("r2", "a1b", "t2", 6),
+				asst("a2", "r2", "m2", 7),
+				user("u2", "a0", "do something else", 8), asst("a3", "u2", "m3", 9),
+			},
+			leaf: "a3", path: "u0 a0 u2 a3", leaves: "a2 a3", forks: "a0",
+		},
+		{
+			// The same, continued from the first result: the walk up from
+			// a2 comes to a1 through a tool result.
+			name: "abandoned branch continued from a parallel result",
+			lines: []string{
+				user("u0", "", "hello", 0), asst("a0", "u0", "m0", 1),
+				user("u1", "a0", "do two things", 2),
+				asst("a1", "u1", "m1", 3, "t1"), asst("a1b", "a1", "m1", 4, "t2"),
+				result("r2", "a1b", "t2", 5), result("r1", "a1", "t1", 6),
+				asst("a2", "r1", "m2", 7),
+				user("u2", "a0", "do something else", 8), asst("a3", "u2", "m3", 9),
+			},
+			leaf: "a3", path: "u0 a0 u2 a3", leaves: "a2 a3", forks: "a0",
+		},
+		{
+			// A reply hanging under a parallel result of the active branch
+			// is not a branch of its own, though a fork lies above: it
+			// leaves the active branch at an artifact (a1), not at a0.
+			name: "reply under a parallel result of the active branch",
+			lines: []string{
+				user("u0", "", "hello", 0), asst("a0", "u0", "m0", 1),
+				user("ux", "a0", "first try", 2), asst("ax", "ux", "mx", 3),
+				user("u1", "a0", "do two things", 4),
+				asst("a1", "u1", "m1", 5, "t1"), asst("a1b", "a1", "m1", 6, "t2"),
+				result("r1", "a1", "t1", 7), asst("a9", "r1", "m9", 8),
+				result("r2", "a1b", "t2", 9), asst("a2", "r2", "m2", 10),
+			},
+			leaf: "a2", path: "u0 a0 u1 a1 a1b r1 r2 a2", leaves: "ax a2", forks: "a0",
+		},
+		{
 			// Local slash commands share a parent without being a rewind.
 			name: "local commands are not forks",
 			lines: []string{
@@ -262,6 +308,35 @@ func TestRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Entries gives a token counter every line it would count, in file order:
+// the nodes, plus the assistant lines with usage that have no uuid and the
+// lines that lost to a later duplicate uuid (not nodes, still API calls).
+func TestEntriesKeepLinesThatAreNotNodes(t *testing.T) {
+	noUUID := `{"type":"assistant","sessionId":"s1","message":{"id":"m7","role":"assistant","model":"m","content":[],"usage":{"input_tokens":3,"output_tokens":4}}}`
+	tr, _ := build(t,
+		user("u1", "", "hello", 0),         // line 1
+		asst("a1", "u1", "m1", 1),          // line 2: loses to line 6
+		noUUID,                             // line 3
+		`{"type":"summary","summary":"x"}`, // line 4: no uuid, no usage
+		user("u2", "a1", "again", 2),       // line 5
+		asst("a1", "u1", "m9", 3),          // line 6
+		`{"type":"user","sessionId":"s1","message":{"role":"user","content":"no uuid"}}`, // line 7
+	)
+	var got []string
+	tr.Entries(func(f *File, e *reader.Entry) {
+		if f != tr.Main {
+			t.Errorf("line %d: file %v", e.Line, f.Name)
+		}
+		got = append(got, fmt.Sprintf("%d:%s", e.Line, e.MessageID))
+	})
+	if want := "1: 2:m1 3:m7 5: 6:m9"; strings.Join(got, " ") != want {
+		t.Errorf("Entries = %q, want %q", strings.Join(got, " "), want)
+	}
+	if n := len(tr.Main.Dropped); n != 2 {
+		t.Errorf("%d dropped lines, want 2", n)
 	}
 }
 

@@ -46,6 +46,11 @@ type Header struct {
 	Prompts   int
 	Subagents int
 	Leaf      string
+	// Shown is the entry --leaf chose (its uuid), "" for the active leaf;
+	// OffActive is set when that entry is not on the active path, so
+	// another branch than the active one is shown.
+	Shown     string
+	OffActive bool
 	// Total is the whole session's usage, deduplicated exactly as
 	// `cctx tokens` counts it (every branch, every subagent).
 	Total tokens.Total
@@ -113,6 +118,9 @@ func Build(t *tree.Tree, rep Report, prices *tokens.Prices, src *Source, o Optio
 	}
 	d.attachUsage(rep)
 	d.Header = header(t, rep, path, d.Items)
+	if o.Leaf != nil {
+		d.Header.Shown, d.Header.OffActive = o.Leaf.UUID, !o.Leaf.Active
+	}
 	return d, nil
 }
 

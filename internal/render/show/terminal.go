@@ -117,7 +117,7 @@ func (t *Terminal) Header(h Header) {
 	row("project", proj)
 	var models []string
 	for _, m := range h.Models {
-		models = append(models, clean(shortModel(m)))
+		models = append(models, clean(render.ShortModel(m)))
 	}
 	row("models", strings.Join(models, ", "))
 	if !h.Start.IsZero() {
@@ -141,20 +141,31 @@ func (t *Terminal) Header(h Header) {
 	row("usage", strings.Join(act, " · "))
 	if t.doc != nil {
 		if leaves := len(t.doc.Tree.Leaves()); leaves > 1 {
-			row("branches", fmt.Sprintf("%d, showing %s (--leaf UUID for another)", leaves, t.whichLeaf()))
+			row("branches", fmt.Sprintf("%d, %s", leaves, whichBranch(h)))
 		}
 	}
 	t.blank(0)
 }
 
-func (t *Terminal) whichLeaf() string {
-	if len(t.doc.Items) == 0 {
-		return "empty"
+// whichBranch says which branch is shown: the active one unless --leaf
+// chose an entry off the active path. It is decided from --leaf, not from
+// the shown items: the last item can be a subagent's line (--agents) or
+// nothing at all (--grep without a match).
+func whichBranch(h Header) string {
+	switch {
+	case h.Shown == "":
+		return "showing the active one (--leaf UUID for another)"
+	case h.OffActive:
+		return fmt.Sprintf("showing the one ending at %s (--leaf), not the active one", clean(shortID(h.Shown)))
 	}
-	if last := t.doc.Items[len(t.doc.Items)-1].Node; last.Active {
-		return "the active one"
+	return fmt.Sprintf("showing the active one up to %s (--leaf)", clean(shortID(h.Shown)))
+}
+
+func shortID(u string) string {
+	if len(u) > 8 {
+		return u[:8]
 	}
-	return "not the active one"
+	return u
 }
 
 // blank prints an empty line; inside a subagent it keeps the bar.
@@ -396,7 +407,7 @@ func (t *Terminal) assistant(e reader.Entry, n *tree.Node, raw []byte, depth int
 			parts = append(parts, th.Dim(ts))
 		}
 		if e.Model != "" {
-			parts = append(parts, th.Dim(clean(shortModel(e.Model))))
+			parts = append(parts, th.Dim(clean(render.ShortModel(e.Model))))
 		}
 		if n != nil && t.doc != nil {
 			if r := t.doc.Usage(n); r != nil {
@@ -671,8 +682,6 @@ func placeholder(b reader.Block) string {
 	}
 	return "[" + b.Type + " " + clean(typ) + size + "]"
 }
-
-func shortModel(m string) string { return strings.TrimPrefix(m, "claude-") }
 
 func usd(v float64) string {
 	switch {
