@@ -94,6 +94,7 @@ func agentsRun(o *AgentsOptions) error {
 		Prices:  prices,
 		OnIssue: rep.Line,
 		OnError: func(path string, err error) { rep.Warn("%s: %v", path, err) },
+		Stdin:   f.IO.In,
 	})
 	for _, w := range res.Warnings {
 		rep.Warn("%s", render.Safe(w.String()))
@@ -311,8 +312,9 @@ func agentsTable(f *Factory, res *agents.Result) error {
 	if err := t.Render(f.IO.Out); err != nil {
 		return err
 	}
-	fmt.Fprintln(f.IO.ErrOut, th.Dim(fmt.Sprintf("main conversation: %s tokens in %d API calls", render.Count(res.Main.Tokens), res.Main.APICalls)))
-	return nil
+	// Data, so stdout: the share of the session the table does not show.
+	_, err := fmt.Fprintln(f.IO.Out, th.Dim(fmt.Sprintf("main conversation: %s tokens in %d API calls", render.Count(res.Main.Tokens), res.Main.APICalls)))
+	return err
 }
 
 func agentsToolUse(a *agents.Agent) string {

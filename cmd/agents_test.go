@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/session"
 )
 
 // The sessions the issue names: six Agent calls with <session>/subagents/
@@ -113,18 +116,16 @@ func TestAgentsArguments(t *testing.T) {
 // A transcript on stdin has no agent files, but its inline sidechains are
 // agents.
 func TestAgentsFromStdin(t *testing.T) {
-	f, err := os.Open(filepath.Join(samples, "sample-project", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"))
+	b, err := os.ReadFile(filepath.Join(samples, "sample-project", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	old := os.Stdin
-	os.Stdin = f
-	defer func() { os.Stdin = old }()
-	r := run(t, false, nil, "agents", "--json", "-")
+	io, in, out, errOut := TestIO()
+	in.Write(b)
+	code := Run([]string{"agents", "--json", "-"}, io, session.Env{Getenv: func(string) string { return "" }}, time.Now)
 	var doc agentsJSON
-	if err := json.Unmarshal([]byte(r.out), &doc); err != nil || r.code != 0 {
-		t.Fatalf("exit %d, %v, stderr %q", r.code, err, r.errOut)
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v, stderr %q", code, err, errOut)
 	}
 	if doc.SessionID != "5c0375b4-57a5-4f26-b12d-d022ee4e51b7" || len(doc.Agents) != 3 || doc.Agents[1].AgentID != "sidechain-6340ddef" {
 		t.Errorf("session %q, agents %+v", doc.SessionID, doc.Agents)

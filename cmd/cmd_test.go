@@ -327,16 +327,12 @@ func TestTokensViews(t *testing.T) {
 }
 
 func TestTokensFromStdin(t *testing.T) {
-	f, err := os.Open(filepath.Join(samples, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
+	b, err := os.ReadFile(filepath.Join(samples, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	io, _, out, errOut := TestIO()
-	io.In = f
-	saved := os.Stdin
-	os.Stdin = f
-	defer func() { os.Stdin = saved }()
+	io, in, out, errOut := TestIO()
+	in.Write(b)
 	code := Run([]string{"tokens", "-", "--json"}, io, session.Env{Getenv: func(string) string { return "" }}, time.Now)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

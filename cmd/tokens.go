@@ -213,7 +213,7 @@ func tokensRun(o *TokensOptions) error {
 // parsed, the others checked for shape. --strict validates every line, so
 // that it fails on the same lines show and tree report.
 func readerOptions(f *Factory) reader.Options {
-	o := reader.Options{OnIssue: f.Report().Line, Want: tokens.Wanted}
+	o := reader.Options{OnIssue: f.Report().Line, Want: tokens.Wanted, Stdin: f.IO.In}
 	if f.Globals.Strict {
 		o.Want = nil
 	}

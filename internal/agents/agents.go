@@ -17,6 +17,7 @@ package agents
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"time"
@@ -145,13 +146,15 @@ type Options struct {
 	OnIssue func(reader.Issue)
 	// OnError receives files that cannot be read.
 	OnError func(path string, err error)
+	// Stdin is read for the path "-" (default os.Stdin).
+	Stdin io.Reader
 }
 
 // Find reads the session's main file and the agent files listed for it
 // (session.Finder.Agents) and links them.
 func Find(s *session.Session, files []session.Agent, o Options) *Result {
 	sc := newScan()
-	ro := reader.Options{KeepRaw: true, OnIssue: o.OnIssue}
+	ro := reader.Options{KeepRaw: true, OnIssue: o.OnIssue, Stdin: o.Stdin}
 	read := func(path, agentID string) {
 		r, closer, err := reader.Open(path, ro)
 		if err != nil {

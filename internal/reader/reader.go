@@ -89,6 +89,9 @@ type Options struct {
 	MaxLineBytes int
 	// OnIssue receives each skipped line. Nil ignores them.
 	OnIssue func(Issue)
+	// Stdin is what Open reads for "-" (default os.Stdin): commands pass
+	// their own streams, so tests can feed it.
+	Stdin io.Reader
 	// Want, when set, picks the lines worth parsing from their raw bytes
 	// (a substring test). Other lines are only checked for the shape of an
 	// object ({…}), not validated or parsed: a counter that needs one line
@@ -130,7 +133,11 @@ func Open(path string, o Options) (*Reader, io.Closer, error) {
 		if o.Name == "" {
 			o.Name = "<stdin>"
 		}
-		return New(os.Stdin, o), io.NopCloser(nil), nil
+		in := o.Stdin
+		if in == nil {
+			in = os.Stdin
+		}
+		return New(in, o), io.NopCloser(nil), nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
