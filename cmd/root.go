@@ -148,14 +148,17 @@ holds projects/), else in every dir of CLAUDE_CONFIG_DIR (comma-separated),
 else in ~/.claude/projects and ~/.config/claude/projects.
 
 A <session> argument is a session id, a unique prefix of one (4+ characters),
-a path to a .jsonl file, "latest" (the most recently active session), or "-"
-(one transcript on stdin).
+a path to a .jsonl file, "latest" (the most recently modified session), or
+"-" (one transcript on stdin).
 
 Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 (bad flag, unknown or ambiguous session), 3 budget exceeded.`,
 		Example: `  cctx ls                         # recent sessions, newest first
-  cctx ls --project ~/src/app     # only sessions run in that folder
-  cctx ls --json | jq -r '.sessions[0].session_id'`,
+  cctx show latest                # read the latest conversation
+  cctx tree ef95                  # its branches, compactions and subagents
+  cctx tokens ef95                # usage per API call, by agent and model, cost
+  cctx agents ef95                # its subagents, each linked to its call
+  cctx tokens --since 7d --max-cost 20   # exit 3 when the week cost more`,
 		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -166,7 +169,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.SetVersionTemplate("cctx {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = true
 	pf := root.PersistentFlags()
-	pf.StringArrayVar(&f.Globals.Dirs, "dir", nil, "projects dir or config dir to read (repeatable; default: CLAUDE_CONFIG_DIR or ~/.claude)")
+	pf.StringArrayVar(&f.Globals.Dirs, "dir", nil, "projects dir, config dir holding projects/, or one project folder (repeatable; default: CLAUDE_CONFIG_DIR or ~/.claude)")
 	pf.StringVar(&f.Globals.Color, "color", "auto", "colour output: auto, always or never (auto honours NO_COLOR)")
 	pf.BoolVar(&f.Globals.JSON, "json", false, "print JSON (schema in the README)")
 	pf.BoolVar(&f.Globals.Strict, "strict", false, "exit 1 if any line was skipped or anything else was warned about")
