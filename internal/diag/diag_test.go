@@ -1,0 +1,56 @@
+package diag
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+func TestLineWarningsAreCountedAndCappedPerFile(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, false)
+	for i := 1; i <= 8; i++ {
+		r.Line(reader.Issue{File: "a.jsonl", Line: i, Kind: reader.Malformed, Size: 10})
+	}
+	r.Line(reader.Issue{File: "b.jsonl", Line: 3, Kind: reader.TruncatedTail, Size: 5})
+	out := b.String()
+	if got := strings.Count(out, "skipped malformed line"); got != perFileLimit {
+		t.Errorf("%d line warnings printed, want %d:\n%s", got, perFileLimit, out)
+	}
+	if !strings.Contains(out, "cctx: warning: a.jsonl: more lines skipped (-v shows each)") {
+		t.Errorf("no summary line:\n%s", out)
+	}
+	if strings.Contains(out, "b.jsonl") {
+		t.Errorf("a truncated last line is a note, printed only with -v:\n%s", out)
+	}
+	if r.Warnings() != 9 {
+		t.Errorf("warnings %d: every skipped line counts for --strict", r.Warnings())
+	}
+}
+
+func TestVerbosePrintsEverythingAndNotes(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, true)
+	for i := 1; i <= 8; i++ {
+		r.Line(reader.Issue{File: "a.jsonl", Line: i, Kind: reader.Malformed})
+	}
+	r.Line(reader.Issue{File: "b.jsonl", Line: 3, Kind: reader.TruncatedTail})
+	r.Note("hello %d", 1)
+	out := b.String()
+	if strings.Count(out, "skipped malformed line") != 8 || !strings.Contains(out, "cctx: note: b.jsonl:3: last line is incomplete") ||
+		!strings.Contains(out, "cctx: note: hello 1\n") {
+		t.Errorf("verbose output:\n%s", out)
+	}
+}
+
+func TestMessagesAreTerminalSafe(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, true)
+	r.Warn("%s: bad", "evil\x1b]0;owned\x07.jsonl")
+	r.Note("%s", "\u202eabc")
+	r.Line(reader.Issue{File: "x\x1b[2J.jsonl", Line: 1, Kind: reader.Malformed})
+	if out := b.String(); strings.ContainsAny(out, "\x1b\x07\u202e") {
+		t.Errorf("raw control characters reached stderr: %q", out)
+	}
+}
