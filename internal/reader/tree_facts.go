@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"bytes"
 	"hash/fnv"
 	"strings"
 	"unicode/utf8"
@@ -83,78 +84,161 @@ func HashPrompt(s string) uint64 {
 }
 
 // ExtractTreeFacts reads the tree facts of a raw line. It parses only the
-// fields it needs and never fails: odd shapes give empty facts.
+// fields it needs, in one pass over the line with the scanner (see
+// scan.go), and never fails: odd shapes give empty facts.
 func ExtractTreeFacts(raw []byte) TreeFacts {
 	var f TreeFacts
-	s := view(raw)
-	res := gjson.GetMany(s, "type", "message.content", "sourceToolAssistantUUID", "attachment.type", "compactMetadata", "toolUseResult", "parentToolUseID", "data.agentId")
-	typ := res[0].Str
-	content := res[1]
-	f.SourceToolAssistantUUID = str(res[2])
-	f.AttachmentType = str(res[3])
-	f.ParentToolUseID = str(res[6])
-	f.ProgressAgentID = str(res[7])
-
-	switch {
-	case content.Type == gjson.String:
-		if typ == "user" {
-			f.setPrompt(content.Str)
+	b := raw
+	typ := ""
+	var texts []string
+	strContent, hasStr := "", false
+	// As gjson.Get reads them: the first of duplicate keys counts.
+	seen := map[string]bool{}
+	first := func(k []byte) bool {
+		if seen[string(k)] {
+			return false
 		}
-	case content.IsArray():
-		var texts []string
-		content.ForEach(func(_, b gjson.Result) bool {
-			switch b.Get("type").Str {
-			case "tool_use":
-				tu := ToolUseFact{ID: str(b.Get("id")), Name: str(b.Get("name"))}
-				if IsSpawnTool(tu.Name) {
-					in := b.Get("input")
-					tu.Description = str(in.Get("description"))
-					tu.SubagentType = str(in.Get("subagent_type"))
-					if p := in.Get("prompt"); p.Type == gjson.String {
-						tu.PromptHash = HashPrompt(p.Str)
-					}
+		seen[string(k)] = true
+		return true
+	}
+	members(b, skipSpace(b, 0), func(k []byte, vs int) int {
+		switch string(k) {
+		case "message":
+			if !first(k) || vs >= len(b) || b[vs] != '{' {
+				return -1
+			}
+			contentSeen := false
+			return members(b, vs, func(k []byte, vs int) int {
+				if string(k) != "content" || contentSeen {
+					return -1
 				}
-				f.ToolUses = append(f.ToolUses, tu)
-			case "tool_result":
-				f.ToolResults = append(f.ToolResults, str(b.Get("tool_use_id")))
-				if b.Get("is_error").Bool() {
-					f.ResultError = true
+				contentSeen = true
+				ve := skipValue(b, vs)
+				if ve < 0 {
+					return ve
 				}
-			case "text":
-				if typ == "user" {
-					texts = append(texts, b.Get("text").Str)
+				content := b[vs:ve]
+				switch content[0] {
+				case '"':
+					// The type may come after the message: decide later.
+					strContent, hasStr = jsonString(content), true
+				case '[':
+					eachElement(content, func(blk []byte) { f.block(blk, &texts) })
 				}
+				return ve
+			})
+		}
+		ve := skipValue(b, vs)
+		if ve < 0 || !first(k) {
+			return ve
+		}
+		v := b[vs:ve]
+		switch string(k) {
+		case "compactMetadata":
+			f.compactMetadata(v)
+		case "toolUseResult":
+			if v[0] == '{' {
+				f.AgentTotalTokens = rawCount(firstMember(v, "totalTokens"))
+				f.AgentToolCalls = rawCount(firstMember(v, "totalToolUseCount"))
+				f.AgentType = rawStr(firstMember(v, "agentType"))
+			}
+		case "type":
+			typ = rawStr(v)
+		case "sourceToolAssistantUUID":
+			f.SourceToolAssistantUUID = rawStr(v)
+		case "parentToolUseID":
+			f.ParentToolUseID = rawStr(v)
+		case "attachment":
+			f.AttachmentType = memberStr(v, "type")
+		case "data":
+			f.ProgressAgentID = memberStr(v, "agentId")
+		}
+		return ve
+	})
+	switch {
+	case typ != "user":
+	case hasStr:
+		f.setPrompt(strContent)
+	case len(texts) > 0 && len(f.ToolResults) == 0:
+		f.setPrompt(strings.Join(texts, "\n"))
+	}
+	return f
+}
+
+// block reads one content block.
+func (f *TreeFacts) block(blk []byte, texts *[]string) {
+	typ := rawStr(firstMember(blk, "type"))
+	switch typ {
+	case "tool_use":
+		tu := ToolUseFact{ID: rawStr(firstMember(blk, "id")), Name: rawStr(firstMember(blk, "name"))}
+		if input := firstMember(blk, "input"); IsSpawnTool(tu.Name) && len(input) > 0 && input[0] == '{' {
+			tu.Description = rawStr(firstMember(input, "description"))
+			tu.SubagentType = rawStr(firstMember(input, "subagent_type"))
+			if p := firstMember(input, "prompt"); len(p) > 0 && p[0] == '"' {
+				tu.PromptHash = HashPrompt(jsonString(p))
+			}
+		}
+		f.ToolUses = append(f.ToolUses, tu)
+	case "tool_result":
+		f.ToolResults = append(f.ToolResults, rawStr(firstMember(blk, "tool_use_id")))
+		if isTrue(firstMember(blk, "is_error")) {
+			f.ResultError = true
+		}
+	case "text":
+		text := ""
+		if v := firstMember(blk, "text"); len(v) > 0 && v[0] == '"' {
+			text = jsonString(v)
+		}
+		*texts = append(*texts, text)
+	}
+}
+
+func (f *TreeFacts) compactMetadata(cm []byte) {
+	if len(cm) == 0 || cm[0] != '{' {
+		return
+	}
+	if v := firstMember(cm, "preservedSegment"); len(v) > 0 && v[0] == '{' {
+		f.PreservedSegment = &PreservedSegment{
+			HeadUUID:   rawStr(firstMember(v, "headUuid")),
+			AnchorUUID: rawStr(firstMember(v, "anchorUuid")),
+			TailUUID:   rawStr(firstMember(v, "tailUuid")),
+		}
+	}
+	if v := firstMember(cm, "preservedMessages"); len(v) > 0 && v[0] == '{' {
+		m := &PreservedMessages{AnchorUUID: rawStr(firstMember(v, "anchorUuid"))}
+		if u := firstMember(v, "uuids"); len(u) > 0 && u[0] == '[' {
+			eachElement(u, func(e []byte) { m.UUIDs = append(m.UUIDs, rawStr(e)) })
+		}
+		f.PreservedMessages = m
+	}
+}
+
+// memberStr is the string member name of the object v ("" if none).
+func memberStr(v []byte, name string) string { return rawStr(firstMember(v, name)) }
+
+// firstMember is the raw value of the first member called name of the
+// object v (nil if v is not an object or has none), as gjson.Get reads it.
+func firstMember(v []byte, name string) []byte {
+	var out []byte
+	if len(v) > 0 && v[0] == '{' {
+		eachMember(v, func(k, m []byte) bool {
+			if string(k) == name {
+				out = m
+				return false
 			}
 			return true
 		})
-		if len(texts) > 0 && len(f.ToolResults) == 0 {
-			f.setPrompt(strings.Join(texts, "\n"))
-		}
 	}
+	return out
+}
 
-	if cm := res[4]; cm.IsObject() {
-		if ps := cm.Get("preservedSegment"); ps.IsObject() {
-			f.PreservedSegment = &PreservedSegment{
-				HeadUUID:   str(ps.Get("headUuid")),
-				AnchorUUID: str(ps.Get("anchorUuid")),
-				TailUUID:   str(ps.Get("tailUuid")),
-			}
-		}
-		if pm := cm.Get("preservedMessages"); pm.IsObject() {
-			m := &PreservedMessages{AnchorUUID: str(pm.Get("anchorUuid"))}
-			pm.Get("uuids").ForEach(func(_, u gjson.Result) bool {
-				m.UUIDs = append(m.UUIDs, str(u))
-				return true
-			})
-			f.PreservedMessages = m
-		}
+// jsonString decodes a JSON string value without keeping it: the result
+// may alias the line.
+func jsonString(v []byte) string {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return view(v[1 : len(v)-1])
 	}
-	if tr := res[5]; tr.IsObject() {
-		f.AgentTotalTokens = count(tr.Get("totalTokens"))
-		f.AgentToolCalls = count(tr.Get("totalToolUseCount"))
-		f.AgentType = str(tr.Get("agentType"))
-	}
-	return f
+	return gjson.Parse(view(v)).Str
 }
 
 func (f *TreeFacts) setPrompt(text string) {
