@@ -219,9 +219,12 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 	totalCells := func(t tokens.Total) []string {
 		return []string{num(t.APICalls), num(t.Input), num(t.Output), num(t.CacheCreation), num(t.CacheRead), num(t.Tokens), cost(t)}
 	}
+	// A section title, set apart from a table above it.
 	section := func(title string) {
 		if o.TTY {
-			fmt.Fprintln(w)
+			if to.Responses {
+				fmt.Fprintln(w)
+			}
 			fmt.Fprintln(w, th.Bold(title))
 		}
 	}
