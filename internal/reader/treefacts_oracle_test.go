@@ -191,4 +191,3 @@ func extractTreeFactsGJSON(raw []byte) TreeFacts {
 	}
 	return f
 }
-
