@@ -85,6 +85,10 @@ type Options struct {
 	// KeepRaw keeps a copy of every line in Entry.Raw, for commands that
 	// print or parse content. Without it, memory does not depend on line size.
 	KeepRaw bool
+	// BorrowRaw sets Entry.Raw to the reader's own buffer instead of a
+	// copy: valid only until the next call to Next. For callers that read
+	// what they need from the line at once (the tree's content facts).
+	BorrowRaw bool
 	// MaxLineBytes overrides MaxLineBytes (tests use a small limit).
 	MaxLineBytes int
 	// OnIssue receives each skipped line. Nil ignores them.
@@ -260,8 +264,11 @@ func (r *Reader) Next() (Entry, bool) {
 		e.Line = r.line
 		e.Offset = start
 		e.Size = len(line)
-		if r.opts.KeepRaw {
+		switch {
+		case r.opts.KeepRaw:
 			e.Raw = bytes.Clone(line)
+		case r.opts.BorrowRaw:
+			e.Raw = line
 		}
 		return e, true
 	}

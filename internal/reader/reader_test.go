@@ -338,3 +338,17 @@ func TestTextHeadAndTypedPrompts(t *testing.T) {
 		}
 	}
 }
+
+func TestBorrowRawIsTheLineUntilTheNextCall(t *testing.T) {
+	es := []string{`{"uuid":"a","x":"` + strings.Repeat("1", 100) + `"}`, `{"uuid":"b"}`}
+	r := New(strings.NewReader(strings.Join(es, "\n")+"\n"), Options{BorrowRaw: true})
+	for i := 0; ; i++ {
+		e, ok := r.Next()
+		if !ok {
+			break
+		}
+		if string(e.Raw) != es[i] {
+			t.Errorf("entry %d raw %q", i, e.Raw)
+		}
+	}
+}

@@ -112,9 +112,10 @@ func newBuilder(rep *diag.Reporter) *builder {
 }
 
 func (b *builder) readerOptions(name string) reader.Options {
-	// KeepRaw: the facts are read from the line right away; Raw is dropped
-	// before the entry is kept, so memory does not grow with line size.
-	return reader.Options{Name: name, KeepRaw: true, OnIssue: b.rep.Line}
+	// BorrowRaw: the facts are read from the line right away, from the
+	// reader's buffer (no copy); Raw is dropped before the entry is kept, so
+	// memory does not grow with line size.
+	return reader.Options{Name: name, BorrowRaw: true, OnIssue: b.rep.Line}
 }
 
 func (b *builder) warn(f *File, line int, format string, args ...any) {
