@@ -103,6 +103,9 @@ func agentsRun(o *AgentsOptions) error {
 		rep.Note("%s", render.Safe(n.String()))
 	}
 	unpriced := map[string]bool{}
+	for _, m := range res.MainUnpriced {
+		unpriced[m] = true
+	}
 	for _, a := range res.Agents {
 		if !a.Total.CostKnown() {
 			for _, m := range a.Models {
@@ -115,6 +118,9 @@ func agentsRun(o *AgentsOptions) error {
 	if len(unpriced) > 0 {
 		var ms []string
 		for m := range unpriced {
+			if m == "" {
+				m = "(no model)"
+			}
 			ms = append(ms, m)
 		}
 		sort.Strings(ms)

@@ -131,3 +131,17 @@ func TestAgentsFromStdin(t *testing.T) {
 		t.Errorf("session %q, agents %+v", doc.SessionID, doc.Agents)
 	}
 }
+
+// A model without a price in the main conversation is named, as tokens
+// names it, even when no subagent uses it.
+func TestAgentsWarnsAboutAnUnpricedMainModel(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "-p"), 0o755)
+	os.WriteFile(filepath.Join(dir, "-p", "11111111-1111-4111-8111-111111111111.jsonl"), []byte(
+		`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`+"\n"+
+			`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"mystery-model","content":[],"usage":{"input_tokens":1,"output_tokens":2}}}`+"\n"), 0o644)
+	r := run(t, false, nil, "agents", "--dir", dir, "1111")
+	if r.code != 0 || !strings.Contains(r.errOut, "no price for model(s) mystery-model") {
+		t.Errorf("exit %d stderr %q", r.code, r.errOut)
+	}
+}

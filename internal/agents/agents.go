@@ -18,6 +18,7 @@ package agents
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -135,8 +136,11 @@ type Result struct {
 	SessionID string
 	Agents    []*Agent
 	Main      tokens.Total // the main conversation's own usage
-	Warnings  []Warning    // mismatches that deserve attention
-	Notes     []Warning    // known recording gaps (shown with -v)
+	// MainUnpriced are the models of main-conversation responses that have
+	// no price (their cost is unknown).
+	MainUnpriced []string
+	Warnings     []Warning // mismatches that deserve attention
+	Notes        []Warning // known recording gaps (shown with -v)
 }
 
 // Options tune Find.
@@ -269,6 +273,9 @@ func link(sc *scan, files []session.Agent, prices *tokens.Prices) *Result {
 	for _, r := range sc.counter.Responses() {
 		if r.AgentID == "" {
 			l.res.Main.Add(&r, prices)
+			if _, ok := prices.Cost(&r); !ok && !slices.Contains(l.res.MainUnpriced, r.Model) {
+				l.res.MainUnpriced = append(l.res.MainUnpriced, r.Model)
+			}
 			continue
 		}
 		byAgent[r.AgentID] = append(byAgent[r.AgentID], r)
