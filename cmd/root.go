@@ -99,9 +99,6 @@ func (f *Factory) Finder() (*session.Finder, error) {
 	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	if len(roots) == 0 {
-		f.Report().Note("no projects directory found (looked for ~/.claude/projects and ~/.config/claude/projects; set --dir or CLAUDE_CONFIG_DIR)")
-	}
 	f.finder = session.NewFinder(roots, f.Report())
 	return f.finder, nil
 }

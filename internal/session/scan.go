@@ -62,6 +62,8 @@ type Finder struct {
 
 	mu   sync.Mutex
 	flat map[string]map[string][]Agent // project dir → session id → flat agents
+
+	noRoots sync.Once
 }
 
 // NewFinder returns a Finder over roots that reports problems to rep.
@@ -76,6 +78,12 @@ func NewFinder(roots []Root, rep *diag.Reporter) *Finder {
 // Only directory metadata is read. A session id present in several roots
 // is listed once: the most recently modified copy wins.
 func (f *Finder) Sessions() []*Session {
+	if len(f.Roots) == 0 {
+		// Said when a listing is needed, not for a path or stdin argument.
+		f.noRoots.Do(func() {
+			f.Report.Warn("no projects directory found (looked for ~/.claude/projects and ~/.config/claude/projects; set --dir or CLAUDE_CONFIG_DIR)")
+		})
+	}
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
 		for _, dir := range f.projectDirs(root) {
