@@ -385,3 +385,16 @@ func TestARootWithoutProjectsIsWarnedAbout(t *testing.T) {
 		t.Errorf("sessions %d, stderr %q", len(ss), buf.String())
 	}
 }
+
+func TestNoRootsIsSaidOnceAndOnlyForListings(t *testing.T) {
+	var buf strings.Builder
+	f := NewFinder(nil, diag.New(&buf, false))
+	if _, err := f.Resolve("-"); err != nil || buf.Len() != 0 {
+		t.Fatalf("stdin: err %v, stderr %q", err, buf.String())
+	}
+	f.Sessions()
+	f.Sessions()
+	if strings.Count(buf.String(), "no projects directory found") != 1 {
+		t.Errorf("stderr %q", buf.String())
+	}
+}
