@@ -43,22 +43,19 @@ func Lite(s *Session) (*Info, error) {
 	}
 	in := &Info{Session: s, TitleSource: "none"}
 	whole := tail == nil
-	headLines := completeLines(head, true, whole)
-	var tailLines [][]byte
-	if whole {
-		tailLines = headLines
-	} else {
-		tailLines = completeLines(tail, false, true)
+	// Each line is parsed once; a file no longer than the head is its own
+	// tail.
+	headLines := parseLines(completeLines(head, true, whole))
+	tailLines := headLines
+	if !whole {
+		tailLines = parseLines(completeLines(tail, false, true))
 	}
 
 	var customHead, aiHead string
 	conversation := false
 	firstConv := true
-	for _, line := range headLines {
-		e, ok := reader.ParseLine(line)
-		if !ok {
-			continue
-		}
+	for _, pl := range headLines {
+		e, line := &pl.e, pl.raw
 		if in.StartedAt.IsZero() && !e.Timestamp.IsZero() {
 			in.StartedAt = e.Timestamp
 		}
@@ -103,11 +100,8 @@ func Lite(s *Session) (*Info, error) {
 
 	var custom, ai, lastPrompt, summary string
 	var lastTime time.Time
-	for _, line := range tailLines {
-		e, ok := reader.ParseLine(line)
-		if !ok {
-			continue
-		}
+	for _, pl := range tailLines {
+		e, line := &pl.e, pl.raw
 		if !e.Timestamp.IsZero() && e.Timestamp.After(lastTime) {
 			lastTime = e.Timestamp
 		}
@@ -193,10 +187,28 @@ func scanFirstPrompt(path string) (prompt string, first time.Time, cwd string) {
 		if e.Type != "user" {
 			continue
 		}
-		if p := firstPrompt([][]byte{e.Raw}); p != "" {
+		if p := firstPrompt([]parsedLine{{e, e.Raw}}); p != "" {
 			return p, first, cwd
 		}
 	}
+}
+
+// parsedLine is a line of a head or tail read with its envelope.
+type parsedLine struct {
+	e   reader.Entry
+	raw []byte
+}
+
+// parseLines parses the lines that are well-formed objects; the others
+// (cut at a read edge, or broken) are left out.
+func parseLines(lines [][]byte) []parsedLine {
+	out := make([]parsedLine, 0, len(lines))
+	for _, l := range lines {
+		if e, ok := reader.ParseLine(l); ok {
+			out = append(out, parsedLine{e, l})
+		}
+	}
+	return out
 }
 
 // cutUserLine reports whether the head ends inside a user line, or holds

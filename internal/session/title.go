@@ -23,11 +23,11 @@ var (
 // and text that Claude Code wrote itself (command output, hook and IDE
 // context, interruptions). A slash command is the fallback when nothing else
 // qualifies; an image or document prompt is named as such.
-func firstPrompt(lines [][]byte) string {
+func firstPrompt(lines []parsedLine) string {
 	command, media := "", ""
-	for _, line := range lines {
-		e, ok := reader.ParseLine(line)
-		if !ok || e.Type != "user" || e.Meta || e.CompactSummary || e.Sidechain {
+	for _, pl := range lines {
+		e, line := &pl.e, pl.raw
+		if e.Type != "user" || e.Meta || e.CompactSummary || e.Sidechain {
 			continue
 		}
 		if e.Content&reader.HasToolResult != 0 {
