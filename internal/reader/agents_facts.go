@@ -121,7 +121,7 @@ func ParseAgentResult(raw []byte) AgentResult {
 		case "usage":
 			if f.IsObject() {
 				r.HasUsage = true
-				r.Usage = parseUsage([]byte(f.Raw))
+				r.Usage = usageOf([]byte(f.Raw))
 			}
 		}
 		return true

@@ -87,3 +87,46 @@ func BenchmarkReader(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseLines reads lines already in memory, so no I/O blurs the
+// figure: "assistant" is every assistant line of a generated session (the
+// lines `cctx tokens` parses, mostly envelope and usage), "other" the rest
+// (long tool results, progress lines).
+func BenchmarkParseLines(b *testing.B) {
+	path, _ := benchTranscript(b)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var assistant, other []byte
+	for _, line := range bytes.Split(data, []byte{'\n'}) {
+		if len(line) == 0 {
+			continue
+		}
+		if typ, role, _ := reader.Peek(line); typ == "assistant" || role == "assistant" {
+			assistant = append(append(assistant, line...), '\n')
+		} else {
+			other = append(append(other, line...), '\n')
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		lines []byte
+	}{{"assistant", assistant}, {"other", other}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.lines)))
+			b.ReportAllocs()
+			for b.Loop() {
+				r := reader.New(bytes.NewReader(c.lines), reader.Options{})
+				for {
+					if _, ok := r.Next(); !ok {
+						break
+					}
+				}
+				if r.Skipped() > 0 {
+					b.Fatalf("%d lines rejected", r.Skipped())
+				}
+			}
+		})
+	}
+}

@@ -207,7 +207,7 @@ func Valid(raw []byte) bool {
 // split lines themselves (the head and tail reads of session listing).
 func ParseLine(raw []byte) (Entry, bool) {
 	raw = trimSpace(raw)
-	e, ok := parseEnvelope(raw)
+	e, ok := parseEnvelope(raw, nil)
 	e.Size = len(raw)
 	return e, ok
 }

@@ -95,12 +95,58 @@ const SyntheticModel = "<synthetic>"
 
 // parseEnvelope walks the object on a line once, validating it, and keeps
 // the envelope fields. It reports false for a line that is not a complete,
-// well-formed object. Strings are cloned: line is reused by the reader.
-func parseEnvelope(line []byte) (Entry, bool) {
+// well-formed object. Strings are copied (line is reused by the reader),
+// but through ls: a string equal to the last one of its field is shared.
+func parseEnvelope(line []byte, ls *lineStrings) (Entry, bool) {
 	var e Entry
 	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
-		if string(k) == "message" {
-			return parseMessage(line, vs, &e)
+		switch string(k) {
+		case "message":
+			return parseMessage(line, vs, &e, ls)
+		case "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage", "timestamp":
+		case "type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "sessionId", "agentId",
+			"teamName", "promptId", "cwd", "gitBranch", "version", "requestId":
+			if vs >= len(line) || line[vs] != '"' {
+				break
+			}
+			ve := skipString(line, vs)
+			if ve < 0 {
+				return ve
+			}
+			v := line[vs:ve]
+			switch string(k) {
+			case "type":
+				e.Type = ls.word(v)
+			case "subtype":
+				e.Subtype = ls.str(fSubtype, v)
+			case "uuid":
+				e.UUID = ls.str(fUUID, v)
+			case "parentUuid":
+				// Mostly the uuid of the line before.
+				e.ParentUUID = ls.str(fUUID, v)
+			case "logicalParentUuid":
+				e.LogicalParentUUID = ls.str(fLogicalParent, v)
+			case "sessionId":
+				e.SessionID = ls.str(fSession, v)
+			case "agentId":
+				e.AgentID = ls.str(fAgent, v)
+			case "teamName":
+				e.TeamName = ls.str(fTeam, v)
+			case "promptId":
+				e.PromptID = ls.str(fPrompt, v)
+			case "cwd":
+				e.CWD = ls.str(fCWD, v)
+			case "gitBranch":
+				e.GitBranch = ls.str(fBranch, v)
+			case "version":
+				e.Version = ls.str(fVersion, v)
+			case "requestId":
+				e.RequestID = ls.str(fRequest, v)
+			}
+			return ve
+		case "compactMetadata", "toolUseResult":
+		default:
+			return -1 // skipped, and validated, by members
 		}
 		ve := skipValue(line, vs)
 		if ve < 0 {
@@ -108,24 +154,6 @@ func parseEnvelope(line []byte) (Entry, bool) {
 		}
 		v := line[vs:ve]
 		switch string(k) {
-		case "type":
-			e.Type = rawStr(v)
-		case "subtype":
-			e.Subtype = rawStr(v)
-		case "uuid":
-			e.UUID = rawStr(v)
-		case "parentUuid":
-			e.ParentUUID = rawStr(v)
-		case "logicalParentUuid":
-			e.LogicalParentUUID = rawStr(v)
-		case "sessionId":
-			e.SessionID = rawStr(v)
-		case "agentId":
-			e.AgentID = rawStr(v)
-		case "teamName":
-			e.TeamName = rawStr(v)
-		case "promptId":
-			e.PromptID = rawStr(v)
 		case "isSidechain":
 			e.Sidechain = isTrue(v)
 		case "isMeta":
@@ -136,14 +164,6 @@ func parseEnvelope(line []byte) (Entry, bool) {
 			e.APIError = isTrue(v)
 		case "timestamp":
 			e.Timestamp = rawTime(v)
-		case "cwd":
-			e.CWD = rawStr(v)
-		case "gitBranch":
-			e.GitBranch = rawStr(v)
-		case "version":
-			e.Version = rawStr(v)
-		case "requestId":
-			e.RequestID = rawStr(v)
 		case "compactMetadata":
 			eachMember(v, func(k, v []byte) bool {
 				switch string(k) {
@@ -171,15 +191,25 @@ func parseEnvelope(line []byte) (Entry, bool) {
 // parseMessage reads the message value at b[vs] and returns the index just
 // past it (or -1 when malformed). The content, the bulk of the line, is
 // read once: its blocks are only looked at for their type.
-func parseMessage(b []byte, vs int, e *Entry) int {
+func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings) int {
 	if vs >= len(b) || b[vs] != '{' {
 		return -1 // not an object: skipped as any other value
 	}
 	return members(b, vs, func(k []byte, vs int) int {
-		if string(k) == "content" {
+		switch string(k) {
+		case "content":
 			f, head, end := contentFlags(b, vs, e.Role == "user")
 			e.Content, e.TextHead = f, head
 			return end
+		case "usage":
+			if vs >= len(b) || b[vs] != '{' {
+				return -1
+			}
+			e.HasUsage = true
+			return parseUsage(b, vs, &e.Usage, ls)
+		case "id", "model", "role":
+		default:
+			return -1
 		}
 		ve := skipValue(b, vs)
 		if ve < 0 {
@@ -188,64 +218,155 @@ func parseMessage(b []byte, vs int, e *Entry) int {
 		v := b[vs:ve]
 		switch string(k) {
 		case "id":
-			e.MessageID = rawStr(v)
+			e.MessageID = ls.str(fMessage, v)
 		case "model":
-			e.Model = rawStr(v)
+			e.Model = ls.str(fModel, v)
 		case "role":
-			e.Role = rawStr(v)
-		case "usage":
-			if v[0] == '{' {
-				e.HasUsage = true
-				e.Usage = parseUsage(v)
-			}
+			e.Role = ls.word(v)
 		}
 		return ve
 	})
 }
 
-func parseUsage(u []byte) Usage {
+// usageOf reads a usage object on its own.
+func usageOf(raw []byte) Usage {
 	var us Usage
-	eachMember(u, func(k, v []byte) bool {
+	parseUsage(raw, skipSpace(raw, 0), &us, nil)
+	return us
+}
+
+// parseUsage reads the usage object at b[vs] into us and returns the index
+// just past it (-1 when malformed).
+func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
+	return members(b, vs, func(k []byte, vs int) int {
 		switch string(k) {
-		case "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens":
-			if rawNumber(v) > MaxTokenCount {
-				us.implausible = true
+		case "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
+			"speed", "service_tier":
+		case "cache_creation", "server_tool_use":
+			if vs >= len(b) || b[vs] != '{' {
+				return -1
 			}
+			outer := string(k)
+			return members(b, vs, func(k []byte, vs int) int {
+				var dst *int64
+				switch {
+				case outer == "cache_creation" && string(k) == "ephemeral_5m_input_tokens":
+					dst = &us.CacheCreation5m
+				case outer == "cache_creation" && string(k) == "ephemeral_1h_input_tokens":
+					dst = &us.CacheCreation1h
+				case outer == "server_tool_use" && string(k) == "web_search_requests":
+					dst = &us.WebSearch
+				default:
+					return -1
+				}
+				ve := skipValue(b, vs)
+				if ve >= 0 {
+					*dst = rawCount(b[vs:ve])
+				}
+				return ve
+			})
+		default:
+			return -1
+		}
+		ve := skipValue(b, vs)
+		if ve < 0 {
+			return ve
+		}
+		v := b[vs:ve]
+		switch string(k) {
+		case "speed":
+			us.Speed = ls.word(v)
+			return ve
+		case "service_tier":
+			us.ServiceTier = ls.word(v)
+			return ve
+		}
+		n := rawNumber(v)
+		if n > MaxTokenCount {
+			us.implausible = true
+		}
+		if n < 0 || n > MaxTokenCount {
+			n = 0
 		}
 		switch string(k) {
 		case "input_tokens":
-			us.Input = rawCount(v)
+			us.Input = n
 		case "output_tokens":
-			us.Output = rawCount(v)
+			us.Output = n
 		case "cache_creation_input_tokens":
-			us.CacheCreation = rawCount(v)
+			us.CacheCreation = n
 		case "cache_read_input_tokens":
-			us.CacheRead = rawCount(v)
-		case "cache_creation":
-			eachMember(v, func(k, v []byte) bool {
-				switch string(k) {
-				case "ephemeral_5m_input_tokens":
-					us.CacheCreation5m = rawCount(v)
-				case "ephemeral_1h_input_tokens":
-					us.CacheCreation1h = rawCount(v)
-				}
-				return true
-			})
-		case "server_tool_use":
-			eachMember(v, func(k, v []byte) bool {
-				if string(k) == "web_search_requests" {
-					us.WebSearch = rawCount(v)
-				}
-				return true
-			})
-		case "speed":
-			us.Speed = rawStr(v)
-		case "service_tier":
-			us.ServiceTier = rawStr(v)
+			us.CacheRead = n
 		}
-		return true
+		return ve
 	})
-	return us
+}
+
+// lineStrings hands out the strings of parsed lines. Consecutive lines of
+// a transcript repeat most of theirs (session, cwd, version, model, the
+// ids of a split response, the parent that is the previous line's uuid),
+// so a string equal to the last one of its field is shared, not copied.
+// A nil *lineStrings copies every string.
+type lineStrings struct{ last [numFields]string }
+
+type strField int
+
+const (
+	fUUID strField = iota
+	fLogicalParent
+	fSession
+	fAgent
+	fTeam
+	fPrompt
+	fCWD
+	fBranch
+	fVersion
+	fRequest
+	fMessage
+	fModel
+	fSubtype
+	fWord
+	numFields
+)
+
+// str returns the string value v (raw, with its quotes); "" for a value
+// that is not a string.
+func (ls *lineStrings) str(f strField, v []byte) string {
+	if ls == nil || len(v) < 2 || v[0] != '"' {
+		return rawStr(v)
+	}
+	if last := ls.last[f]; string(v[1:len(v)-1]) == last {
+		return last
+	}
+	s := rawStr(v)
+	ls.last[f] = s
+	return s
+}
+
+// word returns a short string value that takes one of a few values (an
+// entry type, a role, a speed): the common ones are constants.
+func (ls *lineStrings) word(v []byte) string {
+	if len(v) >= 2 && v[0] == '"' {
+		switch w := v[1 : len(v)-1]; string(w) {
+		case "user":
+			return "user"
+		case "assistant":
+			return "assistant"
+		case "system":
+			return "system"
+		case "progress":
+			return "progress"
+		case "attachment":
+			return "attachment"
+		case "summary":
+			return "summary"
+		case "standard":
+			return "standard"
+		case "fast":
+			return "fast"
+		}
+	}
+	return ls.str(fWord, v)
 }
 
 // count reads a token count. Numbers written as strings or floats are
@@ -263,6 +384,17 @@ func rawCount(v []byte) int64 {
 func rawNumber(v []byte) int64 {
 	if len(v) == 0 || !(v[0] == '-' || v[0] == '"' || (v[0] >= '0' && v[0] <= '9')) {
 		return 0
+	}
+	// Plain digits, what every writer emits, need no float parser.
+	if len(v) <= 15 {
+		var n int64
+		for _, c := range v {
+			if c < '0' || c > '9' {
+				return gjson.Parse(view(v)).Int()
+			}
+			n = n*10 + int64(c-'0')
+		}
+		return n
 	}
 	return gjson.Parse(view(v)).Int()
 }

@@ -115,6 +115,7 @@ type Reader struct {
 	skipped int
 	pooled  bool
 	eof     bool
+	strs    lineStrings
 }
 
 // New reads a transcript from r.
@@ -248,7 +249,7 @@ func (r *Reader) Next() (Entry, bool) {
 			r.issue(kind, len(line))
 			continue
 		}
-		e, ok := parseEnvelope(line)
+		e, ok := parseEnvelope(line, &r.strs)
 		if !ok {
 			kind := Malformed
 			if !complete {

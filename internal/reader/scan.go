@@ -1,6 +1,10 @@
 package reader
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/binary"
+	"math/bits"
+)
 
 // A small JSON scanner for the hot path. Most bytes of a transcript are
 // long strings (tool output, file contents, text); gjson walks them a byte
@@ -28,8 +32,45 @@ func skipSpace(b []byte, i int) int {
 // skipString returns the index just past the string whose opening quote is
 // at i, or -1 if it does not end or holds a NUL byte.
 func skipString(b []byte, i int) int {
-	start := i + 1
-	j := start
+	// Most strings are short (keys, ids, numbers as text): eight bytes at
+	// a time, looking for a quote, a backslash or a NUL in one word, beats
+	// a call into IndexByte for each of them. Past shortString bytes the
+	// string is long (a file, a tool result) and IndexByte's vector loop
+	// takes over.
+	j := i + 1
+	for stop := min(j+shortString, len(b)-7); j < stop; {
+		x := binary.LittleEndian.Uint64(b[j:])
+		m := hasZero(x^quotes) | hasZero(x^backslashes) | hasZero(x)
+		if m == 0 {
+			j += 8
+			continue
+		}
+		// The lowest flagged byte is exact (higher ones may be false).
+		j += bits.TrailingZeros64(m) / 8
+		switch b[j] {
+		case '"':
+			return j + 1
+		case 0:
+			return -1
+		}
+		j += 2 // a backslash and the byte it escapes
+	}
+	for j < len(b) && j < i+1+shortString {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
+		case 0:
+			return -1
+		}
+		j++
+	}
+	if j >= len(b) {
+		return -1
+	}
+	// A long string: jump from quote to quote. Bytes before j are
+	// resolved, so only backslashes from j on can escape a quote.
 	for {
 		k := bytes.IndexByte(b[j:], '"')
 		if k < 0 {
@@ -38,18 +79,33 @@ func skipString(b []byte, i int) int {
 		q := j + k
 		// An escaped quote has an odd number of backslashes before it.
 		n := 0
-		for p := q - 1; p >= start && b[p] == '\\'; p-- {
+		for p := q - 1; p >= j && b[p] == '\\'; p-- {
 			n++
 		}
+		if bytes.IndexByte(b[j:q], 0) >= 0 {
+			return -1
+		}
 		if n%2 == 0 {
-			if bytes.IndexByte(b[start:q], 0) >= 0 {
-				return -1
-			}
 			return q + 1
 		}
 		j = q + 1
 	}
 }
+
+// shortString is how many bytes of a string skipString reads a word at a
+// time before it jumps with IndexByte.
+const shortString = 64
+
+const (
+	ones        = 0x0101010101010101
+	highs       = 0x8080808080808080
+	quotes      = '"' * ones
+	backslashes = '\\' * ones
+)
+
+// hasZero flags (with the byte's high bit) the zero bytes of x; the lowest
+// flag is exact, a borrow may add false ones above it.
+func hasZero(x uint64) uint64 { return (x - ones) &^ x & highs }
 
 // skipValue returns the index just past the JSON value that starts at i
 // (after whitespace), or -1 if it is not a complete, well-formed value.
@@ -108,7 +164,8 @@ func skipNumber(b []byte, i int) int {
 // skipContainer skips the object or array at i, iteratively. The stack of
 // open containers is a byte slice, so depth costs one byte a level.
 func skipContainer(b []byte, i int) int {
-	var stack []byte
+	var room [32]byte // most values nest only a few levels: no allocation
+	stack := room[:0]
 	// expectValue: the next token must be a value (after '[' or ',' or ':').
 	// inObject/afterKey track what an object expects next.
 	const (

@@ -1,0 +1,52 @@
+package reader
+
+import (
+	"strings"
+	"testing"
+)
+
+// skipStringByBytes is the definition skipString must keep: a byte at a
+// time, a backslash escapes the byte after it, NUL or the end of input
+// means no string.
+func skipStringByBytes(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			j++
+		case 0:
+			return -1
+		}
+	}
+	return -1
+}
+
+// TestSkipStringEveryPosition puts a closing quote, escaped quotes, runs of
+// backslashes and NULs at every offset around the word and short-string
+// boundaries of the fast path, and compares with the byte-at-a-time
+// definition.
+func TestSkipStringEveryPosition(t *testing.T) {
+	pieces := []string{`"`, `\"`, `\\"`, `\\\"`, `\\\\"`, "\x00", `\`, `\\`, `\u0022`}
+	checked := 0
+	for n := 0; n <= shortString+24; n++ {
+		for _, p := range pieces {
+			for _, tail := range []string{``, `"`, `x"`, `,"k":1}`} {
+				s := `"` + strings.Repeat("a", n) + p + strings.Repeat("b", n%9) + tail
+				b := []byte(s)
+				if got, want := skipString(b, 0), skipStringByBytes(b, 0); got != want {
+					t.Fatalf("skipString(%q) = %d, want %d", s, got, want)
+				}
+				checked++
+			}
+		}
+	}
+	// A quote past the short-string stretch, escaped across the jump.
+	long := `"` + strings.Repeat("x", shortString-1) + `\` + `"` + strings.Repeat("y", 1000) + `"`
+	if got := skipString([]byte(long), 0); got != len(long) {
+		t.Errorf("escape at the jump: got %d, want %d", got, len(long))
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d cases", checked)
+	}
+}
