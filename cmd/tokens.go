@@ -155,7 +155,15 @@ func tokensRun(o *TokensOptions) error {
 		return err
 	}
 
-	rep := tokens.Build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until},
+	// The shape of the report follows the arguments, not how many sessions
+	// had responses: one session argument is a per-response report.
+	single := len(o.Sessions) == 1
+	withResponses := single || by == tokens.ByResponse
+	build := tokens.BuildTotals // a response costs a small row, not its ids
+	if withResponses {
+		build = tokens.Build
+	}
+	rep := build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until},
 		readerOptions(f),
 		func(path string, err error) { f.Report().Warn("%s: %v", path, err) })
 	if len(o.Sessions) == 0 {
@@ -173,11 +181,7 @@ func tokensRun(o *TokensOptions) error {
 		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(models, ", "))
 	}
 
-	// The shape of the report follows the arguments, not how many sessions
-	// had responses: one session argument is a per-response report.
-	single := len(o.Sessions) == 1
 	violations := checkBudgets(rep, budget, o.BudgetTotal || single)
-	withResponses := single || by == tokens.ByResponse
 	if f.Globals.JSON {
 		doc := render.NewTokensJSON(rep, by, withResponses)
 		if budget.Set() {

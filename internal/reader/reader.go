@@ -99,7 +99,10 @@ type Options struct {
 	// Want, when set, picks the lines worth parsing from their raw bytes
 	// (a substring test). Other lines are only checked for the shape of an
 	// object ({…}), not validated or parsed: a counter that needs one line
-	// in five reads at close to the speed of the disk.
+	// in five reads at close to the speed of the disk. A line longer than
+	// the read buffer (1 MiB) is shown to Want by its first megabyte and,
+	// when turned down, never put together in memory: Want must answer
+	// true when the start of a line is not enough to decide.
 	Want func(line []byte) bool
 }
 
@@ -217,9 +220,23 @@ func (r *Reader) Line() int { return r.line }
 // a read error (see Err). Skipped lines are reported through Options.OnIssue.
 func (r *Reader) Next() (Entry, bool) {
 	for {
-		line, start, complete, ok := r.readLine()
+		line, start, complete, ok, shape := r.readLine()
 		if !ok {
 			return Entry{}, false
+		}
+		if line == nil { // a long line Want turned down: only its shape
+			if shape[0] != '{' || shape[1] != '}' {
+				kind := Malformed
+				if !complete {
+					kind = TruncatedTail
+				}
+				n := int(r.offset - start)
+				if complete {
+					n-- // the newline
+				}
+				r.issue(kind, n)
+			}
+			continue
 		}
 		if r.line == 1 {
 			line = bytes.TrimPrefix(line, utf8BOM)
@@ -286,27 +303,44 @@ func (r *Reader) issue(kind IssueKind, size int) {
 
 // readLine returns the next line without its terminator, the byte offset
 // where it starts, and whether it ended in a newline. A line over the limit
-// is reported and skipped here; its bytes are drained, not kept.
-func (r *Reader) readLine() (line []byte, start int64, complete, ok bool) {
+// is reported and skipped here; its bytes are drained, not kept. So is a
+// line longer than the read buffer that Want turns down on its first
+// megabyte: then line is nil and shape holds its first and last
+// non-space bytes, all Next checks of an unwanted line.
+func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape [2]byte) {
 	for {
 		if r.eof {
-			return nil, 0, false, false
+			return nil, 0, false, false, shape
 		}
 		start = r.offset
 		r.buf = r.buf[:0]
 		size := 0
-		tooLong := false
+		tooLong, unwanted := false, false
 		var chunk []byte
 		var err error
 		for {
 			chunk, err = r.br.ReadSlice('\n')
+			first := size == 0
 			size += len(chunk)
 			if !tooLong && size > r.max+1 { // +1: the newline is not part of the line
 				tooLong = true
 				r.buf = r.buf[:0]
 			}
 			if err == bufio.ErrBufferFull {
-				if !tooLong {
+				if first && r.opts.Want != nil {
+					head := chunk
+					if r.line == 0 {
+						head = bytes.TrimPrefix(head, utf8BOM)
+					}
+					if head = trimSpace(head); len(head) > 0 && !r.opts.Want(head) {
+						unwanted, shape[0] = true, head[0]
+					}
+				}
+				if unwanted {
+					if c, ok := lastNonSpace(chunk); ok {
+						shape[1] = c
+					}
+				} else if !tooLong {
 					r.buf = append(r.buf, chunk...)
 				}
 				continue
@@ -316,7 +350,7 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool) {
 		r.offset += int64(size)
 		if err != nil && err != io.EOF {
 			r.err = err
-			return nil, 0, false, false
+			return nil, 0, false, false, shape
 		}
 		if err == io.EOF {
 			// A file still being written may grow after this: what is read
@@ -325,26 +359,41 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool) {
 			r.eof = true
 		}
 		if size == 0 { // io.EOF with nothing read
-			return nil, 0, false, false
+			return nil, 0, false, false, shape
 		}
 		r.line++
 		if tooLong {
 			r.issue(TooLong, size)
 			continue
 		}
+		complete = err == nil
+		if unwanted {
+			if c, ok := lastNonSpace(chunk); ok {
+				shape[1] = c
+			}
+			return nil, start, complete, true, shape
+		}
 		if len(r.buf) > 0 {
 			r.buf = append(r.buf, chunk...)
 			chunk = r.buf
 		}
-		complete = err == nil
 		if complete {
 			chunk = chunk[:len(chunk)-1]
 		}
 		if n := len(chunk); n > 0 && chunk[n-1] == '\r' {
 			chunk = chunk[:n-1]
 		}
-		return chunk, start, complete, true
+		return chunk, start, complete, true, shape
 	}
+}
+
+func lastNonSpace(b []byte) (byte, bool) {
+	for i := len(b) - 1; i >= 0; i-- {
+		if !isSpace(b[i]) {
+			return b[i], true
+		}
+	}
+	return 0, false
 }
 
 // trimSpace trims JSON whitespace without allocating.

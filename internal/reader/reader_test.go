@@ -288,6 +288,51 @@ func TestWantSkipsLinesButStillReportsBrokenOnes(t *testing.T) {
 	}
 }
 
+// A line longer than the read buffer that Want turns down on its first
+// megabyte is drained, never put together: a 5 MiB tool result costs no
+// memory. Its shape is still checked, and the lines around it keep their
+// numbers and offsets.
+func TestWantDrainsLongUnwantedLines(t *testing.T) {
+	big := strings.Repeat("x", 5<<20)
+	lines := []string{
+		`{"type":"assistant","uuid":"a"}`,
+		`{"type":"user","uuid":"big","content":"` + big + `"}`, // unwanted, well shaped
+		`{"type":"assistant","uuid":"b"}`,
+		`{"type":"user","uuid":"bad","content":"` + big + `"} junk`,  // unwanted, bad end
+		`{"type":"assistant","uuid":"long","content":"` + big + `"}`, // wanted: parsed
+		`{"type":"user","uuid":"cut","content":"` + big,              // unwanted, cut short
+	}
+	want := func(l []byte) bool { return bytes.Contains(l[:min(len(l), 40)], []byte("assistant")) }
+	var issues []Issue
+	r := New(strings.NewReader(strings.Join(lines, "\n")), Options{Want: want, OnIssue: func(is Issue) { issues = append(issues, is) }})
+	var got []string
+	var offsets []int64
+	for {
+		e, ok := r.Next()
+		if !ok {
+			break
+		}
+		got = append(got, e.UUID)
+		offsets = append(offsets, e.Offset)
+		if e.UUID != "long" && cap(r.buf) > 0 {
+			t.Errorf("after %s the line buffer holds %d bytes: an unwanted line was put together", e.UUID, cap(r.buf))
+		}
+	}
+	if strings.Join(got, ",") != "a,b,long" {
+		t.Errorf("entries %v", got)
+	}
+	wantOffset := int64(len(lines[0]) + 1 + len(lines[1]) + 1)
+	if len(offsets) < 2 || offsets[1] != wantOffset {
+		t.Errorf("offset of b = %v, want %d", offsets, wantOffset)
+	}
+	if got := kinds(issues); got != fmt.Sprintf("4:%d,6:%d", Malformed, TruncatedTail) {
+		t.Errorf("issues %q", got)
+	}
+	if len(issues) == 2 && issues[0].Size != len(lines[3]) {
+		t.Errorf("size of line 4 = %d, want %d", issues[0].Size, len(lines[3]))
+	}
+}
+
 func TestPeek(t *testing.T) {
 	tests := []struct {
 		line, typ, role string

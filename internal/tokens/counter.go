@@ -4,7 +4,7 @@
 // Claude Code writes each content block of one API response as its own
 // assistant line; every line repeats message.usage, and early lines carry a
 // partial output_tokens. Summing lines over-counts 1.4–2.4×. The rule, in
-// one place (Counter.add):
+// one place (Counter.put):
 //
 //   - A response's fingerprint is (message.id, requestId); message.id alone
 //     when requestId is missing (such a line joins the response of its
@@ -24,6 +24,8 @@
 package tokens
 
 import (
+	"hash/maphash"
+	"strconv"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -31,7 +33,6 @@ import (
 
 // Response is one API response, deduplicated.
 type Response struct {
-	Key       Key // the fingerprint
 	MessageID string
 	RequestID string
 	SessionID string // the session it belongs to
@@ -49,25 +50,6 @@ type Response struct {
 	Lines         int // transcript lines merged into this response
 }
 
-// Key is a response's fingerprint: (message.id, requestId), or for lines
-// with neither, the file and line where a run of identical usage began.
-// It shares the strings of the response, so it costs no allocation.
-type Key struct {
-	MessageID, RequestID string
-	AnonFile             string
-	AnonLine             int
-}
-
-// KeyOf is the fingerprint of the response a line belongs to, when the
-// line carries a message.id (lines without one are keyed by position, see
-// File.Add).
-func KeyOf(e *reader.Entry) (Key, bool) {
-	if e.MessageID == "" {
-		return Key{}, false
-	}
-	return Key{MessageID: e.MessageID, RequestID: e.RequestID}, true
-}
-
 // Source says where the lines given to a File come from.
 type Source struct {
 	SessionID string
@@ -76,37 +58,131 @@ type Source struct {
 }
 
 // Counter deduplicates responses across every file added to it.
+//
+// A history holds a response for every few kilobytes, and a total over
+// many sessions must keep each one until the last file is read (a
+// resumed session may replay it). So a response is a fixed-size row of
+// about 128 bytes: its fingerprint as hashes, its strings as indices into
+// one table of names, its usage as numbers. The ids themselves are kept
+// only when a caller will print them (keepIDs).
 type Counter struct {
-	byKey     map[Key]int
-	byMID     map[string]int // message.id → its first response
-	responses []Response
-	names     map[string]string // one copy of each model, agent, speed and tier name
+	rows    rows
+	ids     []ids             // the ids of each row, when keepIDs
+	byMID   map[hash128]int32 // message.id (or anonymous key) → first row
+	names   []string          // index 0 is ""
+	nameIdx map[string]int32
+	keepIDs bool
 }
 
-// intern returns the counter's copy of s: every line clones its strings,
-// and a model name kept once per response adds up on a large history.
-func (c *Counter) intern(s string) string {
-	if v, ok := c.names[s]; ok {
-		return v
-	}
-	if c.names == nil {
-		c.names = map[string]string{}
-	}
-	c.names[s] = s
-	return s
+// rows is a growing list of rows in blocks: growing never copies the rows
+// already there, so a history of a million responses costs its rows and
+// not twice as much while the list grows.
+type rows struct {
+	blocks [][]row
+	n      int
 }
 
-// NewCounter returns an empty Counter.
-func NewCounter() *Counter { return &Counter{byKey: map[Key]int{}, byMID: map[string]int{}} }
+const rowBlock = 1024
+
+func (rs *rows) at(i int32) *row { return &rs.blocks[i/rowBlock][i%rowBlock] }
+
+func (rs *rows) len() int { return rs.n }
+
+func (rs *rows) add(r row) int32 {
+	if rs.n%rowBlock == 0 {
+		rs.blocks = append(rs.blocks, make([]row, 0, rowBlock))
+	}
+	b := &rs.blocks[len(rs.blocks)-1]
+	*b = append(*b, r)
+	rs.n++
+	return int32(rs.n - 1)
+}
+
+// row is a response in a Counter.
+type row struct {
+	mid       hash128 // hash of message.id, or of the anonymous key
+	rid       uint64  // hash of requestId, when hasRID
+	next      int32   // next row with this mid and another requestId; -1 none
+	hasRID    bool
+	sidechain bool
+	hasTime   bool
+	speed     int32 // names
+	tier      int32
+	session   int32
+	lineSess  int32
+	agent     int32
+	model     int32
+	file      int32
+	line      int32
+	lines     int32
+	time      int64 // Unix nanoseconds
+	u         counts
+}
+
+// counts are the numbers of a reader.Usage.
+type counts struct{ input, output, cacheCreation, cc5m, cc1h, cacheRead, webSearch int64 }
+
+type ids struct{ message, request string }
+
+type hash128 [2]uint64
+
+// key is the fingerprint of the response a line belongs to:
+// (message.id, requestId), message.id alone when requestId is missing, or
+// for lines with neither, the file and line where a run of identical usage
+// began. Hashes: 128 bits for the identity, so that two responses of one
+// history collide with a probability below 2^-90.
+type key struct {
+	mid    hash128
+	rid    uint64
+	hasRID bool
+}
+
+var seedA, seedB = maphash.MakeSeed(), maphash.MakeSeed()
+
+func hashString(s string) hash128 {
+	return hash128{maphash.String(seedA, s), maphash.String(seedB, s)}
+}
+
+func keyOf(messageID, requestID string) key {
+	k := key{mid: hashString("m" + messageID)}
+	if requestID != "" {
+		k.rid, k.hasRID = maphash.String(seedA, requestID), true
+	}
+	return k
+}
+
+func anonKey(path string, line int) key {
+	return key{mid: hashString("a" + path + "\x00" + strconv.Itoa(line))}
+}
+
+// NewCounter returns an empty Counter that keeps the ids of its responses.
+func NewCounter() *Counter { return newCounter(true) }
+
+func newCounter(keepIDs bool) *Counter {
+	return &Counter{byMID: map[hash128]int32{}, names: []string{""}, nameIdx: map[string]int32{"": 0}, keepIDs: keepIDs}
+}
+
+// name returns the index of s in the counter's table of names.
+func (c *Counter) name(s string) int32 {
+	if i, ok := c.nameIdx[s]; ok {
+		return i
+	}
+	i := int32(len(c.names))
+	c.names = append(c.names, s)
+	c.nameIdx[s] = i
+	return i
+}
 
 // File is the per-file state of a Counter.
 type File struct {
-	c   *Counter
-	src Source
+	c       *Counter
+	src     Source
+	session int32
+	file    int32
 
 	// Lines with neither message.id nor requestId: consecutive lines with
 	// the same usage are one response.
-	anonKey   Key
+	anonKey   key
 	anonUsage reader.Usage
 	anonSeen  bool
 
@@ -116,7 +192,9 @@ type File struct {
 }
 
 // File starts reading one transcript file.
-func (c *Counter) File(src Source) *File { return &File{c: c, src: src} }
+func (c *Counter) File(src Source) *File {
+	return &File{c: c, src: src, session: c.name(src.SessionID), file: c.name(src.Path)}
+}
 
 // Add counts one entry; entries that are not assistant lines with usage
 // are ignored apart from the chain bookkeeping of inline sidechains.
@@ -134,17 +212,30 @@ func (f *File) Add(e *reader.Entry) {
 	if !e.HasUsage || e.Synthetic() {
 		return
 	}
-	key, ok := KeyOf(e) // requestId may be "": then message.id alone identifies it
-	if ok {
+	var k key
+	if e.MessageID != "" { // requestId may be "": then message.id alone identifies it
+		k = keyOf(e.MessageID, e.RequestID)
 		f.anonSeen = false // a line with an id ends a run of anonymous ones
 	} else {
 		if !f.anonSeen || e.Usage != f.anonUsage {
-			f.anonKey = Key{AnonFile: f.src.Path, AnonLine: e.Line}
+			f.anonKey = anonKey(f.src.Path, e.Line)
 		}
 		f.anonSeen, f.anonUsage = true, e.Usage
-		key = f.anonKey
+		k = f.anonKey
 	}
-	f.c.add(key, agent, f.src, e)
+	c := f.c
+	u := e.Usage
+	in := row{
+		sidechain: e.Sidechain, hasTime: !e.Timestamp.IsZero(),
+		speed: c.name(u.Speed), tier: c.name(u.ServiceTier),
+		session: f.session, lineSess: c.name(e.SessionID), agent: c.name(agent), model: c.name(e.Model),
+		file: f.file, line: int32(e.Line), lines: 1,
+		u: counts{u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.WebSearch},
+	}
+	if in.hasTime {
+		in.time = e.Timestamp.UnixNano()
+	}
+	c.put(k, in, ids{e.MessageID, e.RequestID})
 }
 
 // inlineAgent names the inline sidechain an entry belongs to after the
@@ -164,100 +255,144 @@ func (f *File) inlineAgent(e *reader.Entry) string {
 	return "sidechain-" + root
 }
 
-func (c *Counter) add(key Key, agent string, src Source, e *reader.Entry) {
-	u := e.Usage
-	u.Speed, u.ServiceTier = c.intern(u.Speed), c.intern(u.ServiceTier)
-	c.put(key, Response{
-		MessageID: e.MessageID, RequestID: e.RequestID,
-		SessionID: src.SessionID, LineSessionID: e.SessionID, AgentID: c.intern(agent), Model: c.intern(e.Model),
-		Time: e.Timestamp, Usage: u, Sidechain: e.Sidechain, File: src.Path, Line: e.Line, Lines: 1,
-	})
-}
-
 // find looks a fingerprint up. A line without requestId belongs to the
-// response of its message.id; a line with one joins a response first seen
-// without it, but never one that has another requestId.
-func (c *Counter) find(k Key) (int, bool) {
-	if i, ok := c.byKey[k]; ok {
-		return i, true
+// first response of its message.id; a line with one joins the response
+// with the same requestId, or a first response that has none yet, but
+// never one that has another requestId.
+func (c *Counter) find(k key) (int32, bool) {
+	head, ok := c.byMID[k.mid]
+	if !ok {
+		return -1, false
 	}
-	if k.MessageID == "" {
-		return 0, false
+	if !k.hasRID {
+		return head, true
 	}
-	if k.RequestID == "" {
-		i, ok := c.byMID[k.MessageID]
-		return i, ok
+	for i := head; i >= 0; i = c.rows.at(i).next {
+		if r := c.rows.at(i); r.hasRID && r.rid == k.rid {
+			return i, true
+		}
 	}
-	if i, ok := c.byKey[Key{MessageID: k.MessageID}]; ok && c.responses[i].RequestID == "" {
-		return i, true
+	if !c.rows.at(head).hasRID {
+		return head, true
 	}
-	return 0, false
+	return -1, false
 }
 
 // put merges one line (or one response of another counter) into the
 // counter. This is the dedup rule; see the package comment.
-func (c *Counter) put(k Key, in Response) {
+func (c *Counter) put(k key, in row, id ids) {
 	i, seen := c.find(k)
 	if !seen {
-		in.Key = k
-		c.byKey[k] = len(c.responses)
-		if _, ok := c.byMID[k.MessageID]; !ok && k.MessageID != "" {
-			c.byMID[k.MessageID] = len(c.responses)
+		in.mid, in.rid, in.hasRID, in.next = k.mid, k.rid, k.hasRID, -1
+		n := int32(c.rows.len())
+		if head, ok := c.byMID[k.mid]; ok {
+			last := head
+			for c.rows.at(last).next >= 0 {
+				last = c.rows.at(last).next
+			}
+			c.rows.at(last).next = n
+		} else {
+			c.byMID[k.mid] = n
 		}
-		c.responses = append(c.responses, in)
+		c.rows.add(in)
+		if c.keepIDs {
+			c.ids = append(c.ids, id)
+		}
 		return
 	}
-	r := &c.responses[i]
-	if k.RequestID != "" && r.RequestID == "" {
-		r.RequestID, r.Key = k.RequestID, k
-		c.byKey[k] = i
+	r := c.rows.at(i)
+	if k.hasRID && !r.hasRID {
+		r.rid, r.hasRID = k.rid, true
+		if c.keepIDs {
+			c.ids[i].request = id.request
+		}
 	}
-	lines, key, rid := r.Lines+in.Lines, r.Key, r.RequestID
-	earliest := r.Time
-	if !in.Time.IsZero() && (earliest.IsZero() || in.Time.Before(earliest)) {
-		earliest = in.Time
+	lines := r.lines + in.lines
+	earliest, hasTime := r.time, r.hasTime
+	if in.hasTime && (!hasTime || in.time < earliest) {
+		earliest, hasTime = in.time, true
 	}
 	switch {
-	case r.Sidechain && !in.Sidechain:
+	case r.sidechain && !in.sidechain:
 		// The main copy wins over a sidechain replay, whatever its size.
+		in.mid, in.rid, in.hasRID, in.next = r.mid, r.rid, r.hasRID, r.next
 		*r = in
-	case !r.Sidechain && in.Sidechain:
+	case !r.sidechain && in.sidechain:
 		// A replay of a main response: nothing new.
 	default:
-		if larger(in.Usage, r.Usage) {
-			r.Usage, r.File, r.Line = in.Usage, in.File, in.Line
-			if in.Model != "" {
-				r.Model = in.Model
+		if larger(in.u, r.u) {
+			r.u, r.speed, r.tier, r.file, r.line = in.u, in.speed, in.tier, in.file, in.line
+			if in.model != 0 {
+				r.model = in.model
 			}
 		}
 		// A copy in the session its line names is the original.
-		if r.SessionID != in.SessionID && r.SessionID != r.LineSessionID && in.SessionID == in.LineSessionID {
-			r.SessionID, r.LineSessionID, r.AgentID = in.SessionID, in.LineSessionID, in.AgentID
+		if r.session != in.session && r.session != r.lineSess && in.session == in.lineSess {
+			r.session, r.lineSess, r.agent = in.session, in.lineSess, in.agent
 		}
 	}
-	r.Lines, r.Key, r.Time = lines, key, earliest
-	if r.RequestID == "" {
-		r.RequestID = rid
-	}
+	r.lines, r.time, r.hasTime = lines, earliest, hasTime
 }
 
 // Merge adds the responses of another counter, as if its lines had been
 // added after this counter's: a response both have is counted once, and
 // stays with the session that was added first.
 func (c *Counter) Merge(o *Counter) {
-	for i := range o.responses {
-		c.put(o.responses[i].Key, o.responses[i])
+	remap := make([]int32, len(o.names))
+	for i, s := range o.names {
+		remap[i] = c.name(s)
+	}
+	for j := range int32(o.rows.len()) {
+		in := *o.rows.at(j)
+		k := key{mid: in.mid, rid: in.rid, hasRID: in.hasRID}
+		in.speed, in.tier = remap[in.speed], remap[in.tier]
+		in.session, in.lineSess, in.agent, in.model, in.file =
+			remap[in.session], remap[in.lineSess], remap[in.agent], remap[in.model], remap[in.file]
+		var id ids
+		if o.keepIDs {
+			id = o.ids[j]
+		}
+		c.put(k, in, id)
 	}
 }
 
 // larger reports whether usage a supersedes b: more tokens in all, or as
 // many with more output (the final line of a streamed response).
-func larger(a, b reader.Usage) bool {
-	if a.Total() != b.Total() {
-		return a.Total() > b.Total()
+func larger(a, b counts) bool {
+	ta, tb := a.input+a.output+a.cacheCreation+a.cacheRead, b.input+b.output+b.cacheCreation+b.cacheRead
+	if ta != tb {
+		return ta > tb
 	}
-	return a.Output > b.Output
+	return a.output > b.output
+}
+
+// response is row i as a Response; its strings are the counter's, so it
+// costs no allocation.
+func (c *Counter) response(i int32) Response {
+	r := c.rows.at(i)
+	out := Response{
+		SessionID: c.names[r.session], LineSessionID: c.names[r.lineSess], AgentID: c.names[r.agent],
+		Model: c.names[r.model], Sidechain: r.sidechain, File: c.names[r.file], Line: int(r.line), Lines: int(r.lines),
+		Usage: reader.Usage{
+			Input: r.u.input, Output: r.u.output, CacheCreation: r.u.cacheCreation,
+			CacheCreation5m: r.u.cc5m, CacheCreation1h: r.u.cc1h, CacheRead: r.u.cacheRead, WebSearch: r.u.webSearch,
+			Speed: c.names[r.speed], ServiceTier: c.names[r.tier],
+		},
+	}
+	if r.hasTime {
+		out.Time = time.Unix(0, r.time).UTC()
+	}
+	if c.keepIDs {
+		out.MessageID, out.RequestID = c.ids[i].message, c.ids[i].request
+	}
+	return out
 }
 
 // Responses returns the responses in the order they were first seen.
-func (c *Counter) Responses() []Response { return c.responses }
+func (c *Counter) Responses() []Response {
+	out := make([]Response, c.rows.len())
+	for i := range out {
+		out[i] = c.response(int32(i))
+	}
+	return out
+}

@@ -148,11 +148,45 @@ func TestDedupRules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got := countLines(t, tt.files...)
+			c, got := countLines(t, tt.files...)
 			if got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
+			// Build reads each session into a counter of its own and
+			// merges them in order: the same rule must give the same rows.
+			merged := NewCounter()
+			merged.name("a name the others do not have, so that indices differ")
+			for i, lines := range tt.files {
+				one, _ := countLines(t, lines)
+				for j := range int32(one.rows.len()) { // as if read under its own name
+					one.rows.at(j).session, one.rows.at(j).file = one.name(fmt.Sprintf("s%d", i)), one.name(fmt.Sprintf("f%d.jsonl", i))
+				}
+				merged.Merge(one)
+			}
+			if a, b := fmt.Sprintf("%+v", c.Responses()), fmt.Sprintf("%+v", merged.Responses()); a != b {
+				t.Errorf("merged counters differ from one counter:\n one %s\nmerged %s", a, b)
+			}
 		})
+	}
+}
+
+// A Counter keeps its rows in blocks; a response whose lines are far apart
+// (its first line in the first block, its last in the third) is still one.
+func TestResponsesAcrossRowBlocks(t *testing.T) {
+	var lines []string
+	n := 2*rowBlock + 500
+	for i := range n {
+		lines = append(lines, asst(fmt.Sprint("a", i), "", fmt.Sprint("msg_", i), fmt.Sprint("req_", i), 1, 1, 0, 0, ""))
+	}
+	// The final usage of the first responses, and a line without
+	// requestId for one of them, come last.
+	for i := range 10 {
+		lines = append(lines, asst(fmt.Sprint("b", i), "", fmt.Sprint("msg_", i), fmt.Sprint("req_", i), 1, 5, 0, 0, ""))
+	}
+	lines = append(lines, asst("c", "", "msg_3", "", 1, 9, 0, 0, ""))
+	_, got := countLines(t, lines)
+	if want := (want{n, int64(n), int64(n + 10*4 + 4), 0, 0}); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
 
@@ -278,6 +312,21 @@ func TestRealCorpusReferenceTotals(t *testing.T) {
 			if !tot.CostKnown() {
 				t.Errorf("unpriced models: %v", rep.Unpriced)
 			}
+			// Without the per-response list, every total and group is the same.
+			lean := BuildTotals(ins, DefaultPrices(), Window{}, reader.Options{}, nil)
+			if len(lean.Responses) != 0 || fmt.Sprint(lean.Total) != fmt.Sprint(rep.Total) {
+				t.Errorf("BuildTotals: %d responses listed, total %+v, want none and %+v", len(lean.Responses), lean.Total, rep.Total)
+			}
+			for i := range rep.Sessions {
+				if a, b := fmt.Sprintf("%+v", lean.Sessions[i].Total), fmt.Sprintf("%+v", rep.Sessions[i].Total); a != b {
+					t.Errorf("session %s: %s, want %s", rep.Sessions[i].ID, a, b)
+				}
+			}
+			for _, g := range Groupings {
+				if a, b := fmt.Sprintf("%+v", lean.GroupBy(g)), fmt.Sprintf("%+v", rep.GroupBy(g)); a != b {
+					t.Errorf("--by %s: %s, want %s", g, a, b)
+				}
+			}
 		})
 	}
 }
@@ -360,6 +409,29 @@ func TestResumedSessionWithTheSameFirstTimestampComesAfterTheOriginal(t *testing
 	for _, s := range rep.Sessions {
 		if want := map[string]int64{a: 10, b: 20}[s.ID]; s.Total.Output != want {
 			t.Errorf("%s: output %d, want %d", s.ID[:1], s.Total.Output, want)
+		}
+	}
+}
+
+func TestWantedPicksLinesFromTheirStart(t *testing.T) {
+	big := strings.Repeat("x", 1000)
+	tests := []struct {
+		name, line string
+		want       bool
+	}{
+		{"assistant, type after the message", `{"parentUuid":null,"message":{"model":"m","role":"assistant","content":[]},"type":"assistant"}`, true},
+		{"assistant, type first", `{"type":"assistant","message":{"role":"assistant"}}`, true},
+		{"user tool result", `{"parentUuid":"p","type":"user","message":{"role":"user","content":"` + big + `"}}`, false},
+		{"user, role before a cut", `{"message":{"role":"user","content":"` + big[:10], false},
+		{"progress", `{"type":"progress","data":{}}`, false},
+		{"inline sidechain user line", `{"isSidechain":true,"type":"user"}`, true},
+		// The start of a long line the reader showed: nothing decided yet.
+		{"cut before type or message", `{"parentUuid":"p","toolUseResult":{"stdout":"` + big[:10], true},
+		{"no type at all", `{"uuid":"u"}`, true},
+	}
+	for _, tt := range tests {
+		if got := Wanted([]byte(tt.line)); got != tt.want {
+			t.Errorf("%s: Wanted = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

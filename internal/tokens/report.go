@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"math"
 	"runtime"
 	"sort"
 	"time"
@@ -35,9 +36,11 @@ type Report struct {
 	Prices    *Prices
 	Total     Total
 	Sessions  []*SessionReport
-	Responses []Response        // every counted response, sessions in order, then file order
+	Responses []Response        // every counted response, sessions in order, then by time (Build only)
 	Unpriced  map[string]int64  // model → responses without a price
 	projectOf map[string]string // session id → project
+	counter   *Counter          // every response read,
+	kept      []int32           // and the rows of the counted ones, in report order
 }
 
 // SessionReport is one session's share of a Report.
@@ -58,7 +61,19 @@ type Group struct {
 
 // Build reads every session in inputs (oldest first, each response counted
 // once across all of them), keeps the responses inside w, and totals them.
+// Report.Responses lists every counted response.
 func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error)) *Report {
+	return build(inputs, prices, w, o, onErr, true)
+}
+
+// BuildTotals is Build for a report that prints totals and groups only:
+// Report.Responses and SessionReport.Responses stay empty, and a response
+// costs a fixed-size row while the sessions are read, not its ids.
+func BuildTotals(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error)) *Report {
+	return build(inputs, prices, w, o, onErr, false)
+}
+
+func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error), detail bool) *Report {
 	sorted := append([]Input(nil), inputs...)
 	// A resumed session starts by replaying the old one's lines, so both
 	// can have the same first timestamp: then the file written to last
@@ -92,7 +107,7 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 			workers <- struct{}{}
 			go func() {
 				defer func() { <-workers; close(done[i]) }()
-				c := NewCounter()
+				c := newCounter(detail)
 				ReadSession(c, in.Session, in.Agents, o, func(e *reader.Entry, _ bool) {
 					if firstIDs[i] == "" && e.SessionID != "" {
 						firstIDs[i] = e.SessionID
@@ -102,14 +117,16 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 			}()
 		}
 	}()
-	c := NewCounter()
+	c := newCounter(detail)
 	for i, in := range sorted {
 		<-done[i]
 		sr := &SessionReport{Input: in, ID: in.Session.ID}
 		if in.Session.Path == session.StdinPath {
 			sr.ID = firstIDs[i]
-			for j := range counters[i].responses {
-				counters[i].responses[j].SessionID = sr.ID
+			ci := counters[i]
+			id := ci.name(sr.ID)
+			for j := range int32(ci.rows.len()) {
+				ci.rows.at(j).session = id
 			}
 		}
 		c.Merge(counters[i])
@@ -120,47 +137,64 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 	}
 	// Attribute each response to the session that saw it first; the main
 	// copy of a sidechain replay may move it to a later session, so use the
-	// response's own SessionID rather than the reading order. The counter's
-	// slice is filtered and ordered in place (sessions in start order, each
-	// a timeline where subagent responses interleave with the main ones),
-	// so each session's responses are a window on one array, not a copy.
-	order := map[string]int{}
-	for i, sr := range rep.Sessions {
-		order[sr.ID] = i
+	// response's own session rather than the reading order. Sessions in
+	// start order, each a timeline where subagent responses interleave
+	// with the main ones.
+	order := make([]int, len(c.names)) // name index of a session → its place, -1: not a session
+	for i := range order {
+		order[i] = -1
 	}
-	kept := c.responses[:0]
-	for _, r := range c.responses {
-		if _, ok := order[r.SessionID]; !ok {
+	for i, sr := range rep.Sessions {
+		order[c.name(sr.ID)] = i
+	}
+	when := func(r *row) int64 {
+		if !r.hasTime {
+			return math.MinInt64
+		}
+		return r.time
+	}
+	kept := make([]int32, 0, c.rows.len())
+	for i := range int32(c.rows.len()) {
+		r := c.rows.at(i)
+		if int(r.session) >= len(order) || order[r.session] < 0 {
 			continue
 		}
-		if r.Time.IsZero() && (!w.Since.IsZero() || !w.Until.IsZero()) || !w.contains(r.Time) {
+		if !r.hasTime && (!w.Since.IsZero() || !w.Until.IsZero()) || r.hasTime && !w.contains(time.Unix(0, r.time)) {
 			continue
 		}
-		kept = append(kept, r)
+		kept = append(kept, i)
 	}
 	sort.SliceStable(kept, func(i, j int) bool {
-		if oi, oj := order[kept[i].SessionID], order[kept[j].SessionID]; oi != oj {
-			return oi < oj
+		a, b := c.rows.at(kept[i]), c.rows.at(kept[j])
+		if oa, ob := order[a.session], order[b.session]; oa != ob {
+			return oa < ob
 		}
-		return kept[i].Time.Before(kept[j].Time)
+		return when(a) < when(b)
 	})
-	rep.Responses = kept
+	rep.counter, rep.kept = c, kept
+	if detail {
+		rep.Responses = make([]Response, len(kept))
+		for i, k := range kept {
+			rep.Responses[i] = c.response(k)
+		}
+	}
 	for start := 0; start < len(kept); {
+		sid := c.rows.at(kept[start]).session
 		end := start
-		for end < len(kept) && kept[end].SessionID == kept[start].SessionID {
+		for end < len(kept) && c.rows.at(kept[end]).session == sid {
 			end++
 		}
-		rep.Sessions[order[kept[start].SessionID]].Responses = kept[start:end:end]
-		start = end
-	}
-	for _, sr := range rep.Sessions {
+		sr := rep.Sessions[order[sid]]
+		if detail {
+			sr.Responses = rep.Responses[start:end:end]
+		}
 		agents, models := map[string]*Total{}, map[string]*Total{}
-		for i := range sr.Responses {
-			r := &sr.Responses[i]
-			sr.Total.Add(r, prices)
-			groupAdd(agents, r.AgentID, r, prices)
-			groupAdd(models, r.Model, r, prices)
-			if _, ok := prices.Cost(r); !ok {
+		for _, k := range kept[start:end] {
+			r := c.response(k)
+			sr.Total.Add(&r, prices)
+			groupAdd(agents, r.AgentID, &r, prices)
+			groupAdd(models, r.Model, &r, prices)
+			if _, ok := prices.Cost(&r); !ok {
 				rep.Unpriced[r.Model]++
 			}
 		}
@@ -172,6 +206,7 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		})
 		sr.Models = groups(models, byTokens)
 		rep.Total.Merge(sr.Total)
+		start = end
 	}
 	return rep
 }
@@ -181,7 +216,7 @@ func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 func (r *Report) DropEmpty() {
 	kept := r.Sessions[:0]
 	for _, s := range r.Sessions {
-		if len(s.Responses) > 0 {
+		if s.Total.APICalls > 0 {
 			kept = append(kept, s)
 		}
 	}
@@ -234,8 +269,9 @@ var Groupings = []Grouping{ByResponse, BySession, ByAgent, ByModel, ByDay, ByPro
 // tokens.
 func (r *Report) GroupBy(g Grouping) []Group {
 	m := map[string]*Total{}
-	for i := range r.Responses {
-		resp := &r.Responses[i]
+	for _, k := range r.kept {
+		rs := r.counter.response(k)
+		resp := &rs
 		var key string
 		switch g {
 		case ByAgent:

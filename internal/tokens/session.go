@@ -9,14 +9,19 @@ import (
 // the usage) and inline sidechain lines (their chain names the agent).
 // Give it to reader.Options.Want when nothing else reads the entries: most
 // bytes of a transcript are tool results that a counter never parses.
+//
+// When the start of a line does not tell (the reader shows Want only the
+// first megabyte of a longer line), the line is wanted: it is parsed whole
+// rather than risk dropping a response.
 func Wanted(line []byte) bool {
 	typ, role, sidechain := reader.Peek(line)
-	return sidechain || role == "assistant" || typ == "assistant"
+	return sidechain || role == "assistant" || typ == "assistant" || typ == "" && role == ""
 }
 
 // ReadSession counts a session's main file and its subagent files into c.
 // visit, when not nil, sees every entry of the main file (agent false) and
-// of each subagent file (agent true). A file that cannot be read is
+// of each subagent file (agent true); the pointer is valid during the call
+// only. A file that cannot be read is
 // reported through onErr and skipped; the rest still count.
 func ReadSession(c *Counter, s *session.Session, agents []session.Agent, o reader.Options,
 	visit func(e *reader.Entry, agent bool), onErr func(path string, err error)) {
@@ -28,9 +33,12 @@ func ReadSession(c *Counter, s *session.Session, agents []session.Agent, o reade
 		}
 		defer closer.Close()
 		f := c.File(src)
+		// One Entry for the whole file: visit gets a pointer to it, which
+		// would otherwise move every line's Entry to the heap.
+		var e reader.Entry
 		for {
-			e, ok := r.Next()
-			if !ok {
+			var ok bool
+			if e, ok = r.Next(); !ok {
 				break
 			}
 			f.Add(&e)

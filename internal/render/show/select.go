@@ -259,11 +259,17 @@ func grepTurns(items []Item, src *Source, re *regexp.Regexp) ([]Item, error) {
 // that response. Lines without message.id are matched by the file and line
 // whose usage the counter kept.
 func (d *Doc) attachUsage(rep Report) {
-	byKey := map[tokens.Key]*tokens.Response{}
+	byID := map[[2]string]*tokens.Response{} // (message.id, requestId)
+	byMID := map[string]*tokens.Response{}   // message.id → its first response
 	byLine := map[string]*tokens.Response{}
 	for i := range rep.Responses {
 		r := &rep.Responses[i]
-		byKey[r.Key] = r
+		if r.MessageID != "" {
+			byID[[2]string{r.MessageID, r.RequestID}] = r
+			if byMID[r.MessageID] == nil {
+				byMID[r.MessageID] = r
+			}
+		}
 		byLine[r.File+"\x00"+strconv.Itoa(r.Line)] = r
 		t := d.agentTotals[r.AgentID]
 		t.Add(r, d.Prices)
@@ -280,8 +286,11 @@ func (d *Doc) attachUsage(rep Report) {
 			continue
 		}
 		var r *tokens.Response
-		if k, ok := tokens.KeyOf(&n.Entry); ok {
-			r = byKey[k]
+		if n.MessageID != "" {
+			// A line without requestId belongs to its message.id's response.
+			if r = byID[[2]string{n.MessageID, n.RequestID}]; r == nil && n.RequestID == "" {
+				r = byMID[n.MessageID]
+			}
 		} else {
 			r = byLine[fileKey(n.File)+"\x00"+strconv.Itoa(n.Line)]
 		}
