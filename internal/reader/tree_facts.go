@@ -90,15 +90,18 @@ func ExtractTreeFacts(raw []byte) TreeFacts {
 	var f TreeFacts
 	b := raw
 	typ := ""
-	var texts []string
-	strContent, hasStr := "", false
+	// The text is decoded only once the line is known to be a user line
+	// (the type may come after the message): until then, raw values.
+	var texts [][]byte
+	var strContent []byte
 	// As gjson.Get reads them: the first of duplicate keys counts.
-	seen := map[string]bool{}
+	var seen uint16
 	first := func(k []byte) bool {
-		if seen[string(k)] {
+		bit := treeKeyBit(k)
+		if seen&bit != 0 {
 			return false
 		}
-		seen[string(k)] = true
+		seen |= bit
 		return true
 	}
 	members(b, skipSpace(b, 0), func(k []byte, vs int) int {
@@ -120,13 +123,15 @@ func ExtractTreeFacts(raw []byte) TreeFacts {
 				content := b[vs:ve]
 				switch content[0] {
 				case '"':
-					// The type may come after the message: decide later.
-					strContent, hasStr = jsonString(content), true
+					strContent = content
 				case '[':
 					eachElement(content, func(blk []byte) { f.block(blk, &texts) })
 				}
 				return ve
 			})
+		case "compactMetadata", "toolUseResult", "type", "sourceToolAssistantUUID", "parentToolUseID", "attachment", "data":
+		default:
+			return -1
 		}
 		ve := skipValue(b, vs)
 		if ve < 0 || !first(k) {
@@ -157,16 +162,46 @@ func ExtractTreeFacts(raw []byte) TreeFacts {
 	})
 	switch {
 	case typ != "user":
-	case hasStr:
-		f.setPrompt(strContent)
+	case strContent != nil:
+		f.setPrompt(jsonString(strContent))
 	case len(texts) > 0 && len(f.ToolResults) == 0:
-		f.setPrompt(strings.Join(texts, "\n"))
+		parts := make([]string, len(texts))
+		for i, t := range texts {
+			if len(t) > 0 && t[0] == '"' {
+				parts[i] = jsonString(t)
+			}
+		}
+		f.setPrompt(strings.Join(parts, "\n"))
 	}
 	return f
 }
 
+// treeKeyBit is the bit of a top-level key ExtractTreeFacts reads, for
+// telling the first of duplicate keys.
+func treeKeyBit(k []byte) uint16 {
+	switch string(k) {
+	case "message":
+		return 1 << 0
+	case "compactMetadata":
+		return 1 << 1
+	case "toolUseResult":
+		return 1 << 2
+	case "type":
+		return 1 << 3
+	case "sourceToolAssistantUUID":
+		return 1 << 4
+	case "parentToolUseID":
+		return 1 << 5
+	case "attachment":
+		return 1 << 6
+	case "data":
+		return 1 << 7
+	}
+	return 1 << 15
+}
+
 // block reads one content block.
-func (f *TreeFacts) block(blk []byte, texts *[]string) {
+func (f *TreeFacts) block(blk []byte, texts *[][]byte) {
 	typ := rawStr(firstMember(blk, "type"))
 	switch typ {
 	case "tool_use":
@@ -185,11 +220,7 @@ func (f *TreeFacts) block(blk []byte, texts *[]string) {
 			f.ResultError = true
 		}
 	case "text":
-		text := ""
-		if v := firstMember(blk, "text"); len(v) > 0 && v[0] == '"' {
-			text = jsonString(v)
-		}
-		*texts = append(*texts, text)
+		*texts = append(*texts, firstMember(blk, "text"))
 	}
 }
 
