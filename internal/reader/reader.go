@@ -119,6 +119,7 @@ type Reader struct {
 	pooled  bool
 	eof     bool
 	strs    lineStrings
+	midFile bool // the first line read is not the file's first (OpenRange)
 }
 
 // New reads a transcript from r.
@@ -147,6 +148,17 @@ func Open(path string, o Options) (*Reader, io.Closer, error) {
 		}
 		return New(in, o), io.NopCloser(nil), nil
 	}
+	return OpenRange(path, 0, -1, o)
+}
+
+// OpenRange reads the lines of a file that start in [start, end) (end < 0:
+// to the end of the file, as far as it has been written). start must be 0
+// or just past a newline, end just past one. Entry.Offset counts from the
+// start of the file, Entry.Line (and Issue.Line) from the first line of
+// the range: a caller that reads a big file in pieces, one per core, adds
+// the lines of the pieces before. Only a range that starts the file may
+// begin with a byte order mark.
+func OpenRange(path string, start, end int64, o Options) (*Reader, io.Closer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -163,7 +175,18 @@ func Open(path string, o Options) (*Reader, io.Closer, error) {
 	if o.Name == "" {
 		o.Name = path
 	}
-	r := newPooled(f, o)
+	var src io.Reader = f
+	if start > 0 {
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+	}
+	if end >= 0 {
+		src = io.LimitReader(f, end-start)
+	}
+	r := newPooled(src, o)
+	r.offset, r.midFile = start, start > 0
 	return r, closeFunc(func() error { r.release(); return f.Close() }), nil
 }
 
@@ -238,7 +261,7 @@ func (r *Reader) Next() (Entry, bool) {
 			}
 			continue
 		}
-		if r.line == 1 {
+		if r.line == 1 && !r.midFile {
 			line = bytes.TrimPrefix(line, utf8BOM)
 		}
 		line = trimSpace(line)
@@ -329,7 +352,7 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 			if err == bufio.ErrBufferFull {
 				if first && r.opts.Want != nil {
 					head := chunk
-					if r.line == 0 {
+					if r.line == 0 && !r.midFile {
 						head = bytes.TrimPrefix(head, utf8BOM)
 					}
 					if head = trimSpace(head); len(head) > 0 && !r.opts.Want(head) {
@@ -430,3 +453,45 @@ func humanBytes(n int) string {
 
 // ErrNotRegular is returned for paths that are not regular files.
 var ErrNotRegular = errors.New("not a regular file")
+
+// SplitPoints divides a file into pieces of about pieceBytes that each
+// begin a line, for OpenRange: it returns the start of each piece, the
+// first being 0. A file smaller than two pieces is one piece. Only a few
+// bytes around each cut are read.
+func SplitPoints(path string, pieceBytes int64) ([]int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	starts := []int64{0}
+	if pieceBytes <= 0 || !st.Mode().IsRegular() {
+		return starts, nil
+	}
+	buf := make([]byte, 64<<10)
+	for target := pieceBytes; target+pieceBytes/2 < st.Size(); target += pieceBytes {
+		if target <= starts[len(starts)-1] {
+			continue // a long line ran past this cut
+		}
+		// The piece starts just past the first newline at or after target.
+		at := target - 1
+		for {
+			n, err := f.ReadAt(buf, at)
+			if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+				if next := at + int64(i) + 1; next < st.Size() {
+					starts = append(starts, next)
+				}
+				break
+			}
+			if err != nil { // no newline before the end: the last piece goes on
+				return starts, nil
+			}
+			at += int64(n)
+		}
+	}
+	return starts, nil
+}

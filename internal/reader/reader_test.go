@@ -397,3 +397,92 @@ func TestBorrowRawIsTheLineUntilTheNextCall(t *testing.T) {
 		}
 	}
 }
+
+// Reading a file in pieces (SplitPoints, OpenRange) gives the entries of
+// reading it whole: same lines once the pieces before are counted, same
+// offsets, the same issues. Only the file's start may hold a BOM.
+func TestReadingInPiecesIsReadingWhole(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\xEF\xBB\xBF")
+	for i := range 400 {
+		switch {
+		case i == 150:
+			b.WriteString("not json\n")
+		case i%37 == 0:
+			fmt.Fprintf(&b, "{\"uuid\":\"u%d\",\"pad\":%q}\r\n", i, strings.Repeat("p", 3000))
+		default:
+			fmt.Fprintf(&b, "{\"uuid\":\"u%d\"}\n", i)
+		}
+	}
+	b.WriteString(`{"uuid":"cut"`) // a half-written last line
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(start, end int64) (es []Entry, is []Issue) {
+		r, c, err := OpenRange(path, start, end, Options{OnIssue: func(i Issue) { is = append(is, i) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		for {
+			e, ok := r.Next()
+			if !ok {
+				return es, is
+			}
+			es = append(es, e)
+		}
+	}
+	whole, wholeIssues := read(0, -1)
+	starts, err := SplitPoints(path, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(starts) < 10 {
+		t.Fatalf("only %d pieces: %v", len(starts), starts)
+	}
+	var pieces []Entry
+	var pieceIssues []Issue
+	base := 0
+	for i, s := range starts {
+		end := int64(-1)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		es, is := read(s, end)
+		r, c, _ := OpenRange(path, s, end, Options{})
+		for {
+			if _, ok := r.Next(); !ok {
+				break
+			}
+		}
+		lines := r.Line()
+		c.Close()
+		for _, e := range es {
+			e.Line += base
+			pieces = append(pieces, e)
+		}
+		for _, x := range is {
+			x.Line += base
+			pieceIssues = append(pieceIssues, x)
+		}
+		base += lines
+	}
+	if a, b := fmt.Sprintf("%+v", whole), fmt.Sprintf("%+v", pieces); a != b {
+		t.Errorf("entries differ:\nwhole  %.300s\npieces %.300s", a, b)
+	}
+	if a, b := fmt.Sprint(wholeIssues), fmt.Sprint(pieceIssues); a != b {
+		t.Errorf("issues differ: whole %s, pieces %s", a, b)
+	}
+	if len(whole) != 399 || whole[0].UUID != "u0" {
+		t.Errorf("%d entries, first %q", len(whole), whole[0].UUID)
+	}
+	// A BOM-like start of a later piece is content, not a mark.
+	bom := filepath.Join(t.TempDir(), "b.jsonl")
+	os.WriteFile(bom, []byte("{\"uuid\":\"a\"}\n\xEF\xBB\xBF{\"uuid\":\"b\"}\n"), 0o644)
+	r, c, _ := OpenRange(bom, 13, -1, Options{})
+	defer c.Close()
+	if e, ok := r.Next(); ok {
+		t.Errorf("a BOM in the middle of a file was stripped: %+v", e.UUID)
+	}
+}

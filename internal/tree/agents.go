@@ -102,10 +102,17 @@ func (b *builder) linkCompaction(a *Agent) {
 		last = a.Nodes[len(a.Nodes)-1]
 	}
 	var byTime *Node
-	for _, n := range t.Nodes {
-		if n.Agent != nil || !n.IsCompactBoundary() {
-			continue
+	if b.boundaries == nil {
+		// The main file's compact boundaries, found once for every
+		// compaction agent (a long session has hundreds of them).
+		b.boundaries = []*Node{}
+		for _, n := range t.Nodes {
+			if n.Agent == nil && n.IsCompactBoundary() {
+				b.boundaries = append(b.boundaries, n)
+			}
 		}
+	}
+	for _, n := range b.boundaries {
 		if external[n.LogicalParentUUID] {
 			b.hangCompaction(a, n)
 			return

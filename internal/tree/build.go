@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -31,53 +33,272 @@ func Load(f *session.Finder, s *session.Session, rep *diag.Reporter) (*Tree, err
 
 // LoadFiles builds the tree of the main transcript at mainPath ("-" is
 // standard input) with the given subagent files.
+//
+// The files are parsed in parallel, a big main file in pieces of
+// pieceBytes, one piece or file per core at a time, and put together in
+// file order: the tree, its warnings and their order are those of reading
+// every line in turn.
 func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tree, error) {
 	b := newBuilder(rep)
-	name := mainPath
 	if mainPath == session.StdinPath {
-		name = "<stdin>"
+		return readOne(b, os.Stdin, mainPath, "<stdin>")
 	}
-	r, c, err := reader.Open(mainPath, b.readerOptions(name))
+	main := &File{Path: mainPath, Name: mainPath}
+	starts, err := reader.SplitPoints(mainPath, pieceBytes)
 	if err != nil {
 		return nil, err
 	}
-	b.readFile(&File{Path: mainPath, Name: name}, r)
-	c.Close()
-	if err := r.Err(); err != nil {
-		return nil, err
+	var work []*piece
+	for i, s := range starts {
+		end := int64(-1)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		work = append(work, &piece{file: main, start: s, end: end})
 	}
 	for _, a := range agents {
 		ag := &Agent{ID: a.ID, Compaction: strings.HasPrefix(a.ID, "acompact")}
 		fl := &File{Path: a.Path, Name: a.Path, Agent: ag}
 		ag.File = fl
-		ar, ac, err := reader.Open(a.Path, b.readerOptions(a.Path))
-		if err != nil {
-			b.warn(fl, 0, "subagent file skipped: %v", err)
-			continue
+		work = append(work, &piece{file: fl, end: -1, metaPath: a.MetaPath})
+	}
+	parseAll(work)
+
+	// Put together in order: the main file's pieces, then each agent file.
+	for i := 0; i < len(work); {
+		j := i + 1
+		for j < len(work) && work[j].file == work[i].file {
+			j++
 		}
-		b.readFile(fl, ar)
-		ac.Close()
-		if err := ar.Err(); err != nil {
-			b.warn(fl, 0, "subagent file cut short: %v", err)
+		f, pieces := work[i].file, work[i:j]
+		if f.Agent == nil {
+			if err := b.addFile(f, pieces); err != nil {
+				return nil, err
+			}
+		} else {
+			if p := pieces[0]; p.openErr != nil {
+				b.warn(f, 0, "subagent file skipped: %v", p.openErr)
+			} else {
+				b.addFile(f, pieces)
+				if p.readErr != nil {
+					b.warn(f, 0, "subagent file cut short: %v", p.readErr)
+				}
+				if p.metaPath != "" {
+					b.readMeta(f.Agent, p.metaPath)
+				}
+				b.t.Agents = append(b.t.Agents, f.Agent)
+			}
 		}
-		if a.MetaPath != "" {
-			b.readMeta(ag, a.MetaPath)
-		}
-		b.t.Agents = append(b.t.Agents, ag)
+		i = j
 	}
 	return b.finish(), nil
 }
 
+// pieceBytes is the size of the pieces a big main file is parsed in: small
+// enough that both cores share a 300 MB file, big enough that a piece
+// costs nothing to start.
+const pieceBytes = 24 << 20
+
 // Read builds the tree of one main transcript read from r (no subagent
 // files). name is used in warnings.
 func Read(r io.Reader, name string, rep *diag.Reporter) (*Tree, error) {
-	b := newBuilder(rep)
-	rd := reader.New(r, b.readerOptions(name))
-	b.readFile(&File{Path: name, Name: name}, rd)
-	if err := rd.Err(); err != nil {
+	return readOne(newBuilder(rep), r, name, name)
+}
+
+func readOne(b *builder, r io.Reader, path, name string) (*Tree, error) {
+	p := &piece{file: &File{Path: path, Name: name}, end: -1}
+	p.parse(reader.New(r, p.readerOptions()))
+	if err := b.addFile(p.file, []*piece{p}); err != nil {
 		return nil, err
 	}
 	return b.finish(), nil
+}
+
+// piece is a run of lines of one file (all of it, or a part of a big main
+// file) parsed on its own: nodes with their line numbers counted from the
+// piece's first line, and the reader's issues, kept for addFile.
+type piece struct {
+	file       *File
+	start, end int64 // byte range; end -1: to the end of the file
+	metaPath   string
+
+	nodes     []*Node
+	dropped   []reader.Entry // assistant lines with usage but no uuid
+	issues    []reader.Issue
+	lines     int
+	sessionID string // the first sessionId of the piece, on any line
+	openErr   error
+	readErr   error
+}
+
+func (p *piece) readerOptions() reader.Options {
+	// BorrowRaw: the facts are read from the line right away, from the
+	// reader's buffer (no copy); Raw is dropped before the entry is kept, so
+	// memory does not grow with line size.
+	return reader.Options{Name: p.file.Name, BorrowRaw: true, OnIssue: func(is reader.Issue) { p.issues = append(p.issues, is) }}
+}
+
+// parseAll parses the pieces, GOMAXPROCS at a time, in order of the list
+// so that the first pieces (the main file) are done first.
+func parseAll(work []*piece) {
+	next := make(chan *piece)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(work)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				r, c, err := reader.OpenRange(p.file.Path, p.start, p.end, p.readerOptions())
+				if err != nil {
+					p.openErr = err
+					continue
+				}
+				p.parse(r)
+				c.Close()
+			}
+		}()
+	}
+	for _, p := range work {
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+}
+
+// parse reads the DAG lines of a piece. Lines without a uuid (summary,
+// file-history-snapshot, custom-title, …) take no part in the DAG.
+func (p *piece) parse(r *reader.Reader) {
+	f := p.file
+	for {
+		e, ok := r.Next()
+		if !ok {
+			break
+		}
+		if p.sessionID == "" {
+			p.sessionID = e.SessionID
+		}
+		if e.UUID == "" {
+			if e.Type == "assistant" && e.HasUsage {
+				e.Raw = nil
+				p.dropped = append(p.dropped, e)
+			}
+			continue
+		}
+		n := &Node{File: f, Agent: f.Agent}
+		if len(e.Raw) > 0 && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
+			fa := reader.ExtractTreeFacts(e.Raw)
+			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
+			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
+			n.Prompt, n.PromptHash = fa.Prompt, fa.PromptHash
+			n.facts = factsExtra{
+				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
+				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
+				agentTokens: fa.AgentTotalTokens, agentCalls: fa.AgentToolCalls, agentType: fa.AgentType,
+			}
+		}
+		e.Raw = nil
+		n.Entry = e
+		p.nodes = append(p.nodes, n)
+	}
+	p.lines, p.readErr = r.Line(), r.Err()
+}
+
+// addFile adds the parsed pieces of one file, in order: line numbers
+// continue from piece to piece, a later line with a uuid already seen
+// wins (the Python SDK rule), and the reader's issues and the builder's
+// warnings come out in line order. A read error of the main file is
+// returned.
+func (b *builder) addFile(f *File, pieces []*piece) error {
+	t := b.t
+	if f.Agent == nil {
+		t.Main = f
+	}
+	t.Files = append(t.Files, f)
+	idx := map[string]*Node{}
+	if f.Agent == nil {
+		idx = t.byUUID
+	}
+	b.fileIdx[f] = idx
+	var issues []reader.Issue
+	type dup struct {
+		n       *Node
+		oldLine int
+	}
+	var dups []dup
+	var nodes []*Node
+	base := 0
+	for _, p := range pieces {
+		if p.openErr != nil {
+			return p.openErr
+		}
+		for _, is := range p.issues {
+			is.Line += base
+			issues = append(issues, is)
+		}
+		for _, e := range p.dropped {
+			e.Line += base
+			f.Dropped = append(f.Dropped, e)
+		}
+		if f.Agent == nil && t.SessionID == "" {
+			t.SessionID = p.sessionID
+		}
+		for _, n := range p.nodes {
+			n.Line += base
+			if old, ok := idx[n.UUID]; ok {
+				dups = append(dups, dup{n, old.Line})
+				f.Dropped = append(f.Dropped, old.Entry)
+				old.UUID = "" // marks the loser; dropped below
+			}
+			idx[n.UUID] = n
+			nodes = append(nodes, n)
+		}
+		base += p.lines
+		if p.readErr != nil && f.Agent == nil {
+			b.say(f, issues, nil)
+			return p.readErr
+		}
+	}
+	warns := make([]Warning, len(dups))
+	for i, d := range dups {
+		warns[i] = Warning{File: f.Name, Line: d.n.Line, Msg: sprintf("duplicate uuid %s (also line %d): the later line wins", short(d.n.UUID), d.oldLine)}
+	}
+	b.say(f, issues, warns)
+	if len(dups) > 0 {
+		// Losers were added to Dropped when their winner came.
+		sort.SliceStable(f.Dropped, func(i, j int) bool { return f.Dropped[i].Line < f.Dropped[j].Line })
+		kept := nodes[:0]
+		for _, n := range nodes {
+			if n.UUID != "" {
+				kept = append(kept, n)
+			}
+		}
+		nodes = kept
+	}
+	for _, n := range nodes {
+		n.pos = len(t.Nodes)
+		t.Nodes = append(t.Nodes, n)
+		if f.Agent != nil {
+			f.Agent.Nodes = append(f.Agent.Nodes, n)
+		}
+	}
+	return nil
+}
+
+// say reports a file's reader issues and warnings, merged in line order
+// (an issue first on the same line), as reading the file line by line
+// would have.
+func (b *builder) say(f *File, issues []reader.Issue, warns []Warning) {
+	i, j := 0, 0
+	for i < len(issues) || j < len(warns) {
+		if j == len(warns) || i < len(issues) && issues[i].Line <= warns[j].Line {
+			b.rep.Line(issues[i])
+			i++
+			continue
+		}
+		b.t.Warnings = append(b.t.Warnings, warns[j])
+		b.rep.Warn("%s", warns[j].String())
+		j++
+	}
 }
 
 type builder struct {
@@ -85,6 +306,8 @@ type builder struct {
 	rep     *diag.Reporter
 	fileIdx map[*File]map[string]*Node
 	meta    map[*Agent]agentMeta
+
+	boundaries []*Node // compact boundaries of the main file, once needed
 }
 
 type agentMeta struct {
@@ -111,92 +334,10 @@ func newBuilder(rep *diag.Reporter) *builder {
 	}
 }
 
-func (b *builder) readerOptions(name string) reader.Options {
-	// BorrowRaw: the facts are read from the line right away, from the
-	// reader's buffer (no copy); Raw is dropped before the entry is kept, so
-	// memory does not grow with line size.
-	return reader.Options{Name: name, BorrowRaw: true, OnIssue: b.rep.Line}
-}
-
 func (b *builder) warn(f *File, line int, format string, args ...any) {
 	w := Warning{File: f.Name, Line: line, Msg: sprintf(format, args...)}
 	b.t.Warnings = append(b.t.Warnings, w)
 	b.rep.Warn("%s", w.String())
-}
-
-// readFile reads the DAG lines of one file. Lines without a uuid (summary,
-// file-history-snapshot, custom-title, …) take no part in the DAG.
-func (b *builder) readFile(f *File, r *reader.Reader) {
-	t := b.t
-	if f.Agent == nil {
-		t.Main = f
-	}
-	t.Files = append(t.Files, f)
-	idx := map[string]*Node{}
-	if f.Agent == nil {
-		idx = t.byUUID
-	}
-	b.fileIdx[f] = idx
-	var nodes []*Node
-	dups := 0
-	for {
-		e, ok := r.Next()
-		if !ok {
-			break
-		}
-		if f.Agent == nil && t.SessionID == "" && e.SessionID != "" {
-			t.SessionID = e.SessionID
-		}
-		if e.UUID == "" {
-			if e.Type == "assistant" && e.HasUsage {
-				e.Raw = nil
-				f.Dropped = append(f.Dropped, e)
-			}
-			continue
-		}
-		n := &Node{File: f, Agent: f.Agent}
-		if len(e.Raw) > 0 && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
-			fa := reader.ExtractTreeFacts(e.Raw)
-			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
-			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
-			n.Prompt, n.PromptHash = fa.Prompt, fa.PromptHash
-			n.facts = factsExtra{
-				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
-				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
-				agentTokens: fa.AgentTotalTokens, agentCalls: fa.AgentToolCalls, agentType: fa.AgentType,
-			}
-		}
-		e.Raw = nil
-		n.Entry = e
-		if old, ok := idx[e.UUID]; ok {
-			// Python SDK rule: the later line wins, in the index and in
-			// file position.
-			b.warn(f, e.Line, "duplicate uuid %s (also line %d): the later line wins", short(e.UUID), old.Line)
-			f.Dropped = append(f.Dropped, old.Entry)
-			old.UUID = "" // marks the loser; dropped below
-			dups++
-		}
-		idx[e.UUID] = n
-		nodes = append(nodes, n)
-	}
-	if dups > 0 {
-		// Losers were added to Dropped when their winner came.
-		sort.SliceStable(f.Dropped, func(i, j int) bool { return f.Dropped[i].Line < f.Dropped[j].Line })
-		kept := nodes[:0]
-		for _, n := range nodes {
-			if n.UUID != "" {
-				kept = append(kept, n)
-			}
-		}
-		nodes = kept
-	}
-	for _, n := range nodes {
-		n.pos = len(t.Nodes)
-		t.Nodes = append(t.Nodes, n)
-		if f.Agent != nil {
-			f.Agent.Nodes = append(f.Agent.Nodes, n)
-		}
-	}
 }
 
 // readMeta reads agent-<id>.meta.json (2.1.x): the spawning tool_use id,
