@@ -97,7 +97,7 @@ func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tr
 // pieceBytes is the size of the pieces a big main file is parsed in: small
 // enough that both cores share a 300 MB file, big enough that a piece
 // costs nothing to start.
-const pieceBytes = 24 << 20
+var pieceBytes int64 = 24 << 20
 
 // Read builds the tree of one main transcript read from r (no subagent
 // files). name is used in warnings.

@@ -307,8 +307,48 @@ func TestRules(t *testing.T) {
 					t.Errorf("%s on the path is not marked Active", n.UUID)
 				}
 			}
+			// A big file is read in pieces, in parallel: the same file cut
+			// every few lines must give the same tree and warnings.
+			if got, want := inPieces(t, tc.lines), shape(tr, stderr); got != want {
+				t.Errorf("read in pieces:\n%s\nread whole:\n%s", got, want)
+			}
 		})
 	}
+}
+
+// inPieces loads lines from a file cut into pieces of 100 bytes.
+func inPieces(t *testing.T, lines []string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(old int64) { pieceBytes = old }(pieceBytes)
+	pieceBytes = 100
+	var stderr bytes.Buffer
+	tr, err := LoadFiles(path, nil, diag.New(&stderr, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shape(tr, strings.ReplaceAll(stderr.String(), path, "test.jsonl"))
+}
+
+// shape is what a tree says: every node with its line, offset and parent,
+// every line a counter sees, the leaf, and the warnings.
+func shape(tr *Tree, stderr string) string {
+	var b strings.Builder
+	for _, n := range tr.Nodes {
+		p := ""
+		if n.Parent != nil {
+			p = n.Parent.UUID
+		}
+		fmt.Fprintf(&b, "%s@%d+%d<%s ", n.UUID, n.Line, n.Offset, p)
+	}
+	tr.Entries(func(_ *File, e *reader.Entry) { fmt.Fprintf(&b, "e%d ", e.Line) })
+	if tr.Leaf != nil {
+		fmt.Fprintf(&b, "leaf %s ", tr.Leaf.UUID)
+	}
+	return b.String() + "session " + tr.SessionID + "\n" + stderr
 }
 
 // Entries gives a token counter every line it would count, in file order:
