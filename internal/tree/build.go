@@ -99,6 +99,8 @@ func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tr
 // costs nothing to start.
 var pieceBytes int64 = 24 << 20
 
+const nodeSlab = 128
+
 // Read builds the tree of one main transcript read from r (no subagent
 // files). name is used in warnings.
 func Read(r io.Reader, name string, rep *diag.Reporter) (*Tree, error) {
@@ -169,6 +171,7 @@ func parseAll(work []*piece) {
 // file-history-snapshot, custom-title, …) take no part in the DAG.
 func (p *piece) parse(r *reader.Reader) {
 	f := p.file
+	var slab []Node
 	for {
 		e, ok := r.Next()
 		if !ok {
@@ -184,7 +187,13 @@ func (p *piece) parse(r *reader.Reader) {
 			}
 			continue
 		}
-		n := &Node{File: f, Agent: f.Agent}
+		// Nodes live as long as the tree: allocated in slabs, a session of
+		// a million lines costs thousands of allocations, not a million.
+		if len(slab) == cap(slab) { // 8, 16, … nodeSlab: small files waste little
+			slab = make([]Node, 0, min(max(8, 2*cap(slab)), nodeSlab))
+		}
+		slab = append(slab, Node{File: f, Agent: f.Agent})
+		n := &slab[len(slab)-1]
 		if len(e.Raw) > 0 && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
 			fa := reader.ExtractTreeFacts(e.Raw)
 			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
