@@ -23,14 +23,17 @@ const (
 
 // contentFlags reads the content value at b[vs] and returns its flags,
 // the start of its first text (when wantText), and the index just past it
-// (-1 when malformed).
-func contentFlags(b []byte, vs int, wantText bool) (ContentFlags, string, int) {
+// (-1 when malformed). With fp, it also gathers the blocks' tree facts.
+func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags, string, int) {
 	if vs >= len(b) {
 		return 0, "", -1
 	}
 	switch b[vs] {
 	case '"':
 		end := skipString(b, vs)
+		if fp != nil && end > 0 {
+			fp.strContent = b[vs:end]
+		}
 		if end < 0 || blankString(b[vs:end]) {
 			return 0, "", end
 		}
@@ -55,28 +58,42 @@ func contentFlags(b []byte, vs int, wantText bool) (ContentFlags, string, int) {
 		}
 		var end int
 		if b[i] == '{' {
-			typ, text := "", ""
+			var typ []byte
+			text := ""
+			var bk blockKeys
 			end = members(b, i, func(k []byte, vs int) int {
-				switch string(k) {
-				case "type":
-				case "text":
-					if !wantText || head != "" {
-						return -1
-					}
+				switch {
+				case string(k) == "type":
+				case string(k) == "text" && wantText && head == "":
+				case fp != nil && bk.wants(k):
 				default:
 					return -1
 				}
 				ve := skipValue(b, vs)
-				if ve > 0 && string(k) == "type" {
-					typ = rawStr(b[vs:ve])
-				} else if ve > 0 && b[vs] == '"' {
-					text = textHead(b[vs:ve])
+				if ve < 0 {
+					return ve
+				}
+				v := b[vs:ve]
+				if fp != nil {
+					bk.capture(k, v)
+				}
+				switch string(k) {
+				case "type":
+					typ = v
+				case "text":
+					if wantText && head == "" && v[0] == '"' {
+						text = textHead(v)
+					}
 				}
 				return ve
 			})
-			f |= blockFlag(typ)
-			if typ == "text" && head == "" {
+			bt := strView(typ)
+			f |= blockFlag(bt)
+			if bt == "text" && head == "" {
 				head = text
+			}
+			if fp != nil && end >= 0 {
+				bk.apply(&fp.f, &fp.texts)
 			}
 		} else {
 			end = skipValue(b, i)
@@ -96,6 +113,18 @@ func contentFlags(b []byte, vs int, wantText bool) (ContentFlags, string, int) {
 			return 0, "", -1
 		}
 	}
+}
+
+// strView is a string value (raw, with quotes) for a comparison made at
+// once: without escapes it is a view of the line, not a copy.
+func strView(v []byte) string {
+	if len(v) < 2 || v[0] != '"' {
+		return ""
+	}
+	if bytes.IndexByte(v, '\\') < 0 {
+		return view(v[1 : len(v)-1])
+	}
+	return rawStr(v)
 }
 
 // textHeadBytes is how much of a prompt's text the envelope keeps: enough
@@ -207,7 +236,7 @@ func Valid(raw []byte) bool {
 // split lines themselves (the head and tail reads of session listing).
 func ParseLine(raw []byte) (Entry, bool) {
 	raw = trimSpace(raw)
-	e, ok := parseEnvelope(raw, nil)
+	e, ok := parseEnvelope(raw, nil, nil)
 	e.Size = len(raw)
 	return e, ok
 }

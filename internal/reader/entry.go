@@ -56,6 +56,10 @@ type Entry struct {
 
 	// Raw is the line itself (BOM and CR removed), only with Options.KeepRaw.
 	Raw []byte
+
+	// Facts are the line's tree facts, only with Options.Facts; they are
+	// the Reader's until the next call to Next.
+	Facts *TreeFacts
 }
 
 // Usage is message.usage of an assistant entry.
@@ -97,12 +101,27 @@ const SyntheticModel = "<synthetic>"
 // the envelope fields. It reports false for a line that is not a complete,
 // well-formed object. Strings are copied (line is reused by the reader),
 // but through ls: a string equal to the last one of its field is shared.
-func parseEnvelope(line []byte, ls *lineStrings) (Entry, bool) {
+//
+// With fp, the tree facts are gathered in the same walk.
+func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 	var e Entry
 	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
+		if fp != nil && string(k) != "message" && isTreeKey(k) {
+			// Read for the facts here; the envelope reads its own fields
+			// of the value again below (they are short).
+			ve := skipValue(line, vs)
+			if ve < 0 {
+				return ve
+			}
+			fp.top(k, line[vs:ve])
+		}
 		switch string(k) {
 		case "message":
-			return parseMessage(line, vs, &e, ls)
+			mfp := fp
+			if fp != nil && !fp.first(k) {
+				mfp = nil // the facts read the first message only
+			}
+			return parseMessage(line, vs, &e, ls, mfp)
 		case "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage", "timestamp":
 		case "type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "sessionId", "agentId",
 			"teamName", "promptId", "cwd", "gitBranch", "version", "requestId":
@@ -185,20 +204,31 @@ func parseEnvelope(line []byte, ls *lineStrings) (Entry, bool) {
 		}
 		return ve
 	})
-	return e, end >= 0 && skipSpace(line, end) == len(line)
+	ok := end >= 0 && skipSpace(line, end) == len(line)
+	if ok && fp != nil {
+		fp.finish()
+	}
+	return e, ok
 }
 
 // parseMessage reads the message value at b[vs] and returns the index just
 // past it (or -1 when malformed). The content, the bulk of the line, is
 // read once: its blocks are only looked at for their type.
-func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings) int {
+func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass) int {
 	if vs >= len(b) || b[vs] != '{' {
 		return -1 // not an object: skipped as any other value
 	}
 	return members(b, vs, func(k []byte, vs int) int {
 		switch string(k) {
 		case "content":
-			f, head, end := contentFlags(b, vs, e.Role == "user")
+			cfp := fp
+			if fp != nil {
+				if fp.contentSeen {
+					cfp = nil // the facts read the first content only
+				}
+				fp.contentSeen = true
+			}
+			f, head, end := contentFlags(b, vs, e.Role == "user", cfp)
 			e.Content, e.TextHead = f, head
 			return end
 		case "usage":

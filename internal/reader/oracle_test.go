@@ -46,7 +46,7 @@ func TestScannerAgreesWithGJSONOnEveryRealLine(t *testing.T) {
 
 func checkAgainstOracle(t *testing.T, line []byte, ls *lineStrings) {
 	t.Helper()
-	got, ok := parseEnvelope(line, ls)
+	got, ok := parseEnvelope(line, ls, nil)
 	valid := len(line) > 0 && line[0] == '{' && gjson.ValidBytes(line)
 	if valid && !ok {
 		t.Fatalf("scanner rejects a valid line: %q", clip(line))
@@ -99,7 +99,7 @@ func FuzzEnvelope(f *testing.F) {
 		checkAgainstOracle(t, line, nil)
 		// Again with every string already in the cache.
 		ls := &lineStrings{}
-		parseEnvelope(line, ls)
+		parseEnvelope(line, ls, nil)
 		checkAgainstOracle(t, line, ls)
 	})
 }

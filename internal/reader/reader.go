@@ -89,6 +89,10 @@ type Options struct {
 	// copy: valid only until the next call to Next. For callers that read
 	// what they need from the line at once (the tree's content facts).
 	BorrowRaw bool
+	// Facts reads each line's TreeFacts (Entry.Facts) in the same walk as
+	// its envelope, for the conversation model: one pass over the line
+	// instead of two (ExtractTreeFacts gives the same facts from a raw line).
+	Facts bool
 	// MaxLineBytes overrides MaxLineBytes (tests use a small limit).
 	MaxLineBytes int
 	// OnIssue receives each skipped line. Nil ignores them.
@@ -120,6 +124,7 @@ type Reader struct {
 	eof     bool
 	strs    lineStrings
 	midFile bool // the first line read is not the file's first (OpenRange)
+	facts   factsPass
 }
 
 // New reads a transcript from r.
@@ -289,7 +294,12 @@ func (r *Reader) Next() (Entry, bool) {
 			r.issue(kind, len(line))
 			continue
 		}
-		e, ok := parseEnvelope(line, &r.strs)
+		var fp *factsPass
+		if r.opts.Facts {
+			r.facts = factsPass{}
+			fp = &r.facts
+		}
+		e, ok := parseEnvelope(line, &r.strs, fp)
 		if !ok {
 			kind := Malformed
 			if !complete {
@@ -301,6 +311,9 @@ func (r *Reader) Next() (Entry, bool) {
 		if e.Usage.implausible {
 			r.issue(ImplausibleCount, len(line))
 			e.Usage.implausible = false
+		}
+		if fp != nil {
+			e.Facts = &fp.f
 		}
 		e.Line = r.line
 		e.Offset = start

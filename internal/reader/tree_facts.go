@@ -116,16 +116,12 @@ func ExtractTreeFacts(raw []byte) TreeFacts {
 					return -1
 				}
 				contentSeen = true
-				ve := skipValue(b, vs)
-				if ve < 0 {
-					return ve
+				if vs < len(b) && b[vs] == '[' {
+					return f.contentBlocks(b, vs, &texts)
 				}
-				content := b[vs:ve]
-				switch content[0] {
-				case '"':
-					strContent = content
-				case '[':
-					eachElement(content, func(blk []byte) { f.block(blk, &texts) })
+				ve := skipValue(b, vs)
+				if ve > 0 && b[vs] == '"' {
+					strContent = b[vs:ve]
 				}
 				return ve
 			})
@@ -200,27 +196,199 @@ func treeKeyBit(k []byte) uint16 {
 	return 1 << 15
 }
 
-// block reads one content block.
-func (f *TreeFacts) block(blk []byte, texts *[][]byte) {
-	typ := rawStr(firstMember(blk, "type"))
-	switch typ {
-	case "tool_use":
-		tu := ToolUseFact{ID: rawStr(firstMember(blk, "id")), Name: rawStr(firstMember(blk, "name"))}
-		if input := firstMember(blk, "input"); IsSpawnTool(tu.Name) && len(input) > 0 && input[0] == '{' {
-			tu.Description = rawStr(firstMember(input, "description"))
-			tu.SubagentType = rawStr(firstMember(input, "subagent_type"))
-			if p := firstMember(input, "prompt"); len(p) > 0 && p[0] == '"' {
+// blockAt reads the content block (an object) at b[i] in one walk and
+// returns the index just past it, or -1 when malformed.
+func (f *TreeFacts) blockAt(b []byte, i int, texts *[][]byte) int {
+	var bk blockKeys
+	end := members(b, i, func(k []byte, vs int) int {
+		if !bk.wants(k) {
+			return -1
+		}
+		ve := skipValue(b, vs)
+		if ve >= 0 {
+			bk.capture(k, b[vs:ve])
+		}
+		return ve
+	})
+	if end >= 0 {
+		bk.apply(f, texts)
+	}
+	return end
+}
+
+// blockKeys are the raw values of the keys of a content block the tree
+// facts use. Of duplicate keys the first counts, as with firstMember.
+type blockKeys struct {
+	typ, id, name, input, toolUseID, isError, text []byte
+	seen                                           uint8
+}
+
+func (bk *blockKeys) wants(k []byte) bool {
+	switch string(k) {
+	case "type", "id", "name", "input", "tool_use_id", "is_error", "text":
+		return true
+	}
+	return false
+}
+
+func (bk *blockKeys) capture(k, v []byte) {
+	var dst *[]byte
+	var bit uint8
+	switch string(k) {
+	case "type":
+		dst, bit = &bk.typ, 1<<0
+	case "id":
+		dst, bit = &bk.id, 1<<1
+	case "name":
+		dst, bit = &bk.name, 1<<2
+	case "input":
+		dst, bit = &bk.input, 1<<3
+	case "tool_use_id":
+		dst, bit = &bk.toolUseID, 1<<4
+	case "is_error":
+		dst, bit = &bk.isError, 1<<5
+	case "text":
+		dst, bit = &bk.text, 1<<6
+	default:
+		return
+	}
+	if bk.seen&bit == 0 {
+		bk.seen |= bit
+		*dst = v
+	}
+}
+
+// apply adds the block to the facts: a tool call, a tool result, or a text
+// (kept raw until the line is known to be a user line).
+func (bk *blockKeys) apply(f *TreeFacts, texts *[][]byte) {
+	switch string(bk.typ) {
+	case `"tool_use"`:
+		tu := ToolUseFact{ID: rawStr(bk.id), Name: rawStr(bk.name)}
+		if IsSpawnTool(tu.Name) && len(bk.input) > 0 && bk.input[0] == '{' {
+			tu.Description = rawStr(firstMember(bk.input, "description"))
+			tu.SubagentType = rawStr(firstMember(bk.input, "subagent_type"))
+			if p := firstMember(bk.input, "prompt"); len(p) > 0 && p[0] == '"' {
 				tu.PromptHash = HashPrompt(jsonString(p))
 			}
 		}
 		f.ToolUses = append(f.ToolUses, tu)
-	case "tool_result":
-		f.ToolResults = append(f.ToolResults, rawStr(firstMember(blk, "tool_use_id")))
-		if isTrue(firstMember(blk, "is_error")) {
+	case `"tool_result"`:
+		f.ToolResults = append(f.ToolResults, rawStr(bk.toolUseID))
+		if isTrue(bk.isError) {
 			f.ResultError = true
 		}
-	case "text":
-		*texts = append(*texts, firstMember(blk, "text"))
+	case `"text"`:
+		*texts = append(*texts, bk.text)
+	}
+}
+
+// factsPass gathers the tree facts of a line while the envelope parser
+// walks it (Options.Facts): one walk of the line instead of two. It
+// follows ExtractTreeFacts: of duplicate keys the first counts.
+type factsPass struct {
+	f           TreeFacts
+	seen        uint16 // top-level keys read (treeKeyBit)
+	typ         []byte
+	strContent  []byte
+	texts       [][]byte
+	contentSeen bool
+}
+
+func (p *factsPass) first(k []byte) bool {
+	bit := treeKeyBit(k)
+	if p.seen&bit != 0 {
+		return false
+	}
+	p.seen |= bit
+	return true
+}
+
+// isTreeKey reports whether a top-level key other than message feeds the
+// tree facts.
+func isTreeKey(k []byte) bool {
+	switch string(k) {
+	case "compactMetadata", "toolUseResult", "type", "sourceToolAssistantUUID", "parentToolUseID", "attachment", "data":
+		return true
+	}
+	return false
+}
+
+// top reads a top-level member (not message) for the facts.
+func (p *factsPass) top(k, v []byte) {
+	if !isTreeKey(k) || !p.first(k) {
+		return
+	}
+	f := &p.f
+	switch string(k) {
+	case "compactMetadata":
+		f.compactMetadata(v)
+	case "toolUseResult":
+		if v[0] == '{' {
+			f.AgentTotalTokens = rawCount(firstMember(v, "totalTokens"))
+			f.AgentToolCalls = rawCount(firstMember(v, "totalToolUseCount"))
+			f.AgentType = rawStr(firstMember(v, "agentType"))
+		}
+	case "type":
+		p.typ = v
+	case "sourceToolAssistantUUID":
+		f.SourceToolAssistantUUID = rawStr(v)
+	case "parentToolUseID":
+		f.ParentToolUseID = rawStr(v)
+	case "attachment":
+		f.AttachmentType = memberStr(v, "type")
+	case "data":
+		f.ProgressAgentID = memberStr(v, "agentId")
+	}
+}
+
+// finish sets the prompt once the type is known.
+func (p *factsPass) finish() {
+	switch {
+	case rawStr(p.typ) != "user":
+	case p.strContent != nil:
+		p.f.setPrompt(jsonString(p.strContent))
+	case len(p.texts) > 0 && len(p.f.ToolResults) == 0:
+		parts := make([]string, len(p.texts))
+		for i, t := range p.texts {
+			if len(t) > 0 && t[0] == '"' {
+				parts[i] = jsonString(t)
+			}
+		}
+		p.f.setPrompt(strings.Join(parts, "\n"))
+	}
+}
+
+// contentBlocks reads the content array at b[i], each block in one walk,
+// and returns the index just past it (-1 when malformed).
+func (f *TreeFacts) contentBlocks(b []byte, i int, texts *[][]byte) int {
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) {
+			return -1
+		}
+		var end int
+		if b[i] == '{' {
+			end = f.blockAt(b, i, texts)
+		} else {
+			end = skipValue(b, i)
+		}
+		if end < 0 {
+			return -1
+		}
+		if i = skipSpace(b, end); i >= len(b) {
+			return -1
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case ']':
+			return i + 1
+		default:
+			return -1
+		}
 	}
 }
 

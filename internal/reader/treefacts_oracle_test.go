@@ -35,10 +35,30 @@ func TestTreeFactsAgreeWithGJSON(t *testing.T) {
 			if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
 				t.Fatalf("%s: facts differ on %.200s\n got %+v\nwant %+v", p, line, deref(got), deref(want))
 			}
+			checkFactsPass(t, line)
 		}
 	}
 	if n < 300 { // the samples alone hold more: the globs found nothing
 		t.Errorf("only %d lines", n)
+	}
+}
+
+// checkFactsPass: the envelope with the facts gathered in the same walk
+// (Options.Facts) is the envelope without them, and the facts are those
+// ExtractTreeFacts reads from the line on its own.
+func checkFactsPass(t *testing.T, line []byte) {
+	t.Helper()
+	plain, ok := parseEnvelope(line, nil, nil)
+	var fp factsPass
+	both, ok2 := parseEnvelope(line, nil, &fp)
+	if ok != ok2 || fmt.Sprintf("%+v", plain) != fmt.Sprintf("%+v", both) {
+		t.Fatalf("gathering facts changes the envelope of %.200q:\n%+v\n%+v", line, plain, both)
+	}
+	if !ok {
+		return
+	}
+	if got, want := deref(fp.f), deref(ExtractTreeFacts(line)); got != want {
+		t.Fatalf("facts in the envelope walk differ on %.300q\n got %s\nwant %s", line, got, want)
 	}
 }
 
@@ -64,6 +84,7 @@ func FuzzTreeFacts(f *testing.F) {
 	f.Add([]byte(`{"type":"system","compactMetadata":{"preservedSegment":{"headUuid":"h","anchorUuid":"a","tailUuid":"t"},"preservedMessages":{"anchorUuid":"a","uuids":["1","2"]}}}`))
 	f.Add([]byte(`{"type":"user","message":{"content":"  typed  "},"toolUseResult":{"totalTokens":5,"agentType":"x"},"attachment":{"type":"hook"},"data":{"agentId":"g"}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
+		checkFactsPass(t, trimSpace(line))
 		got := ExtractTreeFacts(line)
 		if !wellFormedForFacts(line) {
 			return

@@ -134,10 +134,9 @@ type piece struct {
 }
 
 func (p *piece) readerOptions() reader.Options {
-	// BorrowRaw: the facts are read from the line right away, from the
-	// reader's buffer (no copy); Raw is dropped before the entry is kept, so
-	// memory does not grow with line size.
-	return reader.Options{Name: p.file.Name, BorrowRaw: true, OnIssue: func(is reader.Issue) { p.issues = append(p.issues, is) }}
+	// The facts are read in the envelope's walk of the line; the line is
+	// never kept, so memory does not grow with line size.
+	return reader.Options{Name: p.file.Name, Facts: true, OnIssue: func(is reader.Issue) { p.issues = append(p.issues, is) }}
 }
 
 // parseAll parses the pieces, GOMAXPROCS at a time, in order of the list
@@ -182,7 +181,7 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		if e.UUID == "" {
 			if e.Type == "assistant" && e.HasUsage {
-				e.Raw = nil
+				e.Facts = nil
 				p.dropped = append(p.dropped, e)
 			}
 			continue
@@ -194,8 +193,7 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		slab = append(slab, Node{File: f, Agent: f.Agent})
 		n := &slab[len(slab)-1]
-		if len(e.Raw) > 0 && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
-			fa := reader.ExtractTreeFacts(e.Raw)
+		if fa := e.Facts; fa != nil && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
 			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
 			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
 			n.Prompt, n.PromptHash = fa.Prompt, fa.PromptHash
@@ -205,7 +203,7 @@ func (p *piece) parse(r *reader.Reader) {
 				agentTokens: fa.AgentTotalTokens, agentCalls: fa.AgentToolCalls, agentType: fa.AgentType,
 			}
 		}
-		e.Raw = nil
+		e.Facts = nil // the reader's
 		n.Entry = e
 		p.nodes = append(p.nodes, n)
 	}
