@@ -367,7 +367,7 @@ func (t *Terminal) userText(e reader.Entry, text string, depth int, first bool) 
 		if out == "" {
 			return false
 		}
-		t.block(depth, "  ⎿ ", lines(out), false, t.o.ResultLines)
+		t.block(depth, "  ⎿ ", lines(out), false, t.o.ResultLines, 0)
 		return false
 	}
 	if first {
@@ -612,16 +612,26 @@ func (t *Terminal) result(b reader.Block, depth int, forID string) {
 		label = clean(name) + ": "
 	}
 	text := strings.Trim(b.Text, "\n")
-	ls := lines(text)
-	if strings.TrimSpace(text) == "" {
-		ls = nil
-	}
 	limit := t.o.ResultLines
 	if !b.IsError && (name == "Edit" || name == "MultiEdit" || name == "Write") {
 		limit = 1 // the diff above says it all
 	}
+	// Only the lines shown are cut and cleaned: a result can be megabytes.
+	var ls []string
+	hidden := 0
+	if strings.TrimSpace(text) != "" {
+		if t.o.Full {
+			ls = lines(text)
+		} else {
+			ls, hidden = headLines(text, limit)
+		}
+	}
 	for _, img := range reader.ResultImages(b.Content) {
-		ls = append(ls, placeholder(img))
+		if hidden > 0 {
+			hidden++
+		} else {
+			ls = append(ls, placeholder(img))
+		}
 	}
 	if len(ls) == 0 {
 		ls = []string{"(no output)"}
@@ -633,26 +643,27 @@ func (t *Terminal) result(b reader.Block, depth int, forID string) {
 	if label != "" {
 		ls[0] = label + ls[0]
 	}
-	t.block(depth, "    ⎿ ", ls, b.IsError, limit)
+	t.block(depth, "    ⎿ ", ls, b.IsError, limit, hidden)
 }
 
 // block prints lines behind a "⎿" gutter: cut to the width (wrapped with
-// --full), the first few only unless --full, red for errors.
-func (t *Terminal) block(depth int, gutter string, ls []string, isErr bool, limit int) {
+// --full), the first limit only unless --full, red for errors. hidden
+// counts lines after ls that were not even split off.
+func (t *Terminal) block(depth int, gutter string, ls []string, isErr bool, limit, hidden int) {
 	th := t.th
 	cont := strings.Repeat(" ", width(gutter))
 	var out []string
+	more := hidden
 	if t.o.Full {
 		out = wrapLines(ls, t.textWidth(depth, width(gutter)))
 	} else {
+		if len(ls) > limit {
+			more += len(ls) - limit
+			ls = ls[:limit]
+		}
 		for _, l := range ls {
 			out = append(out, cutWidth(l, t.cutAt(depth, width(gutter))))
 		}
-	}
-	more := 0
-	if !t.o.Full && len(out) > limit {
-		more = len(out) - limit
-		out = out[:limit]
 	}
 	for i, l := range out {
 		g := cont

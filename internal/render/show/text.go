@@ -46,10 +46,31 @@ func lines(text string) []string {
 	return out
 }
 
+// headLines is lines(text) for the first n lines only, with the number of
+// lines left out: the rest of the text is counted, not split or cleaned.
+func headLines(text string, n int) ([]string, int) {
+	var out []string
+	for len(out) < n {
+		i := strings.IndexByte(text, '\n')
+		if i < 0 {
+			return append(out, clean(text)), 0
+		}
+		out = append(out, clean(text[:i]))
+		text = text[i+1:]
+	}
+	return out, strings.Count(text, "\n") + 1
+}
+
 // runeWidth is the number of terminal cells a rune takes: 0 for combining
 // marks, 2 for East Asian wide characters and most emoji, else 1. An
 // approximation that avoids a dependency; it only affects wrapping.
 func runeWidth(r rune) int {
+	if r < 0x300 { // below the combining marks: the common case, one cell
+		if r == 0 {
+			return 0
+		}
+		return 1
+	}
 	switch {
 	case r == 0:
 		return 0
@@ -73,9 +94,21 @@ func width(s string) int {
 	return n
 }
 
+// fits reports whether s is at most w cells wide; it stops reading s as
+// soon as it is wider (a tool result can be megabytes, cut to a line).
+func fits(s string, w int) bool {
+	n := 0
+	for _, r := range s {
+		if n += runeWidth(r); n > w {
+			return false
+		}
+	}
+	return true
+}
+
 // cutWidth shortens s to at most w cells, ending in "…".
 func cutWidth(s string, w int) string {
-	if w <= 0 || width(s) <= w {
+	if w <= 0 || fits(s, w) {
 		return s
 	}
 	var b strings.Builder
