@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -39,6 +40,10 @@ func Load(f *session.Finder, s *session.Session, rep *diag.Reporter) (*Tree, err
 // file order: the tree, its warnings and their order are those of reading
 // every line in turn.
 func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tree, error) {
+	// While a tree is read, most of the heap is the tree itself, which only
+	// grows: a collection each time the heap doubles rescans it to free
+	// little. Measured on a 526 MB session: 10% faster, same peak.
+	defer debug.SetGCPercent(debug.SetGCPercent(300))
 	b := newBuilder(rep)
 	if mainPath == session.StdinPath {
 		return readOne(b, os.Stdin, mainPath, "<stdin>")
