@@ -139,21 +139,27 @@ func (t *Tree) PathTo(n *Node) []*Node {
 	if n == nil {
 		return nil
 	}
-	seen := map[*Node]bool{}
+	// Sets of nodes are slices by position: a path of a long session has
+	// 100 000 nodes, and maps keyed by node were most of the time here.
+	seen := make([]bool, len(t.Nodes))
 	var rev []*Node
-	for cur := n; cur != nil && !seen[cur]; cur = cur.Parent {
-		seen[cur] = true
+	for cur := n; cur != nil && !seen[cur.pos]; cur = cur.Parent {
+		seen[cur.pos] = true
 		rev = append(rev, cur)
 	}
 	guard := map[*Node]bool{}
-	for top := rev[len(rev)-1]; top.LogicalParent != nil && !guard[top]; top = rev[len(rev)-1] {
+	walked := make([]int32, len(t.Nodes)) // the hop that walked a node, 0 none
+	for hop := int32(1); ; hop++ {
+		top := rev[len(rev)-1]
+		if top.LogicalParent == nil || guard[top] {
+			break
+		}
 		guard[top] = true
-		walked := map[*Node]bool{}
 		added := false
-		for cur := top.LogicalParent; cur != nil && !walked[cur]; cur = cur.origParent {
-			walked[cur] = true
-			if !seen[cur] {
-				seen[cur] = true
+		for cur := top.LogicalParent; cur != nil && walked[cur.pos] != hop; cur = cur.origParent {
+			walked[cur.pos] = hop
+			if !seen[cur.pos] {
+				seen[cur.pos] = true
 				rev = append(rev, cur)
 				added = true
 			}
@@ -170,11 +176,12 @@ func (t *Tree) PathTo(n *Node) []*Node {
 }
 
 // repair inserts the missing lines of each response and the missing tool
-// results (see PathTo). on is the set of nodes on path; it is updated.
-func (t *Tree) repair(path []*Node, on map[*Node]bool) []*Node {
-	index := make(map[*Node]int, len(path))
+// results (see PathTo). on is the set of nodes on path, by position; it is
+// updated.
+func (t *Tree) repair(path []*Node, on []bool) []*Node {
+	index := make([]int32, len(t.Nodes)) // position on path + 1; 0: not on it
 	for i, n := range path {
-		index[n] = i
+		index[n.pos] = int32(i) + 1
 	}
 	after := map[int][]*Node{}
 	done := map[msgKey]bool{}
@@ -194,19 +201,19 @@ func (t *Tree) repair(path []*Node, on map[*Node]bool) []*Node {
 		last := i
 		var extra []*Node
 		for _, m := range members {
-			if j, ok := index[m]; ok {
+			if j := int(index[m.pos]) - 1; j >= 0 {
 				if j > last {
 					last = j
 				}
-			} else if !on[m] {
-				on[m] = true
+			} else if !on[m.pos] {
+				on[m.pos] = true
 				extra = append(extra, m)
 			}
 		}
 		for _, m := range members {
 			add := func(r *Node) {
-				if !on[r] && r.File == m.File && r.Sidechain == m.Sidechain {
-					on[r] = true
+				if !on[r.pos] && r.File == m.File && r.Sidechain == m.Sidechain {
+					on[r.pos] = true
 					extra = append(extra, r)
 				}
 			}
