@@ -435,3 +435,74 @@ func TestWantedPicksLinesFromTheirStart(t *testing.T) {
 		}
 	}
 }
+
+// Without the per-response list, responses are deduplicated a project
+// folder at a time. A session copied into another folder shares its
+// message ids with the original: then the report is made again with one
+// table, and comes out as it would have. Each warning is given once.
+func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
+	const a, b, c = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222", "cccccccc-3333-4333-8333-333333333333"
+	line := func(uuid, mid, sid, ts string, out int) string {
+		l := strings.Replace(asst(uuid, "", mid, "req_"+mid, 1, out, 0, 100, ""), "2026-01-01T00:00:00Z", ts, 1)
+		return strings.Replace(l, `"sessionId":"s"`, `"sessionId":"`+sid+`"`, 1)
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string][]string
+		calls int64
+	}{
+		{"independent folders", map[string][]string{
+			"-p/" + a + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10), "not json"},
+			"-q/" + b + ".jsonl": {line("u2", "m2", b, "2026-01-02T10:00:00Z", 20)},
+			"-p/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30)},
+		}, 3},
+		{"a session resumed in another folder", map[string][]string{
+			"-p/" + a + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10), "not json"},
+			// b, in another folder, replays m1 (keeping a's sessionId), a
+			// partial usage of it first, then makes its own call.
+			"-q/" + b + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 4), line("u1", "m1", a, "2026-01-01T10:00:00Z", 10),
+				line("u2", "m2", b, "2026-01-02T10:00:00Z", 20), "not json either"},
+			"-p/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30)},
+		}, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeTree(t, tc.files)
+			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+			var ins []Input
+			for _, s := range f.Sessions() {
+				ins = append(ins, Input{Session: s, Started: map[string]time.Time{
+					a: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), b: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), c: time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC)}[s.ID]})
+			}
+			var said []string
+			o := reader.Options{OnIssue: func(is reader.Issue) { said = append(said, fmt.Sprintf("%s:%d", filepath.Base(is.File), is.Line)) }}
+			lean := BuildTotals(ins, nil, Window{}, o, nil)
+			saidLean := strings.Join(said, " ")
+			said = nil
+			full := Build(ins, nil, Window{}, o, nil)
+			if lean.Total.APICalls != tc.calls || fmt.Sprint(lean.Total) != fmt.Sprint(full.Total) {
+				t.Errorf("totals %+v, one table %+v (want %d calls)", lean.Total, full.Total, tc.calls)
+			}
+			for i := range full.Sessions {
+				if a, b := fmt.Sprint(lean.Sessions[i].ID, lean.Sessions[i].Total), fmt.Sprint(full.Sessions[i].ID, full.Sessions[i].Total); a != b {
+					t.Errorf("session %s, one table %s", a, b)
+				}
+			}
+			for _, g := range Groupings {
+				if a, b := fmt.Sprint(lean.GroupBy(g)), fmt.Sprint(full.GroupBy(g)); a != b {
+					t.Errorf("--by %s: %s, one table %s", g, a, b)
+				}
+			}
+			if saidFull := strings.Join(said, " "); saidLean != saidFull || strings.Count(saidLean, ":") != strings.Count(strings.Join(flatten(tc.files), "\n"), "not json") {
+				t.Errorf("issues %q, one table %q", saidLean, saidFull)
+			}
+		})
+	}
+}
+
+func flatten(files map[string][]string) []string {
+	var out []string
+	for _, ls := range files {
+		out = append(out, ls...)
+	}
+	return out
+}

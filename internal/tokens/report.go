@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"math"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"time"
@@ -39,8 +40,9 @@ type Report struct {
 	Responses []Response        // every counted response, sessions in order, then by time (Build only)
 	Unpriced  map[string]int64  // model → responses without a price
 	projectOf map[string]string // session id → project
-	counter   *Counter          // every response read,
-	kept      []int32           // and the rows of the counted ones, in report order
+	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
+	buckets   []bucket          // totals by session, agent, model and day, in the order first met
+	bucketAt  map[bucketKey]int
 }
 
 // SessionReport is one session's share of a Report.
@@ -85,67 +87,192 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		}
 		return a.Session.ModTime.Before(b.Session.ModTime)
 	})
+	all := make([]int, len(sorted))
+	for i := range all {
+		all[i] = i
+	}
+	if detail {
+		rep, _ := buildGroups(sorted, [][]int{all}, prices, w, o, onErr, true, nil)
+		return rep
+	}
+	// Claude Code resumes and forks a session within its project folder,
+	// so responses are deduplicated a folder at a time and a folder's
+	// table is dropped once its totals are taken: memory follows the
+	// largest folder, not the whole history. A message.id met in two
+	// folders (a folder renamed, a session copied) would make that
+	// inexact: then the report is made again with one table.
+	rep, said := buildGroups(sorted, byFolder(sorted), prices, w, o, onErr, false, nil)
+	if rep == nil {
+		// The warnings of the sessions read so far were given: not twice.
+		rep, _ = buildGroups(sorted, [][]int{all}, prices, w, o, onErr, false, said)
+	}
+	return rep
+}
 
-	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}}
+// byFolder groups the sessions (indices into sorted, in order) by the
+// folder of their main file.
+func byFolder(sorted []Input) [][]int {
+	var groups [][]int
+	at := map[string]int{}
+	for i, in := range sorted {
+		dir := filepath.Dir(in.Session.Path)
+		g, ok := at[dir]
+		if !ok {
+			g = len(groups)
+			at[dir] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
+	return groups
+}
+
+// buildGroups counts each group of sessions in a table of its own, in
+// start order within the group. With more than one group it checks that
+// no message.id is in two of them, and returns nil if one is. A session's
+// issues and errors are given to o.OnIssue and onErr when it is merged, in
+// reading order, unless quiet; said lists the sessions whose were given.
+func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, onErr func(path string, err error),
+	detail bool, quiet map[int]bool) (rep *Report, said map[int]bool) {
+	rep = &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
+	said = map[int]bool{}
+	rep.Sessions = make([]*SessionReport, len(sorted))
+	for i, in := range sorted {
+		rep.Sessions[i] = &SessionReport{Input: in, ID: in.Session.ID}
+	}
+	var order []int // sessions in reading order: group after group
+	groupOf := make([]int, len(sorted))
+	for g, members := range groups {
+		for _, i := range members {
+			order = append(order, i)
+			groupOf[i] = g
+		}
+	}
+	// The message ids of the groups done, when there are several: 8 bytes
+	// of hash each (a false match only costs the exact way round).
+	var before map[uint64]struct{}
+	if len(groups) > 1 {
+		before = map[uint64]struct{}{}
+	}
+
 	// Sessions are read in parallel, each into its own counter, and merged
-	// in start order so that a replayed response stays with the original.
+	// in order so that a replayed response stays with the original.
 	// GOMAXPROCS sessions are read at a time; a pending slot is freed only
 	// when its counter has been merged, so a few counters exist at once,
 	// however many sessions, and a slow session does not stall the rest.
-	n := len(sorted)
+	n := len(order)
 	counters := make([]*Counter, n)
 	firstIDs := make([]string, n)
+	type fileErr struct {
+		path string
+		err  error
+	}
+	issues := make([][]reader.Issue, n)
+	errs := make([][]fileErr, n)
 	done := make([]chan struct{}, n)
 	for i := range done {
 		done[i] = make(chan struct{})
 	}
 	workers := make(chan struct{}, runtime.GOMAXPROCS(0))
 	slots := make(chan struct{}, 8*runtime.GOMAXPROCS(0))
+	stop := make(chan struct{})
+	defer close(stop)
 	go func() {
-		for i, in := range sorted {
-			slots <- struct{}{}
+		for k, i := range order {
+			select {
+			case <-stop:
+				return
+			case slots <- struct{}{}:
+			}
 			workers <- struct{}{}
 			go func() {
-				defer func() { <-workers; close(done[i]) }()
+				defer func() { <-workers; close(done[k]) }()
 				c := newCounter(detail)
-				ReadSession(c, in.Session, in.Agents, o, func(e *reader.Entry, _ bool) {
-					if firstIDs[i] == "" && e.SessionID != "" {
-						firstIDs[i] = e.SessionID
+				so := o
+				if o.OnIssue != nil {
+					so.OnIssue = func(is reader.Issue) { issues[k] = append(issues[k], is) }
+				}
+				ReadSession(c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
+					if firstIDs[k] == "" && e.SessionID != "" {
+						firstIDs[k] = e.SessionID
 					}
-				}, onErr)
-				counters[i] = c
+				}, func(path string, err error) { errs[k] = append(errs[k], fileErr{path, err}) })
+				counters[k] = c
 			}()
 		}
 	}()
-	c := newCounter(detail)
-	for i, in := range sorted {
-		<-done[i]
-		sr := &SessionReport{Input: in, ID: in.Session.ID}
-		if in.Session.Path == session.StdinPath {
-			sr.ID = firstIDs[i]
-			ci := counters[i]
+	var c *Counter
+	var members []int
+	for k, i := range order {
+		<-done[k]
+		if !quiet[i] {
+			for _, is := range issues[k] {
+				o.OnIssue(is)
+			}
+			if onErr != nil {
+				for _, e := range errs[k] {
+					onErr(e.path, e.err)
+				}
+			}
+			said[i] = true
+		}
+		issues[k], errs[k] = nil, nil
+		sr := rep.Sessions[i]
+		if sorted[i].Session.Path == session.StdinPath {
+			sr.ID = firstIDs[k]
+			ci := counters[k]
 			id := ci.name(sr.ID)
 			for j := range int32(ci.rows.len()) {
 				ci.rows.at(j).session = id
 			}
 		}
-		c.Merge(counters[i])
-		counters[i] = nil
+		if c == nil {
+			c = newCounter(detail)
+		}
+		if before != nil {
+			ci := counters[k]
+			for j := range int32(ci.rows.len()) {
+				if _, ok := before[ci.rows.at(j).mid[0]]; ok {
+					return nil, said // in two folders: count with one table
+				}
+			}
+		}
+		c.Merge(counters[k])
+		counters[k] = nil
 		<-slots
-		rep.projectOf[sr.ID] = in.Project
-		rep.Sessions = append(rep.Sessions, sr)
+		rep.projectOf[sr.ID] = sorted[i].Project
+		members = append(members, i)
+		if k+1 == n || groupOf[order[k+1]] != groupOf[i] {
+			rep.total(c, members, w, detail)
+			if before != nil {
+				for j := range int32(c.rows.len()) {
+					before[c.rows.at(j).mid[0]] = struct{}{}
+				}
+			}
+			c, members = nil, nil
+		}
 	}
+	for _, sr := range rep.Sessions {
+		rep.Total.Merge(sr.Total)
+	}
+	rep.all = append([]*SessionReport(nil), rep.Sessions...) // DropEmpty filters Sessions in place
+	return rep, said
+}
+
+// total takes the totals of one group's table: each session's responses
+// inside w, by agent and model, and the buckets GroupBy sums.
+func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 	// Attribute each response to the session that saw it first; the main
 	// copy of a sidechain replay may move it to a later session, so use the
 	// response's own session rather than the reading order. Sessions in
 	// start order, each a timeline where subagent responses interleave
 	// with the main ones.
-	order := make([]int, len(c.names)) // name index of a session → its place, -1: not a session
+	order := make([]int, len(c.names)) // name index of a session → its index in rep.Sessions, -1: none
 	for i := range order {
 		order[i] = -1
 	}
-	for i, sr := range rep.Sessions {
-		order[c.name(sr.ID)] = i
+	for _, i := range members {
+		order[c.name(rep.Sessions[i].ID)] = i
 	}
 	when := func(r *row) int64 {
 		if !r.hasTime {
@@ -171,12 +298,13 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		}
 		return when(a) < when(b)
 	})
-	rep.counter, rep.kept = c, kept
+	var rs []Response
 	if detail {
-		rep.Responses = make([]Response, len(kept))
+		rs = make([]Response, len(kept))
 		for i, k := range kept {
-			rep.Responses[i] = c.response(k)
+			rs[i] = c.response(k)
 		}
+		rep.Responses = append(rep.Responses, rs...)
 	}
 	for start := 0; start < len(kept); {
 		sid := c.rows.at(kept[start]).session
@@ -184,19 +312,32 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		for end < len(kept) && c.rows.at(kept[end]).session == sid {
 			end++
 		}
-		sr := rep.Sessions[order[sid]]
+		si := order[sid]
+		sr := rep.Sessions[si]
 		if detail {
-			sr.Responses = rep.Responses[start:end:end]
+			sr.Responses = rs[start:end:end]
 		}
-		agents, models := map[string]*Total{}, map[string]*Total{}
+		// Every total is a sum of buckets, always in the order they were
+		// made: a session's total, its agents and models, and every
+		// --by group add up the same floats the same way, so the cost of
+		// a session reads the same wherever it is printed.
+		first := len(rep.buckets)
 		for _, k := range kept[start:end] {
 			r := c.response(k)
-			sr.Total.Add(&r, prices)
-			groupAdd(agents, r.AgentID, &r, prices)
-			groupAdd(models, r.Model, &r, prices)
-			if _, ok := prices.Cost(&r); !ok {
+			if _, ok := rep.Prices.Cost(&r); !ok {
 				rep.Unpriced[r.Model]++
 			}
+			day := ""
+			if !r.Time.IsZero() {
+				day = r.Time.Local().Format("2006-01-02")
+			}
+			rep.bucket(bucketKey{si, r.AgentID, r.Model, day}).Add(&r, rep.Prices)
+		}
+		agents, models := map[string]*Total{}, map[string]*Total{}
+		for _, b := range rep.buckets[first:] {
+			sr.Total.Merge(b.total)
+			groupMerge(agents, b.key.agent, b.total)
+			groupMerge(models, b.key.model, b.total)
 		}
 		sr.Agents = groups(agents, func(a, b Group) bool {
 			if (a.Key == "") != (b.Key == "") {
@@ -205,10 +346,39 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 			return a.Key < b.Key
 		})
 		sr.Models = groups(models, byTokens)
-		rep.Total.Merge(sr.Total)
 		start = end
 	}
-	return rep
+}
+
+func groupMerge(m map[string]*Total, key string, t Total) {
+	g := m[key]
+	if g == nil {
+		g = &Total{}
+		m[key] = g
+	}
+	g.Merge(t)
+}
+
+// bucketKey is the finest grouping a report keeps once a table is
+// dropped: GroupBy sums buckets.
+type bucketKey struct {
+	session           int // index in Report.Sessions
+	agent, model, day string
+}
+
+type bucket struct {
+	key   bucketKey
+	total Total
+}
+
+func (rep *Report) bucket(k bucketKey) *Total {
+	i, ok := rep.bucketAt[k]
+	if !ok {
+		i = len(rep.buckets)
+		rep.bucketAt[k] = i
+		rep.buckets = append(rep.buckets, bucket{key: k})
+	}
+	return &rep.buckets[i].total
 }
 
 // DropEmpty removes sessions without any counted response (metadata-only
@@ -221,15 +391,6 @@ func (r *Report) DropEmpty() {
 		}
 	}
 	r.Sessions = kept
-}
-
-func groupAdd(m map[string]*Total, key string, r *Response, p *Prices) {
-	t := m[key]
-	if t == nil {
-		t = &Total{}
-		m[key] = t
-	}
-	t.Add(r, p)
 }
 
 func groups(m map[string]*Total, less func(a, b Group) bool) []Group {
@@ -269,28 +430,33 @@ var Groupings = []Grouping{ByResponse, BySession, ByAgent, ByModel, ByDay, ByPro
 // tokens.
 func (r *Report) GroupBy(g Grouping) []Group {
 	m := map[string]*Total{}
-	for _, k := range r.kept {
-		rs := r.counter.response(k)
-		resp := &rs
+	kept := map[*SessionReport]bool{} // DropEmpty may have removed some
+	for _, sr := range r.Sessions {
+		kept[sr] = true
+	}
+	for i := range r.buckets {
+		b := &r.buckets[i]
+		sr := r.all[b.key.session]
+		if !kept[sr] {
+			continue
+		}
 		var key string
 		switch g {
 		case ByAgent:
-			key = resp.AgentID
+			key = b.key.agent
 			if len(r.Sessions) > 1 {
-				key = resp.SessionID + "/" + resp.AgentID
+				key = sr.ID + "/" + b.key.agent
 			}
 		case ByModel:
-			key = resp.Model
+			key = b.key.model
 		case ByDay:
-			if !resp.Time.IsZero() {
-				key = resp.Time.Local().Format("2006-01-02")
-			}
+			key = b.key.day
 		case ByProject:
-			key = r.projectOf[resp.SessionID]
+			key = r.projectOf[sr.ID]
 		default:
-			key = resp.SessionID
+			key = sr.ID
 		}
-		groupAdd(m, key, resp, r.Prices)
+		groupMerge(m, key, b.total)
 	}
 	if g == ByDay {
 		return groups(m, func(a, b Group) bool { return a.Key < b.Key })
