@@ -229,7 +229,7 @@ func StringField(raw []byte, name string) string {
 // Valid reports whether raw is one JSON object.
 func Valid(raw []byte) bool {
 	raw = trimSpace(raw)
-	return len(raw) > 0 && raw[0] == '{' && skipContainer(raw, 0) == len(raw)
+	return len(raw) > 0 && raw[0] == '{' && !hasNUL(raw) && skipContainer(raw, 0) == len(raw)
 }
 
 // ParseLine extracts the envelope of a single raw line, for callers that

@@ -105,6 +105,9 @@ const SyntheticModel = "<synthetic>"
 // With fp, the tree facts are gathered in the same walk.
 func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 	var e Entry
+	if hasNUL(line) {
+		return e, false
+	}
 	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
 		if fp != nil && string(k) != "message" && isTreeKey(k) {
 			// Read for the facts here; the envelope reads its own fields

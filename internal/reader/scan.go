@@ -30,28 +30,28 @@ func skipSpace(b []byte, i int) int {
 }
 
 // skipString returns the index just past the string whose opening quote is
-// at i, or -1 if it does not end or holds a NUL byte.
+// at i, or -1 if it does not end. NUL bytes are not looked for here: the
+// entry points (parseEnvelope, Valid) refuse a line holding one, in one
+// vectorised pass over it, which is cheaper than a test in every word of
+// every string.
 func skipString(b []byte, i int) int {
 	// Most strings are short (keys, ids, numbers as text): eight bytes at
-	// a time, looking for a quote, a backslash or a NUL in one word, beats
-	// a call into IndexByte for each of them. Past shortString bytes the
-	// string is long (a file, a tool result) and IndexByte's vector loop
-	// takes over.
+	// a time, looking for a quote or a backslash in one word, beats a call
+	// into IndexByte for each of them. Past shortString bytes the string
+	// is long (a file, a tool result) and IndexByte's vector loop takes
+	// over.
 	j := i + 1
 	for stop := min(j+shortString, len(b)-7); j < stop; {
 		x := binary.LittleEndian.Uint64(b[j:])
-		m := hasZero(x^quotes) | hasZero(x^backslashes) | hasZero(x)
+		m := hasZero(x^quotes) | hasZero(x^backslashes)
 		if m == 0 {
 			j += 8
 			continue
 		}
 		// The lowest flagged byte is exact (higher ones may be false).
 		j += bits.TrailingZeros64(m) / 8
-		switch b[j] {
-		case '"':
+		if b[j] == '"' {
 			return j + 1
-		case 0:
-			return -1
 		}
 		j += 2 // a backslash and the byte it escapes
 	}
@@ -61,8 +61,6 @@ func skipString(b []byte, i int) int {
 			return j + 1
 		case '\\':
 			j++
-		case 0:
-			return -1
 		}
 		j++
 	}
@@ -82,15 +80,16 @@ func skipString(b []byte, i int) int {
 		for p := q - 1; p >= j && b[p] == '\\'; p-- {
 			n++
 		}
-		if bytes.IndexByte(b[j:q], 0) >= 0 {
-			return -1
-		}
 		if n%2 == 0 {
 			return q + 1
 		}
 		j = q + 1
 	}
 }
+
+// hasNUL reports whether a line holds a NUL byte: never valid JSON outside
+// a string, refused inside one (zero-filled runs are what a crash leaves).
+func hasNUL(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 }
 
 // shortString is how many bytes of a string skipString reads a word at a
 // time before it jumps with IndexByte.

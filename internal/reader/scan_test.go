@@ -6,8 +6,8 @@ import (
 )
 
 // skipStringByBytes is the definition skipString must keep: a byte at a
-// time, a backslash escapes the byte after it, NUL or the end of input
-// means no string.
+// time, a backslash escapes the byte after it, the end of input means no
+// string. (NUL is refused for the whole line, by the entry points.)
 func skipStringByBytes(b []byte, i int) int {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
@@ -15,8 +15,6 @@ func skipStringByBytes(b []byte, i int) int {
 			return j + 1
 		case '\\':
 			j++
-		case 0:
-			return -1
 		}
 	}
 	return -1
