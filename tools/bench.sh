@@ -12,11 +12,15 @@
 #   cctx ls --dir T
 #   cctx ls --long --all --json --dir T
 # and, if CCUSAGE names a ccusage binary, `ccusage claude session --json
-# --offline` with CLAUDE_CONFIG_DIR=T. Then it runs the Go benchmarks.
+# --offline` with CLAUDE_CONFIG_DIR=T. With SESSION_SIZE (e.g. 500M) it
+# also writes one session of that size (seed 2) and times `cctx tree` and
+# `cctx show` on it: seconds to the first byte of output (median), the
+# whole run and peak RSS. Then it runs the Go benchmarks.
 #
 # Environment: RUNS (default 5), TOKENS_ARGS (default "--json"), SEED
 # (default 1), BENCH_DIR (where trees go; default a new dir under TMPDIR),
-# KEEP=1 (keep the trees), GO_BENCH=0 (skip Go benchmarks), CCUSAGE.
+# KEEP=1 (keep the trees), GO_BENCH=0 (skip Go benchmarks), CCUSAGE,
+# SESSION_SIZE.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -124,6 +128,44 @@ for size in "${SIZES[@]}"; do
 	echo
 	[ "${KEEP:-0}" = 1 ] || rm -rf "$T"
 done
+
+# first_byte CMD...: microseconds until the first byte of CMD's stdout.
+first_byte() {
+	local t0
+	t0=$(date +%s%N)
+	"$@" 2>/dev/null | {
+		head -c1 >/dev/null
+		echo $((($(date +%s%N) - t0) / 1000))
+		cat >/dev/null
+	}
+}
+
+if [ -n "${SESSION_SIZE:-}" ]; then
+	T="$WORK/session-$SESSION_SIZE"
+	rm -rf "$T"
+	"$WORK/gencorpus" -size "$SESSION_SIZE" -sessions 1 -dir "$T" -seed 2
+	P="$T/projects"
+	S=$(find "$P" -mindepth 2 -maxdepth 2 -name '*.jsonl' ! -name 'agent-*')
+	lines=$(find "$P" -name '*.jsonl' -print0 | xargs -0 cat | wc -l)
+	find "$P" -type f -print0 | xargs -0 cat >/dev/null # page cache
+	echo "== one session of $SESSION_SIZE: $(du -sm --apparent-size "$S" | cut -f1) MiB main file, $(find "$P" -name '*.jsonl' | wc -l) .jsonl files, $lines lines"
+	printf '%-6s %-34s %8s %8s %6s %7s %11s\n' size command first_s wall_s x_wc cpu_s peakRSS_MiB
+	measure wc sh -c "find '$P' -name '*.jsonl' -print0 | xargs -0 wc -l"
+	wc_s=$RESULT_S
+	printf '%-6s %-34s %8s %8s %6s %7s %11s\n' "$SESSION_SIZE" "wc -l (find | xargs)" "" "$wc_s" "1.00" "$RESULT_CPU" "$RESULT_RSS"
+	for c in tree show; do
+		firsts=()
+		for ((i = 0; i < RUNS; i++)); do
+			firsts+=("$(first_byte "$WORK/cctx" "$c" --dir "$T" "$S")")
+		done
+		first=$(printf '%s\n' "${firsts[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p")
+		measure "$c" "$WORK/cctx" "$c" --dir "$T" "$S"
+		printf '%-6s %-34s %8s %8s %6s %7s %11s\n' "$SESSION_SIZE" "cctx $c" "$(awk -v u="$first" 'BEGIN{printf "%.3f", u/1e6}')" "$RESULT_S" \
+			"$(awk -v a="$RESULT_S" -v b="$wc_s" 'BEGIN{printf "%.2f", a/b}')" "$RESULT_CPU" "$RESULT_RSS"
+	done
+	echo
+	[ "${KEEP:-0}" = 1 ] || rm -rf "$T"
+fi
 
 if [ "${GO_BENCH:-1}" != 0 ]; then
 	echo "== go test -bench"
