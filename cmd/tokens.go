@@ -283,8 +283,8 @@ func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]t
 	if o.Project != "" {
 		project = projectPath(o.Project, o.F.Env.Home)
 	}
-	// The head and tail of each file give its project and start; read them
-	// in parallel, keep the order.
+	// The head of each file gives its project and start; read them in
+	// parallel, keep the order.
 	all := make([]tokens.Input, len(ss))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
@@ -299,14 +299,14 @@ func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]t
 			defer func() { <-sem; wg.Done() }()
 			in := &all[i]
 			in.Agents = finder.Agents(s)
-			if info, err := session.Lite(s); err == nil {
-				if info.Project != "" {
-					in.Project = info.Project
+			if started, project, err := session.Start(s); err == nil {
+				if project != "" {
+					in.Project = project
 				}
 				// No skip when the first timestamp is after --until: entries
 				// are not always in time order (clock changes, merged files),
 				// and the window is applied to each response.
-				in.Started = info.StartedAt
+				in.Started = started
 			}
 		}()
 	}

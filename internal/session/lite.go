@@ -162,6 +162,52 @@ func Lite(s *Session) (*Info, error) {
 	return in, nil
 }
 
+// Start is a session's start time and project as Lite gives them
+// (Info.StartedAt, Info.Project), reading as little as it can: the head's
+// lines up to the first with a timestamp and the first with a cwd. Only
+// when the head holds neither does it fall back to Lite. A token count
+// orders thousands of sessions by their start, and needs nothing else.
+func Start(s *Session) (time.Time, string, error) {
+	f, err := os.Open(s.Path)
+	if err != nil {
+		return time.Time{}, "", err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return time.Time{}, "", err
+	}
+	head := make([]byte, min(int64(liteBytes), st.Size()))
+	_, err = io.ReadFull(f, head)
+	f.Close()
+	if err != nil {
+		return time.Time{}, "", err
+	}
+	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
+	var started time.Time
+	project := ""
+	for _, l := range completeLines(head, true, st.Size() <= liteBytes) {
+		e, ok := reader.ParseLine(l)
+		if !ok {
+			continue
+		}
+		if started.IsZero() {
+			started = e.Timestamp
+		}
+		if project == "" {
+			project = e.CWD
+		}
+		if !started.IsZero() && project != "" {
+			return started, project, nil
+		}
+	}
+	in, err := Lite(s)
+	if err != nil {
+		return time.Time{}, "", err
+	}
+	return in.StartedAt, in.Project, nil
+}
+
 // scanFirstPrompt streams the start of a file whose head held no prompt:
 // the first user line was longer than the head. It stops at the first
 // prompt or after firstPromptScanLimit bytes, and returns the first

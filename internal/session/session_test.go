@@ -398,3 +398,54 @@ func TestNoRootsIsSaidOnceAndOnlyForListings(t *testing.T) {
 		t.Errorf("stderr %q", buf.String())
 	}
 }
+
+// Start reads less than Lite and must say the same: the start and the
+// project of crafted files, and of every sample and corpus session.
+func TestStartIsWhatLiteSays(t *testing.T) {
+	big := strings.Repeat("A", 200<<10)
+	tail := make([]string, 3000)
+	for i := range tail {
+		tail[i] = `{"type":"progress","data":{}}`
+	}
+	crafted := map[string]string{
+		"usual":               lines(`{"type":"permission-mode"}`, userLine("go", "")),
+		"no timestamp":        lines(`{"type":"user","cwd":"/a","message":{"role":"user","content":"x"}}`),
+		"no cwd":              lines(`{"type":"user","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"x"}}`),
+		"cwd only at the end": lines(append(append([]string{`{"type":"user","timestamp":"2026-01-02T10:00:00Z"}`}, tail...), `{"type":"system","cwd":"/late","timestamp":"2026-01-03T10:00:00Z"}`)...),
+		"huge first line":     lines(`{"type":"user","cwd":"/w","timestamp":"2026-01-01T09:00:00Z","message":{"role":"user","content":"`+big+`"}}`, userLine("x", "")),
+		"bom":                 "\xEF\xBB\xBF" + lines(userLine("x", "")),
+		"empty":               "",
+		"broken first line":   lines(`{"type":"user","cwd":`, userLine("x", "")),
+	}
+	root := t.TempDir()
+	var paths []string
+	for name, content := range crafted {
+		p := filepath.Join(root, strings.ReplaceAll(name, " ", "-")+".jsonl")
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	for _, pat := range []string{"../../testdata/projects/*/*.jsonl", "../../../shared/corpus/real/*/*/*.jsonl"} {
+		more, _ := filepath.Glob(pat)
+		paths = append(paths, more...)
+	}
+	if len(paths) < 20 {
+		t.Fatalf("only %d files", len(paths))
+	}
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &Session{ID: filepath.Base(p), Path: p, ModTime: st.ModTime()}
+		in, err := Lite(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		started, project, err := Start(s)
+		if err != nil || !started.Equal(in.StartedAt) || project != in.Project {
+			t.Errorf("%s: Start = %v %q %v; Lite says %v %q", p, started, project, err, in.StartedAt, in.Project)
+		}
+	}
+}
