@@ -87,89 +87,39 @@ func HashPrompt(s string) uint64 {
 // fields it needs, in one pass over the line with the scanner (see
 // scan.go), and never fails: odd shapes give empty facts.
 func ExtractTreeFacts(raw []byte) TreeFacts {
-	var f TreeFacts
+	var p factsPass
 	b := raw
-	typ := ""
-	// The text is decoded only once the line is known to be a user line
-	// (the type may come after the message): until then, raw values.
-	var texts [][]byte
-	var strContent []byte
-	// As gjson.Get reads them: the first of duplicate keys counts.
-	var seen uint16
-	first := func(k []byte) bool {
-		bit := treeKeyBit(k)
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return true
-	}
 	members(b, skipSpace(b, 0), func(k []byte, vs int) int {
-		switch string(k) {
-		case "message":
-			if !first(k) || vs >= len(b) || b[vs] != '{' {
+		if string(k) == "message" {
+			if !p.first(k) || vs >= len(b) || b[vs] != '{' {
 				return -1
 			}
-			contentSeen := false
 			return members(b, vs, func(k []byte, vs int) int {
-				if string(k) != "content" || contentSeen {
+				if string(k) != "content" || p.contentSeen {
 					return -1
 				}
-				contentSeen = true
+				p.contentSeen = true
 				if vs < len(b) && b[vs] == '[' {
-					return f.contentBlocks(b, vs, &texts)
+					return p.f.contentBlocks(b, vs, &p.texts)
 				}
 				ve := skipValue(b, vs)
 				if ve > 0 && b[vs] == '"' {
-					strContent = b[vs:ve]
+					p.strContent = b[vs:ve] // the type may come later: decided in finish
 				}
 				return ve
 			})
-		case "compactMetadata", "toolUseResult", "type", "sourceToolAssistantUUID", "parentToolUseID", "attachment", "data":
-		default:
+		}
+		if !isTreeKey(k) {
 			return -1
 		}
 		ve := skipValue(b, vs)
-		if ve < 0 || !first(k) {
-			return ve
-		}
-		v := b[vs:ve]
-		switch string(k) {
-		case "compactMetadata":
-			f.compactMetadata(v)
-		case "toolUseResult":
-			if v[0] == '{' {
-				f.AgentTotalTokens = rawCount(firstMember(v, "totalTokens"))
-				f.AgentToolCalls = rawCount(firstMember(v, "totalToolUseCount"))
-				f.AgentType = rawStr(firstMember(v, "agentType"))
-			}
-		case "type":
-			typ = rawStr(v)
-		case "sourceToolAssistantUUID":
-			f.SourceToolAssistantUUID = rawStr(v)
-		case "parentToolUseID":
-			f.ParentToolUseID = rawStr(v)
-		case "attachment":
-			f.AttachmentType = memberStr(v, "type")
-		case "data":
-			f.ProgressAgentID = memberStr(v, "agentId")
+		if ve >= 0 {
+			p.top(k, b[vs:ve])
 		}
 		return ve
 	})
-	switch {
-	case typ != "user":
-	case strContent != nil:
-		f.setPrompt(jsonString(strContent))
-	case len(texts) > 0 && len(f.ToolResults) == 0:
-		parts := make([]string, len(texts))
-		for i, t := range texts {
-			if len(t) > 0 && t[0] == '"' {
-				parts[i] = jsonString(t)
-			}
-		}
-		f.setPrompt(strings.Join(parts, "\n"))
-	}
-	return f
+	p.finish()
+	return p.f
 }
 
 // treeKeyBit is the bit of a top-level key ExtractTreeFacts reads, for
