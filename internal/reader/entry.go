@@ -368,10 +368,16 @@ func (ls *lineStrings) str(f strField, v []byte) string {
 	if ls == nil || len(v) < 2 || v[0] != '"' {
 		return rawStr(v)
 	}
-	if last := ls.last[f]; string(v[1:len(v)-1]) == last {
+	inner := v[1 : len(v)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		// Escaped: the raw bytes are not the string, so they cannot be
+		// compared with the last one.
+		return rawStr(v)
+	}
+	if last := ls.last[f]; string(inner) == last {
 		return last
 	}
-	s := rawStr(v)
+	s := string(inner)
 	ls.last[f] = s
 	return s
 }

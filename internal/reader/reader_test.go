@@ -486,3 +486,26 @@ func TestReadingInPiecesIsReadingWhole(t *testing.T) {
 		t.Errorf("a BOM in the middle of a file was stripped: %+v", e.UUID)
 	}
 }
+
+// The reader shares a string equal to the one the line before had in the
+// same field; an escaped value must still be decoded, not matched by its
+// raw bytes against the last decoded one.
+func TestSharedStringsAreTheDecodedValue(t *testing.T) {
+	in := strings.Join([]string{
+		`{"uuid":"1","cwd":"C:\\tmp\\new","model":"m"}`, // C:\tmp\new
+		`{"uuid":"2","cwd":"C:\tmp\new"}`,               // C:<tab>mp<newline>ew
+		`{"uuid":"3","cwd":"C:\tmp\new"}`,
+		`{"uuid":"4","cwd":"plain"}`,
+		`{"uuid":"5","cwd":"plain"}`,
+		`{"uuid":"6","cwd":"pl\u0061in"}`,
+	}, "\n")
+	es, _ := readAll(t, in, Options{})
+	var got []string
+	for _, e := range es {
+		got = append(got, e.CWD)
+	}
+	want := []string{`C:\tmp\new`, "C:\tmp\new", "C:\tmp\new", "plain", "plain", "plain"}
+	if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+		t.Errorf("cwd %q, want %q", got, want)
+	}
+}
