@@ -115,8 +115,22 @@ type row struct {
 	file      int32
 	line      int32
 	lines     int32
-	time      int64 // Unix nanoseconds
+	nsec      int32 // time: seconds and nanoseconds, so that any year fits
+	sec       int64
 	u         counts
+}
+
+// before reports whether r's time comes before o's (both have one).
+func (r *row) before(o *row) bool {
+	return r.sec < o.sec || r.sec == o.sec && r.nsec < o.nsec
+}
+
+// when is r's time, the zero time when it has none.
+func (r *row) when() time.Time {
+	if !r.hasTime {
+		return time.Time{}
+	}
+	return time.Unix(r.sec, int64(r.nsec)).UTC()
 }
 
 // counts are the numbers of a reader.Usage.
@@ -233,7 +247,7 @@ func (f *File) Add(e *reader.Entry) {
 		u: counts{u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.WebSearch},
 	}
 	if in.hasTime {
-		in.time = e.Timestamp.UnixNano()
+		in.sec, in.nsec = e.Timestamp.Unix(), int32(e.Timestamp.Nanosecond())
 	}
 	c.put(k, in, ids{e.MessageID, e.RequestID})
 }
@@ -308,9 +322,10 @@ func (c *Counter) put(k key, in row, id ids) {
 		}
 	}
 	lines := r.lines + in.lines
-	earliest, hasTime := r.time, r.hasTime
-	if in.hasTime && (!hasTime || in.time < earliest) {
-		earliest, hasTime = in.time, true
+	// The earliest time of the copies, kept whichever copy wins.
+	sec, nsec, hasTime := r.sec, r.nsec, r.hasTime
+	if in.hasTime && (!r.hasTime || in.before(r)) {
+		sec, nsec, hasTime = in.sec, in.nsec, true
 	}
 	switch {
 	case r.sidechain && !in.sidechain:
@@ -331,7 +346,7 @@ func (c *Counter) put(k key, in row, id ids) {
 			r.session, r.lineSess, r.agent = in.session, in.lineSess, in.agent
 		}
 	}
-	r.lines, r.time, r.hasTime = lines, earliest, hasTime
+	r.lines, r.sec, r.nsec, r.hasTime = lines, sec, nsec, hasTime
 }
 
 // Merge adds the responses of another counter, as if its lines had been
@@ -379,9 +394,7 @@ func (c *Counter) response(i int32) Response {
 			Speed: c.names[r.speed], ServiceTier: c.names[r.tier],
 		},
 	}
-	if r.hasTime {
-		out.Time = time.Unix(0, r.time).UTC()
-	}
+	out.Time = r.when()
 	if c.keepIDs {
 		out.MessageID, out.RequestID = c.ids[i].message, c.ids[i].request
 	}

@@ -453,8 +453,8 @@ func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 	}{
 		{"independent folders", map[string][]string{
 			"-p/" + a + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10), "not json"},
-			"-q/" + b + ".jsonl": {line("u2", "m2", b, "2026-01-02T10:00:00Z", 20)},
-			"-p/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30)},
+			"-q/" + b + ".jsonl": {line("u2", "m2", b, "2026-01-02T10:00:00Z", 20), "not json"},
+			"-p/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30), "not json"},
 		}, 3},
 		{"a session resumed in another folder", map[string][]string{
 			"-p/" + a + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10), "not json"},
@@ -495,6 +495,22 @@ func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 			if saidFull := strings.Join(said, " "); saidLean != saidFull || strings.Count(saidLean, ":") != strings.Count(strings.Join(flatten(tc.files), "\n"), "not json") {
 				t.Errorf("issues %q, one table %q", saidLean, saidFull)
 			}
+			// In start order, a folder's sessions not grouped together.
+			var files []string
+			for _, f := range strings.Fields(saidLean) {
+				files = append(files, f[:1])
+			}
+			want := ""
+			for _, id := range []string{a, b, c} {
+				for name, ls := range tc.files {
+					if strings.HasSuffix(name, id+".jsonl") && strings.Contains(strings.Join(ls, "\n"), "not json") {
+						want += id[:1]
+					}
+				}
+			}
+			if got := strings.Join(files, ""); got != want {
+				t.Errorf("issues in the order %s, want the sessions' start order %s", got, want)
+			}
 		})
 	}
 }
@@ -505,4 +521,39 @@ func flatten(files map[string][]string) []string {
 		out = append(out, ls...)
 	}
 	return out
+}
+
+// A session whose file cannot be read (deleted since the listing, no
+// permission) is a warning; the others are counted.
+func TestAnUnreadableSessionIsAWarning(t *testing.T) {
+	root := writeTree(t, map[string][]string{"-p/" + "aaaaaaaa-1111-4111-8111-111111111111.jsonl": {asst("u1", "", "m1", "r1", 1, 10, 0, 100, "")}})
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	ins := []Input{{Session: &session.Session{ID: "gone", Path: filepath.Join(root, "-p", "gone.jsonl")}}}
+	for _, s := range f.Sessions() {
+		ins = append(ins, Input{Session: s, Started: time.Now()})
+	}
+	for _, build := range []func([]Input, *Prices, Window, reader.Options, func(string, error)) *Report{Build, BuildTotals} {
+		var errs []string
+		rep := build(ins, nil, Window{}, reader.Options{}, func(p string, err error) { errs = append(errs, filepath.Base(p)) })
+		if rep.Total.APICalls != 1 || len(rep.Sessions) != 2 || fmt.Sprint(errs) != "[gone.jsonl]" {
+			t.Errorf("calls %d, sessions %d, errors %v", rep.Total.APICalls, len(rep.Sessions), errs)
+		}
+	}
+}
+
+// A response keeps its time whatever the year (a row stores seconds and
+// nanoseconds: nanoseconds alone overflow outside 1678-2262).
+func TestTimesOfAnyYear(t *testing.T) {
+	var lines []string
+	for i, ts := range []string{"2300-06-01T00:00:00.5Z", "1600-01-01T00:00:00Z", "2026-01-01T00:00:00Z"} {
+		lines = append(lines, strings.Replace(asst(fmt.Sprint("u", i), "", fmt.Sprint("m", i), "r", 1, 1, 0, 0, ""), "2026-01-01T00:00:00Z", ts, 1))
+	}
+	c, _ := countLines(t, lines)
+	var got []string
+	for _, r := range c.Responses() {
+		got = append(got, r.Time.Format(time.RFC3339Nano))
+	}
+	if want := "[2300-06-01T00:00:00.5Z 1600-01-01T00:00:00Z 2026-01-01T00:00:00Z]"; fmt.Sprint(got) != want {
+		t.Errorf("times %v, want %v", got, want)
+	}
 }

@@ -1,7 +1,6 @@
 package tokens
 
 import (
-	"math"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -92,8 +91,7 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		all[i] = i
 	}
 	if detail {
-		rep, _ := buildGroups(sorted, [][]int{all}, prices, w, o, onErr, true, nil)
-		return rep
+		return buildGroups(sorted, [][]int{all}, prices, w, o, onErr, true)
 	}
 	// Claude Code resumes and forks a session within its project folder,
 	// so responses are deduplicated a folder at a time and a folder's
@@ -101,12 +99,10 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 	// largest folder, not the whole history. A message.id met in two
 	// folders (a folder renamed, a session copied) would make that
 	// inexact: then the report is made again with one table.
-	rep, said := buildGroups(sorted, byFolder(sorted), prices, w, o, onErr, false, nil)
-	if rep == nil {
-		// The warnings of the sessions read so far were given: not twice.
-		rep, _ = buildGroups(sorted, [][]int{all}, prices, w, o, onErr, false, said)
+	if rep := buildGroups(sorted, byFolder(sorted), prices, w, o, onErr, false); rep != nil {
+		return rep
 	}
-	return rep
+	return buildGroups(sorted, [][]int{all}, prices, w, o, onErr, false)
 }
 
 // byFolder groups the sessions (indices into sorted, in order) by the
@@ -129,13 +125,13 @@ func byFolder(sorted []Input) [][]int {
 
 // buildGroups counts each group of sessions in a table of its own, in
 // start order within the group. With more than one group it checks that
-// no message.id is in two of them, and returns nil if one is. A session's
-// issues and errors are given to o.OnIssue and onErr when it is merged, in
-// reading order, unless quiet; said lists the sessions whose were given.
+// no message.id is in two of them, and returns nil if one is. The issues
+// and errors of the sessions are given to o.OnIssue and onErr at the end,
+// in start order whatever the groups: the same warnings in the same order
+// in every kind of report, and none twice when the report is made again.
 func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, onErr func(path string, err error),
-	detail bool, quiet map[int]bool) (rep *Report, said map[int]bool) {
-	rep = &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
-	said = map[int]bool{}
+	detail bool) *Report {
+	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
 	rep.Sessions = make([]*SessionReport, len(sorted))
 	for i, in := range sorted {
 		rep.Sessions[i] = &SessionReport{Input: in, ID: in.Session.ID}
@@ -178,13 +174,28 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
+		stopped := func() bool {
+			select {
+			case <-stop:
+				return true
+			default:
+				return false
+			}
+		}
 		for k, i := range order {
+			if stopped() {
+				return
+			}
 			select {
 			case <-stop:
 				return
 			case slots <- struct{}{}:
 			}
-			workers <- struct{}{}
+			select {
+			case <-stop:
+				return
+			case workers <- struct{}{}:
+			}
 			go func() {
 				defer func() { <-workers; close(done[k]) }()
 				c := newCounter(detail)
@@ -205,18 +216,6 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 	var members []int
 	for k, i := range order {
 		<-done[k]
-		if !quiet[i] {
-			for _, is := range issues[k] {
-				o.OnIssue(is)
-			}
-			if onErr != nil {
-				for _, e := range errs[k] {
-					onErr(e.path, e.err)
-				}
-			}
-			said[i] = true
-		}
-		issues[k], errs[k] = nil, nil
 		sr := rep.Sessions[i]
 		if sorted[i].Session.Path == session.StdinPath {
 			sr.ID = firstIDs[k]
@@ -233,7 +232,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			ci := counters[k]
 			for j := range int32(ci.rows.len()) {
 				if _, ok := before[ci.rows.at(j).mid[0]]; ok {
-					return nil, said // in two folders: count with one table
+					return nil // in two folders: count with one table
 				}
 			}
 		}
@@ -256,7 +255,22 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		rep.Total.Merge(sr.Total)
 	}
 	rep.all = append([]*SessionReport(nil), rep.Sessions...) // DropEmpty filters Sessions in place
-	return rep, said
+	at := make([]int, len(sorted))                           // session → its place in order
+	for k, i := range order {
+		at[i] = k
+	}
+	for i := range sorted {
+		k := at[i]
+		for _, is := range issues[k] {
+			o.OnIssue(is)
+		}
+		if onErr != nil {
+			for _, e := range errs[k] {
+				onErr(e.path, e.err)
+			}
+		}
+	}
+	return rep
 }
 
 // total takes the totals of one group's table: each session's responses
@@ -267,6 +281,10 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 	// response's own session rather than the reading order. Sessions in
 	// start order, each a timeline where subagent responses interleave
 	// with the main ones.
+	for _, i := range members {
+		// A session whose files could not be read has no name yet.
+		c.name(rep.Sessions[i].ID)
+	}
 	order := make([]int, len(c.names)) // name index of a session → its index in rep.Sessions, -1: none
 	for i := range order {
 		order[i] = -1
@@ -274,19 +292,13 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 	for _, i := range members {
 		order[c.name(rep.Sessions[i].ID)] = i
 	}
-	when := func(r *row) int64 {
-		if !r.hasTime {
-			return math.MinInt64
-		}
-		return r.time
-	}
 	kept := make([]int32, 0, c.rows.len())
 	for i := range int32(c.rows.len()) {
 		r := c.rows.at(i)
 		if int(r.session) >= len(order) || order[r.session] < 0 {
 			continue
 		}
-		if !r.hasTime && (!w.Since.IsZero() || !w.Until.IsZero()) || r.hasTime && !w.contains(time.Unix(0, r.time)) {
+		if !r.hasTime && (!w.Since.IsZero() || !w.Until.IsZero()) || r.hasTime && !w.contains(r.when()) {
 			continue
 		}
 		kept = append(kept, i)
@@ -296,7 +308,8 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 		if oa, ob := order[a.session], order[b.session]; oa != ob {
 			return oa < ob
 		}
-		return when(a) < when(b)
+		// A response without a time comes first, as the zero time would.
+		return !a.hasTime && b.hasTime || a.hasTime && b.hasTime && a.before(b)
 	})
 	var rs []Response
 	if detail {
