@@ -238,6 +238,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 	}
 	var dups []dup
 	var nodes []*Node
+	var readErr error
 	base := 0
 	for _, p := range pieces {
 		if p.openErr != nil {
@@ -266,8 +267,8 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		}
 		base += p.lines
 		if p.readErr != nil && f.Agent == nil {
-			b.say(f, issues, nil)
-			return p.readErr
+			readErr = p.readErr // said below, after what was read
+			break
 		}
 	}
 	warns := make([]Warning, len(dups))
@@ -275,6 +276,9 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		warns[i] = Warning{File: f.Name, Line: d.n.Line, Msg: sprintf("duplicate uuid %s (also line %d): the later line wins", short(d.n.UUID), d.oldLine)}
 	}
 	b.say(f, issues, warns)
+	if readErr != nil {
+		return readErr
+	}
 	if len(dups) > 0 {
 		// Losers were added to Dropped when their winner came.
 		sort.SliceStable(f.Dropped, func(i, j int) bool { return f.Dropped[i].Line < f.Dropped[j].Line })

@@ -2,7 +2,9 @@ package tree
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -623,5 +625,30 @@ func TestCorpusRewind(t *testing.T) {
 	}
 	if a := tr.AgentByID("a434715"); a == nil || a.Spawn == nil || a.Spawn.Short() != "a1e5c40e" {
 		t.Errorf("Task agent not linked under its call: %+v", a)
+	}
+}
+
+// failingReader gives its text, then an error instead of the end.
+type failingReader struct{ r io.Reader }
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err == io.EOF {
+		return n, errors.New("device gone")
+	}
+	return n, err
+}
+
+// A main file that fails midway is an error, but what was read before is
+// still said: its warnings come before the error.
+func TestAReadErrorStillSaysWhatWasRead(t *testing.T) {
+	in := strings.Join([]string{user("u1", "", "hi", 0), user("u1", "", "again", 1)}, "\n") + "\n"
+	var stderr bytes.Buffer
+	_, err := Read(&failingReader{strings.NewReader(in)}, "test.jsonl", diag.New(&stderr, false))
+	if err == nil || !strings.Contains(err.Error(), "device gone") {
+		t.Errorf("err = %v", err)
+	}
+	if !strings.Contains(stderr.String(), "duplicate uuid") {
+		t.Errorf("stderr %q: the duplicate read before the error is not said", stderr.String())
 	}
 }
