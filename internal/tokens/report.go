@@ -151,97 +151,35 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		before = map[uint64]struct{}{}
 	}
 
-	// Sessions are read in parallel, each into its own counter, and merged
-	// in order so that a replayed response stays with the original.
-	// GOMAXPROCS sessions are read at a time; a pending slot is freed only
-	// when its counter has been merged, so a few counters exist at once,
-	// however many sessions, and a slow session does not stall the rest.
-	n := len(order)
-	counters := make([]*Counter, n)
-	firstIDs := make([]string, n)
-	type fileErr struct {
-		path string
-		err  error
-	}
-	issues := make([][]reader.Issue, n)
-	errs := make([][]fileErr, n)
-	done := make([]chan struct{}, n)
-	for i := range done {
-		done[i] = make(chan struct{})
-	}
-	workers := make(chan struct{}, runtime.GOMAXPROCS(0))
-	slots := make(chan struct{}, 8*runtime.GOMAXPROCS(0))
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		stopped := func() bool {
-			select {
-			case <-stop:
-				return true
-			default:
-				return false
-			}
-		}
-		for k, i := range order {
-			if stopped() {
-				return
-			}
-			select {
-			case <-stop:
-				return
-			case slots <- struct{}{}:
-			}
-			select {
-			case <-stop:
-				return
-			case workers <- struct{}{}:
-			}
-			go func() {
-				defer func() { <-workers; close(done[k]) }()
-				c := newCounter(detail)
-				so := o
-				if o.OnIssue != nil {
-					so.OnIssue = func(is reader.Issue) { issues[k] = append(issues[k], is) }
-				}
-				ReadSession(c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
-					if firstIDs[k] == "" && e.SessionID != "" {
-						firstIDs[k] = e.SessionID
-					}
-				}, func(path string, err error) { errs[k] = append(errs[k], fileErr{path, err}) })
-				counters[k] = c
-			}()
-		}
-	}()
 	var c *Counter
 	var members []int
+	read := readInOrder(sorted, order, o, detail)
 	for k, i := range order {
-		<-done[k]
+		one := read(k)
 		sr := rep.Sessions[i]
 		if sorted[i].Session.Path == session.StdinPath {
-			sr.ID = firstIDs[k]
-			ci := counters[k]
-			id := ci.name(sr.ID)
-			for j := range int32(ci.rows.len()) {
-				ci.rows.at(j).session = id
+			sr.ID = one.firstID
+			id := one.c.name(sr.ID)
+			for j := range int32(one.c.rows.len()) {
+				one.c.rows.at(j).session = id
 			}
 		}
 		if c == nil {
 			c = newCounter(detail)
 		}
 		if before != nil {
-			ci := counters[k]
-			for j := range int32(ci.rows.len()) {
-				if _, ok := before[ci.rows.at(j).mid[0]]; ok {
+			for j := range int32(one.c.rows.len()) {
+				if _, ok := before[one.c.rows.at(j).mid[0]]; ok {
+					read(-1)
 					return nil // in two folders: count with one table
 				}
 			}
 		}
-		c.Merge(counters[k])
-		counters[k] = nil
-		<-slots
+		c.Merge(one.c)
+		one.c = nil
 		rep.projectOf[sr.ID] = sorted[i].Project
 		members = append(members, i)
-		if k+1 == n || groupOf[order[k+1]] != groupOf[i] {
+		if k+1 == len(order) || groupOf[order[k+1]] != groupOf[i] {
 			rep.total(c, members, w, detail)
 			if before != nil {
 				for j := range int32(c.rows.len()) {
@@ -260,17 +198,96 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		at[i] = k
 	}
 	for i := range sorted {
-		k := at[i]
-		for _, is := range issues[k] {
+		one := read(at[i])
+		for _, is := range one.issues {
 			o.OnIssue(is)
 		}
 		if onErr != nil {
-			for _, e := range errs[k] {
+			for _, e := range one.errs {
 				onErr(e.path, e.err)
 			}
 		}
 	}
 	return rep
+}
+
+// readSession is one session read into a counter of its own, with what
+// its reading had to say.
+type readSession struct {
+	c       *Counter
+	firstID string // the first sessionId of its lines (stdin has no name)
+	issues  []reader.Issue
+	errs    []fileErr
+}
+
+type fileErr struct {
+	path string
+	err  error
+}
+
+// readInOrder reads the sessions order names (indices into sorted) in
+// parallel and returns read: read(k) waits for the k-th and returns it;
+// read(-1) stops the reading early. GOMAXPROCS sessions are read at a
+// time, and a slot is freed only when its session is taken with read(k),
+// so that a few counters exist at once, however many sessions, and a
+// slow session does not stall the rest. Sessions are taken in order so
+// that a replayed response stays with the original.
+func readInOrder(sorted []Input, order []int, o reader.Options, detail bool) func(k int) *readSession {
+	n := len(order)
+	out := make([]readSession, n)
+	done := make([]chan struct{}, n)
+	for k := range done {
+		done[k] = make(chan struct{})
+	}
+	workers := make(chan struct{}, runtime.GOMAXPROCS(0))
+	slots := make(chan struct{}, 8*runtime.GOMAXPROCS(0))
+	stop := make(chan struct{})
+	go func() {
+		for k, i := range order {
+			select { // a stop is seen before any new slot or worker
+			case <-stop:
+				return
+			default:
+			}
+			select {
+			case <-stop:
+				return
+			case slots <- struct{}{}:
+			}
+			select {
+			case <-stop:
+				return
+			case workers <- struct{}{}:
+			}
+			go func() {
+				defer func() { <-workers; close(done[k]) }()
+				rs := &out[k]
+				rs.c = newCounter(detail)
+				so := o
+				if o.OnIssue != nil {
+					so.OnIssue = func(is reader.Issue) { rs.issues = append(rs.issues, is) }
+				}
+				ReadSession(rs.c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
+					if rs.firstID == "" {
+						rs.firstID = e.SessionID
+					}
+				}, func(path string, err error) { rs.errs = append(rs.errs, fileErr{path, err}) })
+			}()
+		}
+	}()
+	taken := make([]bool, n)
+	return func(k int) *readSession {
+		if k < 0 {
+			close(stop)
+			return nil
+		}
+		<-done[k]
+		if !taken[k] {
+			taken[k] = true
+			<-slots
+		}
+		return &out[k]
+	}
 }
 
 // total takes the totals of one group's table: each session's responses
