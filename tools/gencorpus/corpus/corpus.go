@@ -351,6 +351,7 @@ type file struct {
 	version   string
 	slug      string
 	usage     *Usage // the session's totals
+	lastCall  usage  // the usage of the last API response written here
 	err       error
 	closed    bool
 	closeErr  error
@@ -814,6 +815,7 @@ func (c *convo) call(nTools int, agentTool string, agent func(bl *block) func())
 	f, g := c.f, c.f.g
 	r := c.plan(nTools, agentTool)
 	f.usage.add(r.final.in, r.final.out, r.final.cc, r.final.cr)
+	f.lastCall = r.final
 	feat := &g.tot.Features
 	if len(r.blocks) > 1 {
 		feat.SplitResponses++
@@ -1062,7 +1064,6 @@ func (g *gen) subagent(main *file, bl *block, flat bool, model string, budget in
 	if g.rng.IntN(2) == 0 {
 		sub.model = "claude-sonnet-4-6"
 	}
-	before := *af.usage
 	start := g.clock
 	// 2.1.x copies each subagent response into an agent_progress line of
 	// the main file, usage included: a counter must not count those.
@@ -1083,25 +1084,29 @@ func (g *gen) subagent(main *file, bl *block, flat bool, model string, budget in
 	if err := af.close(); err != nil {
 		return nil, err
 	}
-	spent := *af.usage
-	spent.Input -= before.Input
-	spent.Output -= before.Output
-	spent.Total -= before.Total
+	// Claude Code reports the agent's last API response: totalTokens is
+	// its total, usage its counts (cctx agents checks them against the
+	// transcript).
+	last := af.lastCall
 	return func() {
 		main.s(`{"status":"completed","agentId":`)
 		main.q(id)
 		main.s(`,"content":[{"type":"text","text":"done"}],"totalDurationMs":`)
 		main.i(af.lastTS.Sub(start).Milliseconds())
 		main.s(`,"totalTokens":`)
-		main.i(spent.Total)
+		main.i(last.in + last.out + last.cc + last.cr)
 		main.s(`,"totalToolUseCount":`)
 		main.i(int64(calls))
 		// Like Claude Code, the result repeats the agent's last usage:
 		// a user line, so it must not be counted either.
 		main.s(`,"usage":{"input_tokens":`)
-		main.i(spent.Input)
+		main.i(last.in)
+		main.s(`,"cache_creation_input_tokens":`)
+		main.i(last.cc)
+		main.s(`,"cache_read_input_tokens":`)
+		main.i(last.cr)
 		main.s(`,"output_tokens":`)
-		main.i(spent.Output)
+		main.i(last.out)
 		main.s(`}}`)
 	}, nil
 }
