@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cctx-dev/cctx/internal/agents"
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -222,5 +223,31 @@ func TestOptionsErrors(t *testing.T) {
 		if _, err := corpus.Generate(o); err == nil {
 			t.Errorf("Generate(%+v): no error", o)
 		}
+	}
+}
+
+// An Agent result reports the agent's last API response, as Claude Code
+// does: cctx agents finds that response in the agent's transcript.
+func TestAgentResultsMatchTheirTranscripts(t *testing.T) {
+	dir, _ := generate(t, 2<<20, 1)
+	f := finder(dir)
+	checked := 0
+	for _, s := range f.Sessions() {
+		res := agents.Find(s, f.Agents(s), agents.Options{})
+		for _, a := range res.Agents {
+			if a.TokenCheck == "" {
+				continue
+			}
+			checked++
+			if a.TokenCheck == agents.CheckMismatch {
+				t.Errorf("session %s, agent %s: reported tokens match no API call of its transcript", s.ID, a.ID)
+			}
+		}
+		for _, w := range res.Warnings {
+			t.Errorf("session %s: %v", s.ID, w)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no agent result carried totalTokens")
 	}
 }
