@@ -393,3 +393,26 @@ func TestTokensStrictValidatesEveryLine(t *testing.T) {
 		t.Errorf("with --strict: exit %d %q", r.code, r.errOut)
 	}
 }
+
+// ls --long parses only the lines it needs (tool results are skipped by
+// their start); --strict parses every line. Both count the same prompts,
+// calls and tokens on every sample and corpus folder.
+func TestLsLongSkipsToolResultsWithoutLosingPrompts(t *testing.T) {
+	dirs := []string{"../testdata/projects"}
+	more, _ := filepath.Glob("../../shared/corpus/real/*")
+	for _, d := range more {
+		if st, err := os.Stat(d); err == nil && st.IsDir() {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		lean := run(t, false, nil, "ls", "--long", "--all", "--json", "--dir", d)
+		strict := run(t, false, nil, "ls", "--long", "--all", "--json", "--strict", "--dir", d)
+		if lean.code != 0 || lean.out != strict.out {
+			t.Errorf("%s: ls --long (exit %d) and with --strict (exit %d) differ:\n%.400s\n%.400s", d, lean.code, strict.code, lean.out, strict.out)
+		}
+		if !strings.Contains(lean.out, `"sessions":[]`) && !strings.Contains(lean.out, `"prompts"`) {
+			t.Errorf("%s: no prompt counts in %.200s", d, lean.out)
+		}
+	}
+}

@@ -300,7 +300,11 @@ func sessionStats(f *Factory, finder *session.Finder, s *session.Session) lsStat
 		st.Size += a.Size
 	}
 	c := tokens.NewCounter()
-	tokens.ReadSession(c, s, agents, reader.Options{OnIssue: f.Report().Line},
+	o := reader.Options{OnIssue: f.Report().Line, Want: lsWanted}
+	if f.Globals.Strict {
+		o.Want = nil // every line validated, as tokens does
+	}
+	tokens.ReadSession(c, s, agents, o,
 		func(e *reader.Entry, agent bool) {
 			if !agent && isPrompt(e) {
 				st.Prompts++
@@ -312,6 +316,17 @@ func sessionStats(f *Factory, finder *session.Finder, s *session.Session) lsStat
 		st.Tokens += r.Usage.Total()
 	}
 	return st
+}
+
+// lsWanted picks the lines ls --long reads: those a token counter needs
+// and the user lines that may be typed prompts. Tool results, the bulk of
+// a transcript, are skipped unparsed (and a long one is never held).
+func lsWanted(line []byte) bool {
+	if tokens.Wanted(line) {
+		return true
+	}
+	typ, role, _ := reader.Peek(line)
+	return (typ == "user" || role == "user") && !reader.StartsWithToolResult(line)
 }
 
 // isPrompt reports whether an entry is a prompt a person typed in the main

@@ -293,3 +293,43 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 	}
 	return
 }
+
+// StartsWithToolResult reports whether a raw line's message.content is an
+// array whose first block is a tool_result: a user line that answers a
+// tool call, never a typed prompt. It reads only up to that block's type
+// (the tool_use_id before it is short; the result's content after it is
+// the bulk of the line and is not read), so a caller can skip the line
+// unparsed, as Options.Want. Anything it cannot tell gives false.
+func StartsWithToolResult(line []byte) bool {
+	b := line
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	found := false
+	members(b, i, func(k []byte, vs int) int {
+		if string(k) != "message" || vs >= len(b) || b[vs] != '{' {
+			return -1
+		}
+		members(b, vs, func(k []byte, vs int) int {
+			if string(k) != "content" {
+				return -1
+			}
+			j := skipSpace(b, vs+1)
+			if vs >= len(b) || b[vs] != '[' || j >= len(b) || b[j] != '{' {
+				return stopped
+			}
+			members(b, j, func(k []byte, vs int) int {
+				if string(k) != "type" {
+					return -1
+				}
+				ve := skipValue(b, vs)
+				found = ve > 0 && string(b[vs:ve]) == `"tool_result"`
+				return stopped
+			})
+			return stopped
+		})
+		return stopped
+	})
+	return found
+}

@@ -509,3 +509,26 @@ func TestSharedStringsAreTheDecodedValue(t *testing.T) {
 		t.Errorf("cwd %q, want %q", got, want)
 	}
 }
+
+func TestStartsWithToolResult(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	tests := []struct {
+		line string
+		want bool
+	}{
+		{`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"` + big + `"}]}}`, true},
+		{`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"` + big[:10], true}, // the start of a long line
+		{`{"type":"user","message":{"role":"user","content":"fix the bug"}}`, false},
+		{`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"},{"type":"tool_result"}]}}`, false},
+		{`{"type":"user","message":{"role":"user","content":[]}}`, false},
+		{`{"toolUseResult":{"type":"tool_result"},"message":{"content":"x"}}`, false},
+		{`{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t"}]}}`, false},
+		{`not json`, false},
+		{`{"message":{"content":[{"type":"tool_re`, false},
+	}
+	for _, tt := range tests {
+		if got := StartsWithToolResult([]byte(tt.line)); got != tt.want {
+			t.Errorf("StartsWithToolResult(%.90q) = %v, want %v", tt.line, got, tt.want)
+		}
+	}
+}
