@@ -85,10 +85,6 @@ type Options struct {
 	// KeepRaw keeps a copy of every line in Entry.Raw, for commands that
 	// print or parse content. Without it, memory does not depend on line size.
 	KeepRaw bool
-	// BorrowRaw sets Entry.Raw to the reader's own buffer instead of a
-	// copy: valid only until the next call to Next. For callers that read
-	// what they need from the line at once (the tree's content facts).
-	BorrowRaw bool
 	// Facts reads each line's TreeFacts (Entry.Facts) in the same walk as
 	// its envelope, for the conversation model: one pass over the line
 	// instead of two (ExtractTreeFacts gives the same facts from a raw line).
@@ -318,11 +314,8 @@ func (r *Reader) Next() (Entry, bool) {
 		e.Line = r.line
 		e.Offset = start
 		e.Size = len(line)
-		switch {
-		case r.opts.KeepRaw:
+		if r.opts.KeepRaw {
 			e.Raw = bytes.Clone(line)
-		case r.opts.BorrowRaw:
-			e.Raw = line
 		}
 		return e, true
 	}

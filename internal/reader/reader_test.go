@@ -384,20 +384,6 @@ func TestTextHeadAndTypedPrompts(t *testing.T) {
 	}
 }
 
-func TestBorrowRawIsTheLineUntilTheNextCall(t *testing.T) {
-	es := []string{`{"uuid":"a","x":"` + strings.Repeat("1", 100) + `"}`, `{"uuid":"b"}`}
-	r := New(strings.NewReader(strings.Join(es, "\n")+"\n"), Options{BorrowRaw: true})
-	for i := 0; ; i++ {
-		e, ok := r.Next()
-		if !ok {
-			break
-		}
-		if string(e.Raw) != es[i] {
-			t.Errorf("entry %d raw %q", i, e.Raw)
-		}
-	}
-}
-
 // Reading a file in pieces (SplitPoints, OpenRange) gives the entries of
 // reading it whole: same lines once the pieces before are counted, same
 // offsets, the same issues. Only the file's start may hold a BOM.
