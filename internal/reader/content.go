@@ -48,71 +48,56 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags,
 	}
 	var f ContentFlags
 	head := ""
-	i := skipSpace(b, vs+1)
-	if i < len(b) && b[i] == ']' {
-		return 0, "", i + 1
-	}
-	for {
-		if i >= len(b) {
-			return 0, "", -1
+	end := elements(b, vs, func(i int) int {
+		if b[i] != '{' {
+			return -1
 		}
-		var end int
-		if b[i] == '{' {
-			var typ []byte
-			text := ""
-			var bk blockKeys
-			end = members(b, i, func(k []byte, vs int) int {
-				switch {
-				case string(k) == "type":
-				case string(k) == "text" && wantText && head == "":
-				case fp != nil && bk.wants(k):
-				default:
-					return -1
-				}
-				ve := skipValue(b, vs)
-				if ve < 0 {
-					return ve
-				}
-				v := b[vs:ve]
-				if fp != nil {
-					bk.capture(k, v)
-				}
-				switch string(k) {
-				case "type":
-					typ = v
-				case "text":
-					if wantText && head == "" && v[0] == '"' {
-						text = textHead(v)
-					}
-				}
+		var typ []byte
+		text := ""
+		var bk blockKeys
+		end := members(b, i, func(k []byte, vs int) int {
+			switch {
+			case string(k) == "type":
+			case string(k) == "text" && wantText && head == "":
+			case fp != nil && bk.wants(k):
+			default:
+				return -1
+			}
+			ve := skipValue(b, vs)
+			if ve < 0 {
 				return ve
-			})
-			bt := strView(typ)
-			f |= blockFlag(bt)
-			if bt == "text" && head == "" {
-				head = text
 			}
-			if fp != nil && end >= 0 {
-				bk.apply(&fp.f, &fp.texts)
+			v := b[vs:ve]
+			if fp != nil {
+				bk.capture(k, v)
 			}
-		} else {
-			end = skipValue(b, i)
-		}
+			switch string(k) {
+			case "type":
+				typ = v
+			case "text":
+				if wantText && head == "" && v[0] == '"' {
+					text = textHead(v)
+				}
+			}
+			return ve
+		})
 		if end < 0 {
-			return 0, "", -1
+			return end
 		}
-		if i = skipSpace(b, end); i >= len(b) {
-			return 0, "", -1
+		bt := strView(typ)
+		f |= blockFlag(bt)
+		if bt == "text" && head == "" {
+			head = text
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return f, head, i + 1
-		default:
-			return 0, "", -1
+		if fp != nil {
+			bk.apply(&fp.f, &fp.texts)
 		}
+		return end
+	})
+	if end < 0 {
+		return 0, "", -1
 	}
+	return f, head, end
 }
 
 // strView is a string value (raw, with quotes) for a comparison made at

@@ -330,33 +330,50 @@ func eachMember(b []byte, fn func(key, val []byte) bool) bool {
 	return end >= 0 && skipSpace(b, end) == len(b)
 }
 
-// eachElement calls fn for each raw element of the array b.
-func eachElement(b []byte, fn func(val []byte)) bool {
-	i := skipSpace(b, 0)
+// elements walks the array whose '[' is at b[i] and returns the index just
+// past its ']', or -1 if it is malformed. For each element it calls fn
+// with the index where the element starts; fn either parses it and returns
+// the index just past it, or returns -1 to have it skipped (as members).
+func elements(b []byte, i int, fn func(vs int) int) int {
 	if i >= len(b) || b[i] != '[' {
-		return false
+		return -1
 	}
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		return true
+		return i + 1
 	}
 	for {
 		vs := skipSpace(b, i)
-		if i = skipValue(b, vs); i < 0 {
-			return false
+		if vs >= len(b) {
+			return -1
 		}
-		fn(b[vs:i])
-		i = skipSpace(b, i)
-		if i >= len(b) {
-			return false
+		if i = fn(vs); i == -1 {
+			i = skipValue(b, vs)
+		}
+		if i < 0 {
+			return -1
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return -1
 		}
 		switch b[i] {
 		case ',':
 			i++
 		case ']':
-			return true
+			return i + 1
 		default:
-			return false
+			return -1
 		}
 	}
+}
+
+// eachElement calls fn for each raw element of the array b.
+func eachElement(b []byte, fn func(val []byte)) bool {
+	return elements(b, skipSpace(b, 0), func(vs int) int {
+		ve := skipValue(b, vs)
+		if ve >= 0 {
+			fn(b[vs:ve])
+		}
+		return ve
+	}) >= 0
 }

@@ -48,3 +48,41 @@ func TestSkipStringEveryPosition(t *testing.T) {
 		t.Fatalf("only %d cases", checked)
 	}
 }
+
+// elements walks an array as members walks an object: an element fn does
+// not parse (-1, here the objects) is skipped and still validated; the
+// end is just past ']'.
+func TestElements(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int    // end index, -1 malformed
+		seen string // the elements fn parsed, up to where the walk stopped
+	}{
+		{`[]`, 2, ""},
+		{`[ ]`, 3, ""},
+		{`[1,"a",{"b":[2]}] tail`, 17, `1|"a"`},
+		{`[1 , 2 ]`, 8, "1|2"},
+		{`[1,]`, -1, "1"},
+		{`[1 2]`, -1, "1"},
+		{`[1,2`, -1, "1|2"},
+		{`[{"a":}]`, -1, ""},
+		{`{}`, -1, ""},
+	}
+	for _, tt := range tests {
+		b := []byte(tt.in)
+		var seen []string
+		got := elements(b, 0, func(vs int) int {
+			if b[vs] == '{' {
+				return -1
+			}
+			ve := skipValue(b, vs)
+			if ve > 0 {
+				seen = append(seen, string(b[vs:ve]))
+			}
+			return ve
+		})
+		if got != tt.want || strings.Join(seen, "|") != tt.seen {
+			t.Errorf("elements(%q) = %d seeing %q, want %d seeing %q", tt.in, got, strings.Join(seen, "|"), tt.want, tt.seen)
+		}
+	}
+}

@@ -311,35 +311,12 @@ func (p *factsPass) finish() {
 // contentBlocks reads the content array at b[i], each block in one walk,
 // and returns the index just past it (-1 when malformed).
 func (f *TreeFacts) contentBlocks(b []byte, i int, texts *[][]byte) int {
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == ']' {
-		return i + 1
-	}
-	for {
-		if i >= len(b) {
+	return elements(b, i, func(vs int) int {
+		if b[vs] != '{' {
 			return -1
 		}
-		var end int
-		if b[i] == '{' {
-			end = f.blockAt(b, i, texts)
-		} else {
-			end = skipValue(b, i)
-		}
-		if end < 0 {
-			return -1
-		}
-		if i = skipSpace(b, end); i >= len(b) {
-			return -1
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return i + 1
-		default:
-			return -1
-		}
-	}
+		return f.blockAt(b, vs, texts)
+	})
 }
 
 func (f *TreeFacts) compactMetadata(cm []byte) {
