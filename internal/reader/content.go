@@ -254,7 +254,7 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 			// the content in every version seen.
 			eachMember(b[vs:], func(k, v []byte) bool {
 				if string(k) == "role" {
-					role = rawStr(v)
+					role = wordStr(v)
 					return false
 				}
 				return true
@@ -268,7 +268,7 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 		case "isSidechain":
 			sidechain = string(b[vs:i]) == "true"
 		case "type":
-			typ = rawStr(b[vs:i])
+			typ = wordStr(b[vs:i])
 			return
 		}
 		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {

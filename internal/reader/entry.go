@@ -385,27 +385,37 @@ func (ls *lineStrings) str(f strField, v []byte) string {
 // word returns a short string value that takes one of a few values (an
 // entry type, a role, a speed): the common ones are constants.
 func (ls *lineStrings) word(v []byte) string {
-	if len(v) >= 2 && v[0] == '"' {
-		switch w := v[1 : len(v)-1]; string(w) {
-		case "user":
-			return "user"
-		case "assistant":
-			return "assistant"
-		case "system":
-			return "system"
-		case "progress":
-			return "progress"
-		case "attachment":
-			return "attachment"
-		case "summary":
-			return "summary"
-		case "standard":
-			return "standard"
-		case "fast":
-			return "fast"
-		}
+	if w, ok := knownWord(v); ok {
+		return w
 	}
 	return ls.str(fWord, v)
+}
+
+// knownWord returns the common values of types, roles and speeds as
+// constants, so that reading one allocates nothing.
+func knownWord(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' {
+		return "", false
+	}
+	switch w := v[1 : len(v)-1]; string(w) {
+	case "user":
+		return "user", true
+	case "assistant":
+		return "assistant", true
+	case "system":
+		return "system", true
+	case "progress":
+		return "progress", true
+	case "attachment":
+		return "attachment", true
+	case "summary":
+		return "summary", true
+	case "standard":
+		return "standard", true
+	case "fast":
+		return "fast", true
+	}
+	return "", false
 }
 
 // count reads a token count. Numbers written as strings or floats are
@@ -436,6 +446,14 @@ func rawNumber(v []byte) int64 {
 		return n
 	}
 	return gjson.Parse(view(v)).Int()
+}
+
+// wordStr is rawStr for a value that is most likely a known word.
+func wordStr(v []byte) string {
+	if w, ok := knownWord(v); ok {
+		return w
+	}
+	return rawStr(v)
 }
 
 // str returns a string value, cloned so it outlives the line buffer.

@@ -352,6 +352,14 @@ func TestPeek(t *testing.T) {
 			t.Errorf("Peek(%s) = %q %q %v, want %q %q %v", tt.line, typ, role, side, tt.typ, tt.role, tt.side)
 		}
 	}
+	// Peek runs on every line a counter reads: the usual types and roles
+	// cost no allocation.
+	for _, tt := range tests[:3] {
+		line := []byte(tt.line)
+		if n := testing.AllocsPerRun(100, func() { Peek(line) }); n != 0 {
+			t.Errorf("Peek(%.40s…) allocates %.0f times", line, n)
+		}
+	}
 }
 
 func TestTextHeadAndTypedPrompts(t *testing.T) {
