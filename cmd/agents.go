@@ -90,12 +90,22 @@ func agentsRun(o *AgentsOptions) error {
 		files = finder.Agents(s)
 	}
 	rep := f.Report()
+	var mainErr error
 	res := agents.Find(s, files, agents.Options{
 		Prices:  prices,
 		OnIssue: rep.Line,
-		OnError: func(path string, err error) { rep.Warn("%s: %v", path, err) },
-		Stdin:   f.IO.In,
+		OnError: func(path string, err error) {
+			if path == s.Path {
+				mainErr = err // nothing to link from: an error, as in show and tree
+				return
+			}
+			rep.FileError(path, err)
+		},
+		Stdin: f.IO.In,
 	})
+	if mainErr != nil {
+		return mainErr
+	}
 	for _, w := range res.Warnings {
 		rep.Warn("%s", render.Safe(w.String()))
 	}

@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -414,5 +416,50 @@ func TestLsLongSkipsToolResultsWithoutLosingPrompts(t *testing.T) {
 		if !strings.Contains(lean.out, `"sessions":[]`) && !strings.Contains(lean.out, `"prompts"`) {
 			t.Errorf("%s: no prompt counts in %.200s", d, lean.out)
 		}
+	}
+}
+
+// failingReader gives its bytes, then a read error (a disk going away).
+type failingReader struct{ data []byte }
+
+func (f *failingReader) Read(p []byte) (int, error) {
+	if len(f.data) == 0 {
+		return 0, errors.New("input/output error")
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+// A transcript that cannot be read whole is an error for the session the
+// user named, and never lets a budget pass; the part that was read is
+// still reported. (Standard input stands for a file that fails: as root,
+// permission bits cannot make one.)
+func TestUnreadableInputIsAnError(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(samples, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"tokens", "-"}, 1, "1 file(s) could not be read"},
+		{[]string{"tokens", "-", "--max-tokens", "1G"}, 1, "1 file(s) could not be read"},
+		{[]string{"tokens", "-", "--max-tokens", "1"}, 3, "budget exceeded"}, // exceeded on what was read: exceeded
+		{[]string{"agents", "-"}, 1, "input/output error"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			io, _, out, errOut := TestIO()
+			io.In = &failingReader{data: bytes.Clone(b[:len(b)/2])}
+			code := Run(tt.args, io, session.Env{Getenv: func(string) string { return "" }}, time.Now)
+			if code != tt.code || !strings.Contains(errOut.String(), tt.stderr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, errOut, tt.code, tt.stderr)
+			}
+			if tt.args[0] == "tokens" && out.Len() == 0 {
+				t.Error("the part that was read is not reported")
+			}
+		})
 	}
 }

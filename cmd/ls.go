@@ -310,7 +310,7 @@ func sessionStats(f *Factory, finder *session.Finder, s *session.Session) lsStat
 				st.Prompts++
 			}
 		},
-		func(path string, err error) { f.Report().Warn("%s: %v", path, err) })
+		f.Report().FileError)
 	for _, r := range c.Responses() {
 		st.APICalls++
 		st.Tokens += r.Usage.Total()

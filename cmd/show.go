@@ -548,7 +548,7 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		}
 	}
 	fw := &follow.Follower{Interval: o.PollInterval,
-		OnError: func(path string, err error) { f.Report().Warn("%s: %v", path, err) }}
+		OnError: f.Report().FileError}
 	fw.Add(follow.File{Path: t.Main.Path, Offset: end[t.Main.Path]})
 	for _, a := range l.agents {
 		fw.Add(follow.File{Path: a.Path, Offset: end[a.Path], Tag: a.ID})

@@ -165,7 +165,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 	rep := build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until},
 		readerOptions(f),
-		func(path string, err error) { f.Report().Warn("%s: %v", path, err) })
+		f.Report().FileError)
 	if len(o.Sessions) == 0 {
 		rep.DropEmpty()
 	}
@@ -209,6 +209,12 @@ func tokensRun(o *TokensOptions) error {
 			lines = append(lines, v.scope+": "+v.String())
 		}
 		return &BudgetError{Lines: lines}
+	}
+	// Counts that leave out a file are not an answer for the sessions the
+	// user named, nor a budget that passed: that is an error. Over every
+	// session (no budget), an unreadable file is a warning, as in ls.
+	if n := f.Report().UnreadableFiles(); n > 0 && (len(o.Sessions) > 0 || budget.Set()) {
+		return fmt.Errorf("%d file(s) could not be read: the counts above leave them out", n)
 	}
 	return nil
 }

@@ -7,8 +7,10 @@
 package diag
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sync"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -25,6 +27,7 @@ type Reporter struct {
 	w        io.Writer
 	verbose  bool
 	warnings int
+	files    int // files that could not be read
 	perFile  map[string]int
 }
 
@@ -52,6 +55,27 @@ func (r *Reporter) Warn(format string, args ...any) {
 	defer r.mu.Unlock()
 	r.warnings++
 	fmt.Fprintf(r.w, "cctx: warning: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+}
+
+// FileError reports a file that could not be read (the rest is read on).
+// The error's own copy of the path is left out: "X: permission denied",
+// not "X: open X: permission denied".
+func (r *Reporter) FileError(path string, err error) {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = pe.Err
+	}
+	r.Warn("%s: %v", path, err)
+	r.mu.Lock()
+	r.files++
+	r.mu.Unlock()
+}
+
+// UnreadableFiles is the number of files reported by FileError.
+func (r *Reporter) UnreadableFiles() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.files
 }
 
 // Note reports something worth knowing under -v only.
