@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/session"
 )
@@ -949,5 +950,26 @@ func TestShowDoesNotHoldLinesInMemory(t *testing.T) {
 	}
 	if results != 1000 {
 		t.Errorf("%d results shown, want 1000", results)
+	}
+}
+
+// A byte that is not UTF-8 in a transcript (a damaged file) must not make
+// the JSON document invalid: it becomes U+FFFD, in the raw line as in the
+// content.
+func TestShowJSONIsUTF8(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "-p"), 0o755)
+	os.WriteFile(filepath.Join(dir, "-p", "11111111-1111-4111-8111-111111111111.jsonl"), []byte(
+		`{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"h`+"\xff"+`i"}}`+"\n"+
+			`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"o`+"\xc3"+`k"}],"usage":{"input_tokens":1,"output_tokens":2}}}`+"\n"), 0o644)
+	r := run(t, false, nil, "show", "--dir", dir, "1111", "--json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.errOut)
+	}
+	if !utf8.ValidString(r.out) || !json.Valid([]byte(r.out)) {
+		t.Fatalf("show --json is not valid UTF-8 JSON: %q", r.out)
+	}
+	if !strings.Contains(r.out, `h\ufffdi`) || !strings.Contains(r.out, `o\ufffdk`) {
+		t.Errorf("the bad bytes are not U+FFFD escapes: %s", r.out)
 	}
 }

@@ -108,7 +108,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 		UUID: n.UUID, ParentUUID: optional(n.ParentUUID), Type: n.Type, Subtype: optional(n.Subtype),
 		Role: optional(n.Role), Timestamp: optTime(n.Timestamp), Model: optional(n.Model),
 		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID), ToolUseID: optional(it.For),
-		Depth: it.Depth, File: n.File.Name, Line: n.Line, Raw: json.RawMessage(raw), Content: []json.RawMessage{},
+		Depth: it.Depth, File: n.File.Name, Line: n.Line, Raw: utf8JSON(raw), Content: []json.RawMessage{},
 	}
 	if n.Agent != nil {
 		m.AgentID = optional(n.Agent.ID)
@@ -120,7 +120,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 			m.Content = append(m.Content, tb)
 			continue
 		}
-		m.Content = append(m.Content, json.RawMessage(b.Raw))
+		m.Content = append(m.Content, utf8JSON([]byte(b.Raw)))
 	}
 	if r := d.Usage(n); r != nil {
 		u := r.Usage
@@ -254,4 +254,27 @@ func (s *SafeWriter) Flush() error {
 	_, err := s.W.Write(s.pending)
 	s.pending = nil
 	return err
+}
+
+// utf8JSON is a raw JSON value from a transcript, made valid UTF-8: a
+// byte that is not (a file damaged, or written by another tool) becomes
+// the escape \ufffd, as encoding/json writes the strings it encodes.
+// Outside strings such a byte would not be valid JSON, so the value stays
+// valid; without it, one bad byte makes the whole document unreadable to a
+// strict parser.
+func utf8JSON(raw []byte) json.RawMessage {
+	if utf8.Valid(raw) {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+16)
+	for len(raw) > 0 {
+		r, n := utf8.DecodeRune(raw)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, `\ufffd`...)
+		} else {
+			out = append(out, raw[:n]...)
+		}
+		raw = raw[n:]
+	}
+	return out
 }
