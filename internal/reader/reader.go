@@ -47,6 +47,10 @@ const (
 	// ImplausibleCount: the line is kept, but a token count in its usage
 	// is beyond any real request (MaxTokenCount) and is read as 0.
 	ImplausibleCount
+	// CrashResidue: bytes up to a run of NUL bytes (what a crash leaves
+	// where a write was lost) are skipped; a line written after them, on
+	// the same line of the file, is still read.
+	CrashResidue
 )
 
 // Issue describes a line the reader skipped.
@@ -54,7 +58,7 @@ type Issue struct {
 	File string
 	Line int
 	Kind IssueKind
-	Size int // bytes in the line
+	Size int // bytes in the line (CrashResidue: the bytes skipped)
 }
 
 func (i Issue) Error() string {
@@ -74,6 +78,8 @@ func (i Issue) Message() string {
 		return fmt.Sprintf("a token count in this line's usage is over %d: read as 0", MaxTokenCount)
 	case TruncatedTail:
 		return fmt.Sprintf("last line is incomplete (%s, no newline): the session may still be written", humanBytes(i.Size))
+	case CrashResidue:
+		return fmt.Sprintf("skipped %s ending in NUL bytes (what a crash leaves); what follows them is read", humanBytes(i.Size))
 	}
 	return "skipped line"
 }
@@ -244,10 +250,11 @@ func (r *Reader) Line() int { return r.line }
 // a read error (see Err). Skipped lines are reported through Options.OnIssue.
 func (r *Reader) Next() (Entry, bool) {
 	for {
-		line, start, complete, ok, shape := r.readLine()
+		raw, start, complete, ok, shape := r.readLine()
 		if !ok {
 			return Entry{}, false
 		}
+		line := raw
 		if line == nil { // a long line Want turned down: only its shape
 			if shape[0] != '{' || shape[1] != '}' {
 				kind := Malformed
@@ -268,6 +275,28 @@ func (r *Reader) Next() (Entry, bool) {
 		line = trimSpace(line)
 		if len(line) == 0 {
 			continue
+		}
+		at := start // where the JSON of the line starts (moved by a crash's residue)
+		if z := bytes.IndexByte(line, 0); z >= 0 {
+			// A run of NUL bytes is what a crash leaves where a write was
+			// lost, and Claude Code appends its next line right after it:
+			// that line is read, what comes before the last NUL is not.
+			cut := z + 1
+			for k := len(line) - 1; k > z; k-- {
+				if line[k] == 0 {
+					cut = k + 1
+					break
+				}
+			}
+			switch rest := trimSpace(line[cut:]); {
+			case len(rest) == 0:
+				r.issue(CrashResidue, len(line))
+				continue
+			case rest[0] == '{':
+				r.issue(CrashResidue, cut)
+				line = rest
+				at = start + int64(cap(raw)-cap(line)) // line is raw, cut at the front
+			} // else: not a line after a crash, but a malformed one
 		}
 		if r.opts.Want != nil && !r.opts.Want(line) {
 			if line[0] != '{' || line[len(line)-1] != '}' {
@@ -312,7 +341,7 @@ func (r *Reader) Next() (Entry, bool) {
 			e.Facts = &fp.f
 		}
 		e.Line = r.line
-		e.Offset = start
+		e.Offset = at
 		e.Size = len(line)
 		if r.opts.KeepRaw {
 			e.Raw = bytes.Clone(line)

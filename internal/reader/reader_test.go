@@ -69,6 +69,10 @@ func TestReaderLines(t *testing.T) {
 		{"truncated last line", a + "\n" + b + "\n{\"type\":\"assistant\",\"mess", "a,b", fmt.Sprintf("3:%d", TruncatedTail), "1,2"},
 		{"unknown entry type passes through", a + "\n{\"type\":\"atis-latch\",\"uuid\":\"x\",\"newField\":{\"deep\":[1]}}\n", "a,x", "", "1,2"},
 		{"NUL bytes are malformed", a + "\n{\"type\":\x00}\n" + b + "\n", "a,b", fmt.Sprintf("2:%d", Malformed), "1,3"},
+		{"NUL run glued to the next line", a + "\n\x00\x00\x00" + b + "\n", "a,b", fmt.Sprintf("2:%d", CrashResidue), "1,2"},
+		{"line cut by a crash, then the next", a + "\n{\"type\":\"user\",\"uu\x00\x00 " + b + "\n" + a + "\n", "a,b,a", fmt.Sprintf("2:%d", CrashResidue), "1,2,3"},
+		{"NUL-only line", a + "\n\x00\x00\n" + b + "\n", "a,b", fmt.Sprintf("2:%d", CrashResidue), "1,3"},
+		{"NUL-only tail", a + "\n\x00\x00\x00", "a", fmt.Sprintf("2:%d", CrashResidue), "1"},
 		{"empty input", "", "", "", ""},
 		{"only blank lines", "\n\n\r\n", "", "", ""},
 	}
@@ -127,10 +131,11 @@ func TestReaderLongLines(t *testing.T) {
 }
 
 func TestReaderOffsetsPointAtTheLine(t *testing.T) {
-	lines := []string{"\uFEFF" + `{"uuid":"a"}`, `{"uuid":"b","x":"` + strings.Repeat("z", 3<<20) + `"}`, "", `{"uuid":"c"}`}
+	lines := []string{"\uFEFF" + `{"uuid":"a"}`, `{"uuid":"b","x":"` + strings.Repeat("z", 3<<20) + `"}`, "", `{"uuid":"c"}`,
+		"\x00\x00\x00" + `{"uuid":"after a crash"}`}
 	input := strings.Join(lines, "\r\n") + "\r\n"
 	es, _ := readAll(t, input, Options{KeepRaw: true})
-	if len(es) != 3 {
+	if len(es) != 4 {
 		t.Fatalf("got %d entries", len(es))
 	}
 	for _, e := range es {
