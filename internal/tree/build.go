@@ -324,6 +324,8 @@ type builder struct {
 	meta    map[*Agent]agentMeta
 
 	boundaries []*Node // compact boundaries of the main file, once needed
+	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
+	fromCycle  []int8  // by position, memo of fromCycleChain: 0 unknown, 1 no, 2 yes
 }
 
 type agentMeta struct {
@@ -407,6 +409,7 @@ func (b *builder) link() {
 			if p == n {
 				b.warn(n.File, n.Line, "entry %s names itself as parent; link cut", n.Short())
 				t.Cycles = append(t.Cycles, &Cycle{Node: n, Parent: n.ParentUUID, Members: 1})
+				b.markCyclic(n)
 			}
 			continue
 		}
@@ -550,6 +553,7 @@ func (b *builder) cutCycles() {
 				if c.pos < cut.pos {
 					cut = c
 				}
+				b.markCyclic(c)
 			}
 			b.warn(cut.File, cut.Line, "parentUuid cycle of %d entries; the link from %s to %s is cut", len(cycle), cut.Short(), short(cut.ParentUUID))
 			t.Cycles = append(t.Cycles, &Cycle{Node: cut, Parent: cut.ParentUUID, Members: len(cycle)})
@@ -560,6 +564,43 @@ func (b *builder) cutCycles() {
 			state[w.pos] = done
 		}
 	}
+}
+
+func (b *builder) markCyclic(n *Node) {
+	if b.cyclic == nil {
+		b.cyclic = make([]bool, len(b.t.Nodes))
+	}
+	b.cyclic[n.pos] = true
+}
+
+// fromCycleChain reports whether n's parent chain (after cutting) reaches
+// a node that was in a parent cycle: such a branch is damage, listed under
+// the cycles, never the conversation's end while another end exists. Memo
+// by position keeps it linear over every node.
+func (b *builder) fromCycleChain(n *Node) bool {
+	if b.cyclic == nil {
+		return false
+	}
+	if b.fromCycle == nil {
+		b.fromCycle = make([]int8, len(b.t.Nodes))
+	}
+	var walk []*Node
+	answer := int8(1)
+	for cur := n; cur != nil; cur = cur.Parent {
+		if m := b.fromCycle[cur.pos]; m != 0 {
+			answer = m
+			break
+		}
+		walk = append(walk, cur)
+		if b.cyclic[cur.pos] {
+			answer = 2
+			break
+		}
+	}
+	for _, w := range walk {
+		b.fromCycle[w.pos] = answer
+	}
+	return answer == 2
 }
 
 // collectRoots lists the main conversation's roots and sizes the islands.

@@ -64,19 +64,27 @@ func isMainForLeaf(n *Node) bool {
 // entry nobody names as parent, walk up to the first user/assistant entry;
 // prefer candidates that are not sidechain, team or meta, and take the
 // latest line.
+//
+// A branch that comes from a cut parent cycle (or an entry naming itself)
+// is damage: it is chosen only when nothing else is.
 func (b *builder) selectLeaf() {
 	t := b.t
-	visited := map[*Node]bool{}
-	for i := len(t.Nodes) - 1; i >= 0; i-- {
-		n := t.Nodes[i]
-		if !isMainForLeaf(n) || hasMainChild(n) {
-			continue
+	for _, cycles := range []bool{false, true} {
+		if cycles && b.cyclic == nil {
+			break
 		}
-		for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {
-			visited[cur] = true
-			if cur.IsConversation() {
-				t.Leaf, t.LeafRule = cur, "ts"
-				return
+		visited := map[*Node]bool{}
+		for i := len(t.Nodes) - 1; i >= 0; i-- {
+			n := t.Nodes[i]
+			if !isMainForLeaf(n) || hasMainChild(n) || b.fromCycleChain(n) != cycles {
+				continue
+			}
+			for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {
+				visited[cur] = true
+				if cur.IsConversation() {
+					t.Leaf, t.LeafRule = cur, "ts"
+					return
+				}
 			}
 		}
 	}
@@ -289,8 +297,8 @@ func (b *builder) findLeaves() {
 	visited := map[*Node]bool{}
 	for i := len(t.Nodes) - 1; i >= 0; i-- {
 		n := t.Nodes[i]
-		if !isMainForLeaf(n) || hasMainChild(n) {
-			continue
+		if !isMainForLeaf(n) || hasMainChild(n) || n != t.Leaf && b.fromCycleChain(n) {
+			continue // a branch from a cut cycle is listed with the cycles
 		}
 		var cand *Node
 		for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {

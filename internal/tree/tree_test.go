@@ -242,7 +242,22 @@ func TestRules(t *testing.T) {
 				user("x1", "x2", "loop", 0), asst("x2", "x1", "m0", 1),
 				user("u1", "", "hello", 2), asst("a1", "u1", "m1", 3),
 			},
-			leaf: "a1", path: "u1 a1", leaves: "x2 a1", warn: "parentUuid cycle of 2 entries; the link from x1 to x2 is cut",
+			leaf: "a1", path: "u1 a1", leaves: "a1", warn: "parentUuid cycle of 2 entries; the link from x1 to x2 is cut",
+		},
+		{
+			// Damage written after the conversation does not end it: a
+			// branch from a cut cycle is listed with the cycles.
+			name: "cycle after the conversation",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("x1", "x2", "loop", 2), user("x2", "x1", "loop 2", 3),
+			},
+			leaf: "a1", path: "u1 a1", leaves: "a1", warn: "parentUuid cycle of 2 entries; the link from x1 to x2 is cut",
+		},
+		{
+			name:  "last entry names itself",
+			lines: []string{user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1), user("u2", "a1", "more", 2), asst("a2", "a2", "m2", 3)},
+			leaf:  "u2", path: "u1 a1 u2", leaves: "u2", warn: "names itself as parent",
 		},
 		{
 			name:  "self parent",
