@@ -226,7 +226,7 @@ func agentsDoc(res *agents.Result) agentsJSON {
 		if j.Problems == nil {
 			j.Problems = []string{}
 		}
-		if a.TokenCheck != "" {
+		if a.HasReportedTokens {
 			v := a.ReportedTokens
 			j.ReportedTokens = &v
 		}

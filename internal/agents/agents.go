@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -96,17 +97,17 @@ type Agent struct {
 	Depth       int    // nesting level in Agents' order (0 = spawned by the main thread)
 	Calls       []*Call
 
-	Started, Ended time.Time
-	DurationMs     int64 // totalDurationMs summed over the calls, else the transcript's span
-	Models         []string
-	ToolUses       int // tool_use blocks in its transcript (reported count when there is none)
-	MessagesSent   int // SendMessage calls it made
-	MessagesIn     int // SendMessage calls addressed to its name
-	Total          tokens.Total
-
-	ReportedTokens int64  // toolUseResult.totalTokens of its last call that has one
-	TokenCheck     string // CheckOK, CheckFinalMissing, CheckMismatch, or "" (nothing to check)
-	Problems       []string
+	Started, Ended    time.Time
+	DurationMs        int64 // totalDurationMs summed over the calls, else the transcript's span
+	Models            []string
+	ToolUses          int // tool_use blocks in its transcript (reported count when there is none)
+	MessagesSent      int // SendMessage calls it made
+	MessagesIn        int // SendMessage calls addressed to its name
+	Total             tokens.Total
+	ReportedTokens    int64  // toolUseResult.totalTokens of its last call that has one
+	HasReportedTokens bool   // some call reported totalTokens
+	TokenCheck        string // CheckOK, CheckFinalMissing, CheckMismatch, or "" (nothing to check)
+	Problems          []string
 
 	hasTranscript bool
 	firstSeen     int // creation order, for a stable display order
@@ -329,7 +330,7 @@ func (l *linker) linkCall(c *Call) {
 			a := l.agent("", KindSubagent)
 			l.attach(a, c, "")
 			a.ID = id // shown, never looked up
-			l.problem(a, c, "agentId %q cannot be a file name: its transcript was not looked up", id)
+			l.problem(a, c, "agentId %q cannot be a file name: its transcript was not looked up", clip(id, 80))
 			return
 		}
 		a := l.byID[id]
@@ -477,7 +478,7 @@ func (l *linker) status(a *Agent, t *transcript) string {
 			st = n
 		}
 	}
-	if t != nil || a.ID != "" && !session.SafeAgentID(a.ID) {
+	if t != nil {
 		return st
 	}
 	switch st {
@@ -487,7 +488,9 @@ func (l *linker) status(a *Agent, t *transcript) string {
 		if a.ID != "" {
 			where = fmt.Sprintf("no transcript agent-%s.jsonl was found for it", a.ID)
 		}
-		l.problem(a, c, "%s call %s (%s): %s", c.Tool, c.ToolUseID, st, where)
+		if a.ID == "" || session.SafeAgentID(a.ID) { // an unsafe id has its own problem
+			l.problem(a, c, "%s call %s (%s): %s", c.Tool, c.ToolUseID, st, where)
+		}
 		return StatusMissing
 	}
 	return st
@@ -529,8 +532,14 @@ func (l *linker) checkTokens(a *Agent, rs []tokens.Response) {
 	if c == nil {
 		return
 	}
-	a.ReportedTokens = c.Result.TotalTokens
+	a.ReportedTokens, a.HasReportedTokens = c.Result.TotalTokens, true
 	if len(rs) == 0 {
+		if a.hasTranscript && c.Result.TotalTokens > 0 {
+			// An empty file (or one without a single response) where the
+			// call says the agent spent tokens.
+			a.TokenCheck = CheckMismatch
+			l.problem(a, c, "the transcript of agent %s holds no API call, but its %s result reports %d tokens", a.ID, c.Tool, c.Result.TotalTokens)
+		}
 		return
 	}
 	check := CheckMismatch
@@ -676,4 +685,15 @@ func firstOf(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// clip cuts s to at most n bytes (at a rune boundary) for a diagnostic.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

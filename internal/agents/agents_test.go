@@ -189,7 +189,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 				// Would match if the id were joined to the subagents folder.
 				"x.jsonl": agentLines("x", 5),
 			},
-			id: "../../x", status: StatusCompleted, warn: `agentId "../../x" cannot be a file name`,
+			id: "../../x", status: StatusMissing, warn: `agentId "../../x" cannot be a file name`,
 		},
 		{
 			name: "a transcript no call spawned is an orphan",
@@ -211,6 +211,21 @@ func TestStatusesAndMismatches(t *testing.T) {
 				sid + "/subagents/agent-ag1.jsonl": agentLines("ag1", 5),
 			},
 			id: "ag1", status: StatusCompleted, check: CheckMismatch, warn: "toolUseResult.totalTokens 9999 of agent ag1 matches no API call",
+		},
+		{
+			name: "an empty transcript where the call reports tokens",
+			files: map[string][]string{
+				sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"work"}`),
+					result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"ag1","totalTokens":17}`)},
+				sid + "/subagents/agent-ag1.jsonl": {},
+			},
+			id: "ag1", status: StatusCompleted, check: CheckMismatch, warn: "the transcript of agent ag1 holds no API call, but its Task result reports 17 tokens",
+		},
+		{
+			name: "a very long unsafe agentId is cut in the warning",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
+				result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"/`+strings.Repeat("a", 5000)+`"}`)}},
+			id: "/" + strings.Repeat("a", 5000), status: StatusMissing, warn: `agentId "/` + strings.Repeat("a", 79) + `…" cannot be a file name`,
 		},
 		{
 			name: "the transcript kept a partial output count: a note, not a warning",
