@@ -214,6 +214,13 @@ func TestAgentFileMatrix(t *testing.T) {
 	if got := strings.Join(ids, " "); got != "ok deep" { // sorted by path
 		t.Errorf("agents %q, want the two real files (ok deep)", got)
 	}
+	// What is skipped is said, so that a transcript reported missing is
+	// no mystery.
+	for _, skipped := range []string{"agent-link.jsonl", "elsewhere", "loop-up"} {
+		if !strings.Contains(stderr.String(), skipped+": a symlink, not followed") {
+			t.Errorf("no warning for the link %s: %q", skipped, stderr.String())
+		}
+	}
 }
 
 // Permissions: an unreadable session is reported and the rest is listed.

@@ -190,17 +190,30 @@ func (f *Finder) sessionsIn(root Root, dir string) []*Session {
 func (f *Finder) Agents(s *Session) []Agent {
 	var out []Agent
 	sub := filepath.Join(strings.TrimSuffix(s.Path, ".jsonl"), "subagents")
-	if isDir(sub) {
+	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		f.Report.Warn("%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
+	} else if err == nil && st.IsDir() {
 		filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				f.Report.Warn("%s: %v", p, err)
 				return nil
 			}
-			if d.IsDir() || !d.Type().IsRegular() {
-				return nil
-			}
-			if a, ok := agentFile(p); ok {
-				out = append(out, a)
+			switch {
+			case d.IsDir():
+			case d.Type()&fs.ModeSymlink != 0:
+				// Not followed, so that a loop cannot trap the walk and a
+				// link cannot bring in a file from elsewhere; said, so
+				// that a missing transcript is not a mystery.
+				if isAgentName(d.Name()) || isDir(p) {
+					f.Report.Warn("%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", p)
+				}
+			case !isAgentName(d.Name()):
+			case !d.Type().IsRegular():
+				f.Report.Warn("%s: not a regular file, skipped", p)
+			default:
+				if a, ok := agentFile(p); ok {
+					out = append(out, a)
+				}
 			}
 			return nil
 		})
@@ -210,16 +223,18 @@ func (f *Finder) Agents(s *Session) []Agent {
 	return out
 }
 
+// isAgentName recognises the name agent-<id>.jsonl.
+func isAgentName(name string) bool {
+	return strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") && len(name) > len("agent-.jsonl")
+}
+
 // agentFile recognises agent-<id>.jsonl and finds its .meta.json sidecar.
 func agentFile(p string) (Agent, bool) {
 	name := filepath.Base(p)
-	if !strings.HasPrefix(name, "agent-") || !strings.HasSuffix(name, ".jsonl") {
+	if !isAgentName(name) {
 		return Agent{}, false
 	}
 	id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
-	if id == "" {
-		return Agent{}, false
-	}
 	st, err := os.Stat(p)
 	if err != nil || !st.Mode().IsRegular() {
 		return Agent{}, false
