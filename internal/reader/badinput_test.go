@@ -15,7 +15,7 @@ func TestBadInputMatrix(t *testing.T) {
 		name  string
 		line  string
 		kept  bool      // the odd line is read as an entry
-		issue IssueKind // when not kept
+		issue IssueKind // when not kept; when kept, OddValue says it is reported
 		check func(Entry) bool
 	}{
 		{"invalid UTF-8 inside a string is kept", `{"uuid":"x","text":"caf` + "\xe9" + `"}`, true, 0, nil},
@@ -30,7 +30,12 @@ func TestBadInputMatrix(t *testing.T) {
 		{"trailing garbage", `{"uuid":"x"} trailing`, false, Malformed, nil},
 		{"usage numbers as strings and floats", `{"type":"assistant","message":{"usage":{"input_tokens":"12","output_tokens":3.0,"cache_read_input_tokens":1e3}}}`, true, 0,
 			func(e Entry) bool { return e.Usage.Input == 12 && e.Usage.Output == 3 && e.Usage.CacheRead == 1000 }},
-		{"usage null", `{"type":"assistant","message":{"usage":null}}`, true, 0, func(e Entry) bool { return !e.HasUsage }},
+		{"usage null", `{"type":"assistant","message":{"usage":null}}`, true, OddValue, func(e Entry) bool { return !e.HasUsage }},
+		{"usage a string", `{"type":"assistant","message":{"usage":"bogus"}}`, true, OddValue, func(e Entry) bool { return !e.HasUsage }},
+		{"usage null on a user line is not odd", `{"type":"user","message":{"usage":null}}`, true, 0, nil},
+		{"a uuid that is a number", `{"type":"user","uuid":12}`, true, OddValue, func(e Entry) bool { return e.UUID == "" }},
+		{"a parentUuid null is a root", `{"type":"user","uuid":"x","parentUuid":null}`, true, 0, nil},
+		{"a timestamp that is not a time", `{"uuid":"x","timestamp":"not a date"}`, true, OddValue, func(e Entry) bool { return e.Timestamp.IsZero() }},
 		{"message is an array", `{"type":"assistant","message":[1,2]}`, true, 0, func(e Entry) bool { return !e.HasUsage && e.MessageID == "" }},
 	}
 	for _, tt := range tests {
@@ -40,7 +45,11 @@ func TestBadInputMatrix(t *testing.T) {
 				t.Fatalf("neighbours lost: %s", uuids(es))
 			}
 			if tt.kept {
-				if len(es) != 3 || len(is) != 0 {
+				wantIssues := 0
+				if tt.issue == OddValue {
+					wantIssues = 1
+				}
+				if len(es) != 3 || len(is) != wantIssues || wantIssues == 1 && (is[0].Kind != OddValue || is[0].Line != 2) {
 					t.Fatalf("entries %d issues %v", len(es), is)
 				}
 				if tt.check != nil && !tt.check(es[1]) {
@@ -72,7 +81,7 @@ func TestImplausibleCountsAreReadAsZeroAndReported(t *testing.T) {
 	if len(es) != 1 || es[0].Usage.Input != 0 || es[0].Usage.Output != 5 || es[0].Usage.CacheRead != 0 {
 		t.Fatalf("entries %+v", es)
 	}
-	if len(is) != 1 || is[0].Kind != ImplausibleCount {
-		t.Errorf("issues %v", is)
+	if len(is) != 2 || is[0].Kind != ImplausibleCount || is[1].Kind != OddValue || !strings.Contains(is[1].Message(), "negative") {
+		t.Errorf("issues %v, want the count over the limit and the negative one", is)
 	}
 }

@@ -60,6 +60,8 @@ type Entry struct {
 	// Facts are the line's tree facts, only with Options.Facts; they are
 	// the Reader's until the next call to Next.
 	Facts *TreeFacts
+
+	odd string // a value Claude Code would not write, for an OddValue issue
 }
 
 // Usage is message.usage of an assistant entry.
@@ -75,6 +77,8 @@ type Usage struct {
 	ServiceTier     string
 
 	implausible bool // a count was over MaxTokenCount (reported by the Reader)
+	negative    bool // a count was negative (read as 0; reported by the Reader)
+	notObject   bool // message.usage was there but not an object
 }
 
 // MaxTokenCount bounds a token count of one response: far above any real
@@ -129,6 +133,9 @@ func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 		case "type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "sessionId", "agentId",
 			"teamName", "promptId", "cwd", "gitBranch", "version", "requestId":
 			if vs >= len(line) || line[vs] != '"' {
+				if e.odd == "" && vs < len(line) && line[vs] != 'n' && (string(k) == "uuid" || string(k) == "parentUuid" || string(k) == "sessionId") {
+					e.odd = string(k) + " is not a string: ignored" // null is how a root says it has no parent
+				}
 				break
 			}
 			ve := skipString(line, vs)
@@ -185,7 +192,9 @@ func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 		case "isApiErrorMessage":
 			e.APIError = isTrue(v)
 		case "timestamp":
-			e.Timestamp = rawTime(v)
+			if e.Timestamp = rawTime(v); e.Timestamp.IsZero() && string(v) != "null" && e.odd == "" {
+				e.odd = "timestamp " + clipRaw(v, 40) + " is not a time: ignored"
+			}
 		case "compactMetadata":
 			eachMember(v, func(k, v []byte) bool {
 				switch string(k) {
@@ -211,7 +220,21 @@ func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 	if ok && fp != nil {
 		fp.finish()
 	}
+	switch {
+	case e.Usage.notObject && e.Type == "assistant":
+		e.odd = "message.usage is not an object: this response is not counted"
+	case e.Usage.negative:
+		e.odd = "a token count in message.usage is negative: read as 0"
+	}
 	return e, ok
+}
+
+// clipRaw shows at most n bytes of a raw value in a message.
+func clipRaw(v []byte, n int) string {
+	if len(v) <= n {
+		return string(v)
+	}
+	return string(v[:n]) + "…"
 }
 
 // parseMessage reads the message value at b[vs] and returns the index just
@@ -236,6 +259,7 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass) in
 			return end
 		case "usage":
 			if vs >= len(b) || b[vs] != '{' {
+				e.Usage.notObject = true // odd on an assistant line: see parseEnvelope
 				return -1
 			}
 			e.HasUsage = true
@@ -317,6 +341,9 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 		n := rawNumber(v)
 		if n > MaxTokenCount {
 			us.implausible = true
+		}
+		if n < 0 {
+			us.negative = true
 		}
 		if n < 0 || n > MaxTokenCount {
 			n = 0

@@ -47,6 +47,11 @@ const (
 	// ImplausibleCount: the line is kept, but a token count in its usage
 	// is beyond any real request (MaxTokenCount) and is read as 0.
 	ImplausibleCount
+	// OddValue: the line is kept, but a value in it is not what Claude
+	// Code writes (a uuid that is not a string, a timestamp that is not a
+	// time, an assistant usage that is not an object, a negative count):
+	// Issue.Detail says which and what was done with it.
+	OddValue
 	// CrashResidue: bytes up to a run of NUL bytes (what a crash leaves
 	// where a write was lost) are skipped; a line written after them, on
 	// the same line of the file, is still read.
@@ -59,6 +64,8 @@ type Issue struct {
 	Line int
 	Kind IssueKind
 	Size int // bytes in the line (CrashResidue: the bytes skipped)
+	// Detail says what was odd (OddValue).
+	Detail string
 }
 
 func (i Issue) Error() string {
@@ -78,6 +85,8 @@ func (i Issue) Message() string {
 		return fmt.Sprintf("a token count in this line's usage is over %d: read as 0", MaxTokenCount)
 	case TruncatedTail:
 		return fmt.Sprintf("last line is incomplete (%s, no newline): the session may still be written", humanBytes(i.Size))
+	case OddValue:
+		return i.Detail
 	case CrashResidue:
 		return fmt.Sprintf("skipped %s ending in NUL bytes (what a crash leaves); what follows them is read", humanBytes(i.Size))
 	}
@@ -335,8 +344,11 @@ func (r *Reader) Next() (Entry, bool) {
 		}
 		if e.Usage.implausible {
 			r.issue(ImplausibleCount, len(line))
-			e.Usage.implausible = false
 		}
+		if e.odd != "" {
+			r.issueDetail(OddValue, len(line), e.odd)
+		}
+		e.Usage.implausible, e.Usage.negative, e.Usage.notObject, e.odd = false, false, false, ""
 		if fp != nil {
 			e.Facts = &fp.f
 		}
@@ -350,12 +362,14 @@ func (r *Reader) Next() (Entry, bool) {
 	}
 }
 
-func (r *Reader) issue(kind IssueKind, size int) {
-	if kind != ImplausibleCount {
+func (r *Reader) issue(kind IssueKind, size int) { r.issueDetail(kind, size, "") }
+
+func (r *Reader) issueDetail(kind IssueKind, size int, detail string) {
+	if kind != ImplausibleCount && kind != OddValue { // those lines are kept
 		r.skipped++
 	}
 	if r.opts.OnIssue != nil {
-		r.opts.OnIssue(Issue{File: r.opts.Name, Line: r.line, Kind: kind, Size: size})
+		r.opts.OnIssue(Issue{File: r.opts.Name, Line: r.line, Kind: kind, Size: size, Detail: detail})
 	}
 }
 

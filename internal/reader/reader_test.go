@@ -183,25 +183,29 @@ func TestEnvelopeToleratesOddShapes(t *testing.T) {
 	tests := []struct {
 		name, line string
 		check      func(Entry) bool
+		odd        string // the OddValue warning it gets, if any
 	}{
 		{"null where objects are expected", `{"type":"assistant","uuid":"u","message":null,"toolUseResult":null,"parentUuid":null}`,
-			func(e Entry) bool { return e.UUID == "u" && !e.HasUsage && e.ParentUUID == "" }},
+			func(e Entry) bool { return e.UUID == "u" && !e.HasUsage && e.ParentUUID == "" }, ""},
 		{"toolUseResult as a string", `{"type":"user","toolUseResult":"Error: boom"}`,
-			func(e Entry) bool { return e.ToolUseResultAgentID == "" }},
+			func(e Entry) bool { return e.ToolUseResultAgentID == "" }, ""},
 		{"numbers in place of strings", `{"type":7,"uuid":12,"timestamp":99}`,
-			func(e Entry) bool { return e.Type == "" && e.UUID == "" && e.Timestamp.IsZero() }},
+			func(e Entry) bool { return e.Type == "" && e.UUID == "" && e.Timestamp.IsZero() }, "uuid is not a string"},
 		{"negative and bogus counts are zero", `{"message":{"usage":{"input_tokens":-5,"output_tokens":"lots"}}}`,
-			func(e Entry) bool { return e.HasUsage && e.Usage.Input == 0 && e.Usage.Output == 0 }},
+			func(e Entry) bool { return e.HasUsage && e.Usage.Input == 0 && e.Usage.Output == 0 }, "negative"},
 		{"duplicate keys: the last wins", `{"uuid":"first","uuid":"second"}`,
-			func(e Entry) bool { return e.UUID == "second" }},
+			func(e Entry) bool { return e.UUID == "second" }, ""},
 		{"escaped strings are decoded", `{"cwd":"C:\\Users\\x","uuid":"\u0061"}`,
-			func(e Entry) bool { return e.CWD == `C:\Users\x` && e.UUID == "a" }},
+			func(e Entry) bool { return e.CWD == `C:\Users\x` && e.UUID == "a" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			es, is := readAll(t, tt.line+"\n", Options{})
-			if len(es) != 1 || len(is) != 0 {
+			if len(es) != 1 || (tt.odd == "") != (len(is) == 0) {
 				t.Fatalf("entries=%d issues=%v", len(es), is)
+			}
+			if tt.odd != "" && (len(is) != 1 || is[0].Kind != OddValue || !strings.Contains(is[0].Message(), tt.odd)) {
+				t.Errorf("issues %v, want one OddValue saying %q", is, tt.odd)
 			}
 			if !tt.check(es[0]) {
 				t.Errorf("unexpected envelope %+v", es[0])
