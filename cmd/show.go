@@ -485,6 +485,15 @@ func (o *ShowOptions) output(tty bool) (io.Writer, func() error) {
 	if strings.TrimSpace(cmdline) == "cat" || strings.TrimSpace(cmdline) == "" {
 		return f.IO.Out, direct
 	}
+	// A pager that is not installed would take the output with it (sh
+	// only says "not found"): then print directly. (A first word with
+	// '=' is an assignment, and the shell is left to judge.)
+	if first := strings.Fields(cmdline)[0]; !strings.Contains(first, "=") {
+		if _, err := exec.LookPath(first); err != nil {
+			f.Report().Warn("pager %q not found; printing directly", first)
+			return f.IO.Out, direct
+		}
+	}
 	pc := exec.Command("sh", "-c", cmdline)
 	pc.Stdout = f.IO.Out
 	pc.Stderr = f.IO.ErrOut

@@ -748,6 +748,11 @@ func TestShowPager(t *testing.T) {
 			t.Errorf("tty %v %v: paged", c.tty, c.args)
 		}
 	}
+	// A pager that is not installed does not take the output with it.
+	r = showRunIO(t, true, "", map[string]string{"PAGER": "no-such-pager-cctx -R"}, "show", p)
+	if r.code != 0 || !strings.Contains(stripShowANSI(r.out), "❯ user") || !strings.Contains(r.errOut, `pager "no-such-pager-cctx" not found`) {
+		t.Fatalf("missing pager: exit %d, err %q, out:\n%s", r.code, r.errOut, r.out)
+	}
 	// A pager that quits early is not an error.
 	var many []string
 	for i := 0; i < 3000; i++ {
