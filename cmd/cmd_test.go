@@ -316,6 +316,7 @@ func TestTokensViews(t *testing.T) {
 		{"all-sessions-terminal", true, nil},
 		{"by-model-pipe", false, []string{"--by", "model"}},
 		{"by-day-terminal", true, []string{"--by", "day"}},
+		{"by-response-pipe", false, []string{"--by", "response"}}, // one table: the responses
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"tokens", "--dir", samples, "--color", "never"}, tc.args...)

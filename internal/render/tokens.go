@@ -277,6 +277,9 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		if err := t.Render(w); err != nil {
 			return err
 		}
+		if !o.TTY {
+			return nil // a pipe gets one table: a script reads its columns
+		}
 	}
 
 	switch {
@@ -322,8 +325,6 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		}
 		t.Footer(append([]string{"total"}, totalCells(s.Total)...)...)
 		return t.Render(w)
-	case to.Single:
-		return nil // a pipe gets the per-response rows only
 	}
 	section("By session")
 	t := NewTable(o, "SESSION", "PROJECT", "STARTED", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
