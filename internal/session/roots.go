@@ -32,11 +32,11 @@ func OSEnv() Env {
 
 // Roots decides where transcripts are:
 //   - each --dir, which may name a projects dir or a config dir holding projects/;
-//   - else CLAUDE_CONFIG_DIR, a comma-separated list of config dirs;
+//   - else CLAUDE_CONFIG_DIR, a comma-separated list read as --dir is;
 //   - else ~/.claude and ~/.config/claude, whichever have a projects dir.
 //
-// A --dir that does not exist is an error; defaults that do not exist are
-// skipped. An empty result is not an error: there is simply nothing to list.
+// A --dir or CLAUDE_CONFIG_DIR entry that does not exist is an error;
+// defaults that do not exist are skipped. An empty result is not an error: there is simply nothing to list.
 func Roots(dirs []string, env Env) ([]Root, error) {
 	var roots []Root
 	seen := map[string]bool{}
@@ -52,7 +52,23 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 	}
 	if len(dirs) > 0 {
 		for _, d := range dirs {
-			r, err := rootFromDir(d)
+			r, err := rootFromDir("--dir", d)
+			if err != nil {
+				return nil, err
+			}
+			add(r)
+		}
+		return roots, nil
+	}
+	// CLAUDE_CONFIG_DIR is read as --dir is: a directory that is not
+	// there is a mistake to report (a typo must not make a CI budget pass
+	// on nothing), and it may name the projects dir itself.
+	if v := strings.TrimSpace(env.Getenv("CLAUDE_CONFIG_DIR")); v != "" {
+		for _, c := range strings.Split(v, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				continue
+			}
+			r, err := rootFromDir("CLAUDE_CONFIG_DIR", expandHome(c, env.Home))
 			if err != nil {
 				return nil, err
 			}
@@ -61,13 +77,7 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 		return roots, nil
 	}
 	var configs []string
-	if v := strings.TrimSpace(env.Getenv("CLAUDE_CONFIG_DIR")); v != "" {
-		for _, c := range strings.Split(v, ",") {
-			if c = strings.TrimSpace(c); c != "" {
-				configs = append(configs, expandHome(c, env.Home))
-			}
-		}
-	} else if env.Home != "" {
+	if env.Home != "" {
 		configs = []string{filepath.Join(env.Home, ".claude"), filepath.Join(env.Home, ".config", "claude")}
 	}
 	for _, c := range configs {
@@ -79,13 +89,18 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 	return roots, nil
 }
 
-func rootFromDir(d string) (Root, error) {
+// rootFromDir reads a directory given by the user (what names where it
+// came from, for errors): a config dir holding projects/, or a projects dir.
+func rootFromDir(what, d string) (Root, error) {
 	st, err := os.Stat(d)
 	if err != nil {
-		return Root{}, fmt.Errorf("--dir %s: %w", d, err)
+		if os.IsNotExist(err) {
+			return Root{}, fmt.Errorf("%s %s: no such directory", what, d)
+		}
+		return Root{}, fmt.Errorf("%s %s: %w", what, d, err)
 	}
 	if !st.IsDir() {
-		return Root{}, fmt.Errorf("--dir %s: not a directory", d)
+		return Root{}, fmt.Errorf("%s %s: not a directory", what, d)
 	}
 	if p := filepath.Join(d, "projects"); isDir(p) {
 		return Root{ProjectsDir: p, ConfigDir: d}, nil

@@ -164,7 +164,8 @@ func TestRoots(t *testing.T) {
 		want string
 	}{
 		{"defaults that exist", nil, nil, ".claude/projects|.claude,.config/claude/projects|.config/claude"},
-		{"CLAUDE_CONFIG_DIR list", nil, map[string]string{"CLAUDE_CONFIG_DIR": home + "/cfg2, " + home + "/missing"}, "cfg2/projects|cfg2"},
+		{"CLAUDE_CONFIG_DIR list", nil, map[string]string{"CLAUDE_CONFIG_DIR": home + "/cfg2, " + home + "/.claude"}, "cfg2/projects|cfg2,.claude/projects|.claude"},
+		{"CLAUDE_CONFIG_DIR naming a projects dir", nil, map[string]string{"CLAUDE_CONFIG_DIR": home + "/cfg2/projects"}, "cfg2/projects|cfg2"},
 		{"--dir as a config dir", []string{home + "/cfg2"}, map[string]string{"CLAUDE_CONFIG_DIR": "/elsewhere"}, "cfg2/projects|cfg2"},
 		{"--dir as a projects dir", []string{home + "/.claude/projects"}, nil, ".claude/projects|.claude"},
 		{"--dir as any folder", []string{home + "/cfg2/projects/-c"}, nil, "cfg2/projects/-c|"},
@@ -183,6 +184,12 @@ func TestRoots(t *testing.T) {
 	}
 	if _, err := Roots([]string{home + "/nope"}, env(nil)); err == nil {
 		t.Error("a missing --dir is not an error")
+	}
+	// A typo in CLAUDE_CONFIG_DIR is an error, not an empty history (a CI
+	// budget would pass on nothing).
+	_, err := Roots(nil, env(map[string]string{"CLAUDE_CONFIG_DIR": home + "/cfg2," + home + "/typo"}))
+	if err == nil || !strings.Contains(err.Error(), "CLAUDE_CONFIG_DIR "+home+"/typo: no such directory") {
+		t.Errorf("a missing CLAUDE_CONFIG_DIR entry: %v", err)
 	}
 }
 
