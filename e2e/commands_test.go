@@ -152,7 +152,7 @@ func TestExitCodes(t *testing.T) {
 		{"missing argument", []string{"tree"}, "", 2, "cctx: error: cctx tree needs 1 argument(s), got 0"},
 		{"too many arguments", []string{"agents", "a", "b"}, "", 2, "cctx: error: cctx agents takes at most 1 argument(s)"},
 		{"stdin twice", []string{"tokens", "-", "-"}, "", 2, "cctx: error: only one argument can read standard input (-)"},
-		{"missing --dir", []string{"ls", "--dir", "/nonexistent/cctx"}, "", 2, "cctx: error: --dir /nonexistent/cctx: stat /nonexistent/cctx: no such file or directory"},
+		{"missing --dir", []string{"ls", "--dir", "/nonexistent/cctx"}, "", 2, "cctx: error: --dir /nonexistent/cctx: no such directory"},
 		{"bad --since", []string{"ls", "--dir", samples, "--since", "soon"}, "", 2, `cctx: error: --since: cannot read "soon" as a date`},
 		{"bad --limit", []string{"ls", "--dir", samples, "--limit", "-1"}, "", 2, "cctx: error: --limit must be 0 or more"},
 		{"prefix of 3", []string{"tree", "--dir", crafted, "abc"}, "", 2, `cctx: error: session "abc": a session prefix needs at least 4 characters`},
