@@ -464,3 +464,24 @@ func TestUnreadableInputIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// What ls leaves out is said on stderr, in a pipe and in JSON as on a
+// terminal; an empty result says whether filters emptied it.
+func TestLsSaysWhatItLeftOut(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"ls", "--limit", "2"}, "2 of "},
+		{[]string{"ls", "--limit", "2", "--json"}, "2 of "},
+		{[]string{"ls", "--since", "2030-01-01"}, "none of the "},
+	} {
+		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
+		if r.code != 0 || !strings.Contains(r.errOut, tc.stderr) {
+			t.Errorf("%v: exit %d, stderr %q, want it to contain %q", tc.args, r.code, r.errOut, tc.stderr)
+		}
+	}
+	if r := run(t, false, nil, "ls", "--dir", samples); r.errOut != "" {
+		t.Errorf("a full listing in a pipe says %q", r.errOut)
+	}
+}

@@ -158,7 +158,11 @@ func lsRun(o *LsOptions) error {
 				rows[i].SizeBytes = st.Size
 			}
 		}
-		return render.JSON(f.IO.Out, map[string]any{"schema_version": 1, "sessions": rows}, f.Render())
+		if err := render.JSON(f.IO.Out, map[string]any{"schema_version": 1, "sessions": rows}, f.Render()); err != nil {
+			return err
+		}
+		lsNotes(f, list, finder, o)
+		return nil
 	}
 
 	ro := f.Render()
@@ -197,21 +201,7 @@ func lsRun(o *LsOptions) error {
 	if err := t.Render(f.IO.Out); err != nil {
 		return err
 	}
-	if ro.TTY {
-		var notes []string
-		if list.Matched > len(list.Sessions) {
-			notes = append(notes, fmt.Sprintf("%d of %d sessions shown (--all shows every one)", len(list.Sessions), list.Matched))
-		}
-		if list.Empty > 0 {
-			notes = append(notes, fmt.Sprintf("%d file(s) without conversation hidden (--empty)", list.Empty))
-		}
-		if list.Matched == 0 {
-			notes = append([]string{"no sessions found" + finder.Where()}, notes...)
-		}
-		for _, n := range notes {
-			fmt.Fprintln(f.IO.ErrOut, th.Dim(n))
-		}
-	}
+	lsNotes(f, list, finder, o)
 	return nil
 }
 
@@ -332,3 +322,26 @@ func lsWanted(line []byte) bool {
 // isPrompt reports whether an entry is a prompt a person typed in the main
 // conversation (see reader.Entry.IsTypedPrompt).
 func isPrompt(e *reader.Entry) bool { return e.IsTypedPrompt() && !e.Sidechain }
+
+// lsNotes says on stderr what the listing left out, in a pipe and in JSON
+// too: a script that reads 50 rows should know there were more.
+func lsNotes(f *Factory, list session.Listing, finder *session.Finder, o *LsOptions) {
+	var notes []string
+	if list.Matched > len(list.Sessions) {
+		notes = append(notes, fmt.Sprintf("%d of %d sessions shown (--all shows every one)", len(list.Sessions), list.Matched))
+	}
+	if list.Empty > 0 && f.IO.IsStdoutTTY() {
+		notes = append(notes, fmt.Sprintf("%d file(s) without conversation hidden (--empty)", list.Empty))
+	}
+	if list.Matched == 0 {
+		switch {
+		case list.Found > 0 && (o.Since != "" || o.Until != "" || o.Project != ""):
+			notes = append([]string{fmt.Sprintf("none of the %d sessions found%s match --since, --until or --project", list.Found, finder.Where())}, notes...)
+		case f.IO.IsStdoutTTY():
+			notes = append([]string{"no sessions found" + finder.Where()}, notes...)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(f.IO.ErrOut, f.Render().Theme.Dim(n))
+	}
+}

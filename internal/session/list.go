@@ -22,6 +22,7 @@ type Listing struct {
 	Sessions []*Info
 	Matched  int // sessions that passed the filters, before Limit
 	Empty    int // metadata-only or empty files left out
+	Found    int // session files found, before any filter
 }
 
 // List reads the head and tail of each session (in parallel), filters and
@@ -29,7 +30,8 @@ type Listing struct {
 // live state to those it returns.
 func (f *Finder) List(o ListOptions) Listing {
 	var cands []*Session
-	for _, s := range f.Sessions() {
+	all := f.Sessions()
+	for _, s := range all {
 		// A file last written before the window cannot hold activity in it.
 		if !o.Since.IsZero() && s.ModTime.Before(o.Since) {
 			continue
@@ -54,7 +56,7 @@ func (f *Finder) List(o ListOptions) Listing {
 	}
 	wg.Wait()
 
-	var out Listing
+	out := Listing{Found: len(all)}
 	for _, in := range infos {
 		switch {
 		case in == nil:
