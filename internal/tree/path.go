@@ -271,8 +271,16 @@ func (b *builder) findLeaves() {
 	if t.Leaf != nil {
 		leaves = append(leaves, t.Leaf)
 	}
+	// walked: the chains already walked up. A walk stops there, not at a
+	// node merely covered as a sibling line of a response: the walk must
+	// go on above it (a split response's first line is its parent).
+	walked := map[*Node]bool{}
+	for _, n := range t.active {
+		walked[n] = true
+	}
 	cover := func(n *Node) {
-		for cur := n; cur != nil && !covered[cur]; cur = cur.Parent {
+		for cur := n; cur != nil && !walked[cur]; cur = cur.Parent {
+			walked[cur] = true
 			covered[cur] = true
 			if cur.Type != "assistant" {
 				continue

@@ -51,6 +51,11 @@ func result(id, parent, tool string, sec int) string {
 	return fmt.Sprintf(`{"type":"user","uuid":"%s",%s,"sessionId":"s1","timestamp":"%s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"done"}]}}`, id, parentField(parent), ts(sec), tool)
 }
 
+// hook is the stop_hook_summary line Claude Code writes after a reply.
+func hook(id, parent string, sec int) string {
+	return fmt.Sprintf(`{"type":"system","subtype":"stop_hook_summary","uuid":"%s",%s,"sessionId":"s1","timestamp":"%s"}`, id, parentField(parent), ts(sec))
+}
+
 func progress(id, parent string, sec int) string {
 	return fmt.Sprintf(`{"type":"progress","uuid":"%s",%s,"sessionId":"s1","timestamp":"%s","data":{"type":"hook_progress"}}`, id, parentField(parent), ts(sec))
 }
@@ -243,6 +248,21 @@ func TestRules(t *testing.T) {
 				user("u1", "", "hello", 2), asst("a1", "u1", "m1", 3),
 			},
 			leaf: "a1", path: "u1 a1", leaves: "a1", warn: "parentUuid cycle of 2 entries; the link from x1 to x2 is cut",
+		},
+		{
+			// A hook's progress and summary lines sit between a reply and
+			// the next prompt: the reply is the middle of its branch, not
+			// an end (a real session: claude-code-log 03eb5929).
+			name: "branches that go on through progress lines",
+			lines: []string{
+				user("u1", "", "one", 0), asst("a1", "u1", "m1", 1), hook("s1", "a1", 2),
+				user("uA", "s1", "first try", 3), asst("aA", "uA", "m2", 4), progress("pA", "aA", 5), hook("sA", "pA", 6),
+				// A response in two lines: covering the branch from its end
+				// must walk on above the line it reaches first.
+				user("uA2", "sA", "more", 7), asst("aA2a", "uA2", "m3", 8), asst("aA2", "aA2a", "m3", 8), progress("pA2", "aA2", 9), hook("sA2", "pA2", 10),
+				user("uB", "s1", "second try", 11), asst("aB", "uB", "m4", 12),
+			},
+			leaf: "aB", path: "u1 a1 s1 uB aB", leaves: "aA2 aB", forks: "s1",
 		},
 		{
 			// Damage written after the conversation does not end it: a
