@@ -28,7 +28,7 @@ func (e *ResolveError) Error() string {
 // Resolve turns a <session> argument into a file:
 //   - "-": standard input (Path is "-");
 //   - a path to a .jsonl file (its subagents are found next to it);
-//   - "latest": the most recently modified session under the roots;
+//   - "latest": the session of the newest activity (the first row of ls);
 //   - a full session id or a unique prefix of at least MinPrefix characters.
 func (f *Finder) Resolve(arg string) (*Session, error) {
 	switch {
@@ -39,11 +39,13 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	case strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/'):
 		return sessionFromPath(arg)
 	case arg == "latest":
-		ss := f.Sessions()
-		if len(ss) == 0 {
+		// The first row of `cctx ls`: the newest activity inside the
+		// files, not the newest file time (a copied or synced file).
+		l := f.List(ListOptions{Limit: 1})
+		if len(l.Sessions) == 0 {
 			return nil, &ResolveError{Arg: arg, Reason: "no sessions found" + f.Where()}
 		}
-		return ss[0], nil
+		return l.Sessions[0].Session, nil
 	}
 	if len(arg) < MinPrefix {
 		return nil, &ResolveError{Arg: arg, Reason: fmt.Sprintf("a session prefix needs at least %d characters", MinPrefix)}

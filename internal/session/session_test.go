@@ -456,3 +456,18 @@ func TestStartIsWhatLiteSays(t *testing.T) {
 		}
 	}
 }
+
+// "latest" is the first row of ls: the newest activity in the files, not
+// the newest file time (a file copied or synced later).
+func TestLatestIsTheNewestActivity(t *testing.T) {
+	root := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl": lines(strings.Replace(userLine("newer talk", ""), "2026-01-02", "2026-03-01", 1)),
+		"-p/" + id2 + ".jsonl": lines(userLine("older talk, newer file", "")),
+	})
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "-p", id1+".jsonl"), old, old)
+	s, err := NewFinder([]Root{{ProjectsDir: root}}, nil).Resolve("latest")
+	if err != nil || s.ID != id1 {
+		t.Errorf("latest = %v (%v), want %s", s, err, id1)
+	}
+}
