@@ -221,6 +221,8 @@ func TestExitCodes(t *testing.T) {
 			"cctx: budget exceeded: session b3edadab-bca0-4054-9b41-f7ffa6941260: tokens 363124 > 300000 (--max-tokens)\n", true},
 		{"budget kept", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "400k"}, 0, "", true},
 		{"bad budget", []string{"tokens", "--dir", samples, "--max-tokens", "lots"}, 2, `"lots" is not a count`, false},
+		{"bad number, said plainly", []string{"ls", "--limit", "abc"}, 2, `invalid argument "abc" for "--limit" flag: not a number (see 'cctx ls --help')`, false},
+		{"bad regular expression, quoted as given", []string{"show", "--dir", samples, "b3edadab", "--grep", "("}, 2, `--grep "(": missing closing )`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -172,7 +172,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	pf.BoolVar(&f.Globals.Strict, "strict", false, "exit 1 if any line was skipped or anything else was warned about")
 	pf.BoolVarP(&f.Globals.Verbose, "verbose", "v", false, "print every warning and extra notes on stderr")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &UsageError{Err: fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())}
+		return &UsageError{Err: fmt.Errorf("%s (see '%s --help')", plainFlagError(err), c.CommandPath())}
 	})
 
 	root.AddCommand(NewCmdLs(f, nil))
@@ -261,5 +261,24 @@ func printCandidates(io *IOStreams, cands []*session.Session) {
 			updated = in.UpdatedAt
 		}
 		fmt.Fprintf(io.ErrOut, "  %s  %s  %s\n", s.ID, render.Safe(project), render.Timestamp(updated))
+	}
+}
+
+// plainFlagError says what is wrong with a flag value without Go's parser
+// names: `invalid argument "abc" for "--limit" flag: not a number`, not
+// `…: strconv.ParseInt: parsing "abc": invalid syntax`.
+func plainFlagError(err error) string {
+	msg := err.Error()
+	i := strings.Index(msg, ": strconv.")
+	if i < 0 {
+		return msg
+	}
+	switch rest := msg[i:]; {
+	case strings.Contains(rest, "ParseBool"):
+		return msg[:i] + ": true or false"
+	case strings.Contains(rest, "out of range"):
+		return msg[:i] + ": out of range"
+	default:
+		return msg[:i] + ": not a number"
 	}
 }

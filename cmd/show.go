@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
 	"syscall"
@@ -140,7 +141,12 @@ func grepPattern(p string) (*regexp.Regexp, error) {
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
-		return nil, usageErrorf("--grep: %v", err)
+		// The error quotes the compiled expression: quote the user's.
+		var se *syntax.Error
+		if errors.As(err, &se) {
+			return nil, usageErrorf("--grep %q: %s (a regular expression; escape ( [ * + ? with \\)", p, se.Code)
+		}
+		return nil, usageErrorf("--grep %q: %v", p, err)
 	}
 	return re, nil
 }
