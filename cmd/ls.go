@@ -51,7 +51,13 @@ Files without any conversation (empty, or only metadata) are left out unless
   cctx ls -l --since 7d
   cctx ls --project ~/src/app --limit 10
   cctx ls --all --json | jq -r '.sessions[] | [.session_id, .title] | @tsv'`,
-		Args: argsBetween(0, 0),
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("%s takes no argument, got %q: to list the sessions run in a folder, use --project %s (see '%s --help')",
+					c.CommandPath(), strings.Join(args, " "), args[0], c.CommandPath())
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			if o.Limit < 0 {
 				return usageErrorf("--limit must be 0 or more")

@@ -37,6 +37,13 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	case arg == "":
 		return nil, &ResolveError{Arg: arg, Reason: "empty session argument"}
 	case strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/'):
+		// A bare <id>.jsonl, as seen in a project folder, that is not in
+		// the current directory: the session of that id.
+		if id := strings.TrimSuffix(arg, ".jsonl"); id != arg && IsSessionID(id) && !strings.ContainsAny(arg, `/\`) {
+			if _, err := os.Stat(arg); os.IsNotExist(err) {
+				return f.Resolve(id)
+			}
+		}
 		return sessionFromPath(arg)
 	case arg == "latest":
 		// The first row of `cctx ls`: the newest activity inside the
@@ -91,7 +98,11 @@ func sessionFromPath(p string) (*Session, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &ResolveError{Arg: p, Reason: "not a regular file"}
+		reason := "not a regular file"
+		if t := strings.TrimRight(p, `/\`) + ".jsonl"; st.IsDir() && fileExists(t) {
+			reason = "a session's folder (it holds its subagents); the transcript is " + t
+		}
+		return nil, &ResolveError{Arg: p, Reason: reason}
 	}
 	dir := filepath.Dir(p)
 	// The id is the file's name when it is one; a renamed or exported file
