@@ -198,6 +198,9 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
+	if f.report != nil {
+		f.report.Flush()
+	}
 
 	var budget *BudgetError
 	var usage *UsageError

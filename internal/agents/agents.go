@@ -122,11 +122,15 @@ type Warning struct {
 }
 
 func (w Warning) String() string {
+	file := w.File
+	if file == session.StdinPath {
+		file = "<stdin>" // as the reader names it
+	}
 	switch {
-	case w.File != "" && w.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", w.File, w.Line, w.Msg)
-	case w.File != "":
-		return w.File + ": " + w.Msg
+	case file != "" && w.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", file, w.Line, w.Msg)
+	case file != "":
+		return file + ": " + w.Msg
 	}
 	return w.Msg
 }

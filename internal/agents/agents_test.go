@@ -468,3 +468,11 @@ func TestTokensMatchTokensByAgent(t *testing.T) {
 }
 
 func roundUSD(v float64) int64 { return int64(v*1e6 + 0.5) }
+
+// Standard input is named as the reader names it, in every message.
+func TestWarningOnStdinIsNamedStdin(t *testing.T) {
+	w := Warning{File: session.StdinPath, Line: 7, Msg: "m"}
+	if got := w.String(); got != "<stdin>:7: m" {
+		t.Errorf("%q", got)
+	}
+}

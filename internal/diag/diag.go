@@ -29,6 +29,7 @@ type Reporter struct {
 	warnings int
 	files    int // files that could not be read
 	perFile  map[string]int
+	capped   []string // files whose line warnings passed perFileLimit, in order
 }
 
 // New returns a Reporter writing to w (normally stderr).
@@ -107,6 +108,18 @@ func (r *Reporter) Line(is reader.Issue) {
 	case r.verbose || n <= perFileLimit:
 		fmt.Fprintf(r.w, "cctx: warning: %s\n", termsafe.String(is.Error()))
 	case n == perFileLimit+1:
-		fmt.Fprintf(r.w, "cctx: warning: %s: more lines skipped (-v shows each)\n", termsafe.String(is.File))
+		r.capped = append(r.capped, is.File) // counted in Flush
 	}
+}
+
+// Flush says, for each file whose line warnings were cut short, how many
+// more there were. Commands call it once, at the end.
+func (r *Reporter) Flush() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, file := range r.capped {
+		n := r.perFile[file] - perFileLimit
+		fmt.Fprintf(r.w, "cctx: warning: %s: %d more line warning(s) (-v shows each)\n", termsafe.String(file), n)
+	}
+	r.capped = nil
 }

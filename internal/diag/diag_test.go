@@ -14,11 +14,12 @@ func TestLineWarningsAreCountedAndCappedPerFile(t *testing.T) {
 		r.Line(reader.Issue{File: "a.jsonl", Line: i, Kind: reader.Malformed, Size: 10})
 	}
 	r.Line(reader.Issue{File: "b.jsonl", Line: 3, Kind: reader.TruncatedTail, Size: 5})
+	r.Flush()
 	out := b.String()
 	if got := strings.Count(out, "skipped malformed line"); got != perFileLimit {
 		t.Errorf("%d line warnings printed, want %d:\n%s", got, perFileLimit, out)
 	}
-	if !strings.Contains(out, "cctx: warning: a.jsonl: more lines skipped (-v shows each)") {
+	if !strings.Contains(out, "cctx: warning: a.jsonl: 3 more line warning(s) (-v shows each)") {
 		t.Errorf("no summary line:\n%s", out)
 	}
 	if strings.Contains(out, "b.jsonl") {
