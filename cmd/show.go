@@ -39,6 +39,7 @@ type ShowOptions struct {
 	Grep         string
 	Leaf         string
 	SinceCompact bool
+	leafSet      bool // --leaf was given (even empty)
 	All          bool
 	Thinking     bool
 	Full         bool
@@ -89,6 +90,7 @@ honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Session = args[0]
+			o.leafSet = c.Flags().Changed("leaf")
 			if runF != nil {
 				return runF(o)
 			}
@@ -97,7 +99,7 @@ honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 	}
 	fl := c.Flags()
 	fl.BoolVar(&o.Final, "final", false, "print only the text of the last real API response")
-	fl.IntVar(&o.Tail, "tail", 0, "show only the last `N` turns (a turn starts at a prompt or a compaction)")
+	fl.IntVar(&o.Tail, "tail", 0, "show only the last `N` turns (a turn starts at a prompt or a compaction; 0: all)")
 	fl.StringVar(&o.Grep, "grep", "", "show only turns whose text matches `REGEXP` (case-insensitive unless it has capitals)")
 	fl.StringVar(&o.Leaf, "leaf", "", "show the branch ending at `UUID` (or a unique prefix) instead of the active one")
 	fl.BoolVar(&o.SinceCompact, "since-compact", false, "show only what follows the last compaction")
@@ -123,8 +125,12 @@ func (o *ShowOptions) validate() error {
 		return usageErrorf("--follow cannot print one JSON document; use --raw --follow for a stream of JSONL lines")
 	case o.Follow && o.Session == session.StdinPath:
 		return usageErrorf("--follow needs a file: standard input cannot grow")
+	case o.Final && (o.Grep != "" || o.Tail > 0 || o.SinceCompact):
+		return usageErrorf("--final prints the last reply only: --grep, --tail and --since-compact do not apply to it")
 	case o.Tail < 0:
 		return usageErrorf("--tail must be 0 or more, not %d", o.Tail)
+	case o.leafSet && o.Leaf == "":
+		return usageErrorf("--leaf needs a uuid or a prefix of one (cctx tree lists the leaves)")
 	}
 	return nil
 }
@@ -336,6 +342,9 @@ func showRun(o *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	if doc.NoCompaction {
+		fmt.Fprintln(f.IO.ErrOut, "cctx: no compaction on this branch: --since-compact shows all of it")
+	}
 	if s.Path == session.StdinPath {
 		doc.Header.Path = session.StdinPath
 	}
@@ -394,15 +403,29 @@ func findLeaf(t *tree.Tree, arg string) (*tree.Node, error) {
 	if n := t.Node(arg); n != nil {
 		return n, nil
 	}
-	var match *tree.Node
+	var matches []*tree.Node
 	for _, n := range t.Nodes {
 		if n.Agent != nil || !strings.HasPrefix(n.UUID, strings.ToLower(arg)) {
 			continue
 		}
-		if match != nil && match != n {
-			return nil, usageErrorf("--leaf %s: ambiguous prefix; give more characters", arg)
+		if len(matches) == 0 || matches[len(matches)-1] != n {
+			matches = append(matches, n)
 		}
-		match = n
+	}
+	if len(matches) > 1 {
+		var ids []string
+		for _, n := range matches[:min(len(matches), 8)] {
+			ids = append(ids, n.UUID)
+		}
+		more := ""
+		if len(matches) > 8 {
+			more = fmt.Sprintf(", and %d more", len(matches)-8)
+		}
+		return nil, usageErrorf("--leaf %s: ambiguous prefix, %d entries match: %s%s", arg, len(matches), strings.Join(ids, ", "), more)
+	}
+	var match *tree.Node
+	if len(matches) == 1 {
+		match = matches[0]
 	}
 	if match == nil {
 		var ls []string

@@ -640,8 +640,13 @@ func TestShowCompaction(t *testing.T) {
 		t.Errorf("--full must show the summary:\n%s", full.out)
 	}
 	since := showRunIO(t, false, "", nil, "show", "--since-compact", "--raw", p)
-	if since.out != strings.Join(compactedSession[2:], "\n")+"\n" {
-		t.Errorf("--since-compact:\n%s", since.out)
+	if since.out != strings.Join(compactedSession[2:], "\n")+"\n" || since.errOut != "" {
+		t.Errorf("--since-compact (stderr %q):\n%s", since.errOut, since.out)
+	}
+	// Without a compaction, everything is shown, and said to be.
+	plain := showRunIO(t, false, "", nil, "show", "--since-compact", "--raw", writeSession(t, craftedSession...))
+	if !strings.Contains(plain.errOut, "no compaction on this branch") || plain.out == "" {
+		t.Errorf("--since-compact without a compaction: stderr %q", plain.errOut)
 	}
 	js := showRunIO(t, false, "", nil, "show", "--json", p)
 	if !strings.Contains(js.out, `"type":"system","subtype":"compact_boundary"`) {
@@ -724,6 +729,9 @@ func TestShowUsageErrors(t *testing.T) {
 		{"show", p, "--tail", "-1"},
 		{"show", p, "--grep", "("},
 		{"show", "nosuchsession"},
+		{"show", p, "--leaf", ""},
+		{"show", p, "--final", "--grep", "x"},
+		{"show", p, "--final", "--tail", "2"},
 	} {
 		if r := showRunIO(t, false, "", nil, args...); r.code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d (%s)", args, r.code, ExitUsage, r.errOut)

@@ -63,6 +63,10 @@ type Doc struct {
 	Items  []Item
 	Prices *tokens.Prices
 
+	// NoCompaction is set when SinceCompact found no compaction on the
+	// path: everything is shown.
+	NoCompaction bool
+
 	usage       map[*tree.Node]*tokens.Response
 	agentTotals map[string]tokens.Total
 }
@@ -95,9 +99,11 @@ func Build(t *tree.Tree, rep Report, prices *tokens.Prices, src *Source, o Optio
 		path = t.ActivePath()
 	}
 	if o.SinceCompact {
+		d.NoCompaction = true
 		for i := len(path) - 1; i >= 0; i-- {
 			if path[i].IsCompactBoundary() && path[i].Agent == nil {
 				path = path[i:]
+				d.NoCompaction = false
 				break
 			}
 		}
