@@ -218,7 +218,11 @@ func (f *Finder) Agents(s *Session) []Agent {
 			return nil
 		})
 	}
-	out = append(out, f.flatAgents(s.ProjectDir)[s.ID]...)
+	for _, a := range f.flatAgents(s.ProjectDir)[s.ID] {
+		if a.Path != s.Path { // an agent file read as the session is not its own agent
+			out = append(out, a)
+		}
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }

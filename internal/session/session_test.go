@@ -473,3 +473,19 @@ func TestLatestIsTheNewestActivity(t *testing.T) {
 		t.Errorf("latest = %v (%v), want %s", s, err, id1)
 	}
 }
+
+// A flat agent file given as the session is read as its conversation, not
+// also as one of its own agents (it would be counted twice).
+func TestAgentFileAsSessionIsNotItsOwnAgent(t *testing.T) {
+	root := discoveryTree(t)
+	f := NewFinder([]Root{{ProjectsDir: root}}, nil)
+	s, err := f.Resolve(filepath.Join(root, "-p", "agent-flat.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range f.Agents(s) {
+		if a.Path == s.Path {
+			t.Errorf("the session's own file is listed as agent %s", a.ID)
+		}
+	}
+}
