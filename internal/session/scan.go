@@ -23,6 +23,10 @@ type Session struct {
 	Root       Root
 	ModTime    time.Time
 	Size       int64
+	// Copies are older copies of the same session in other folders or
+	// roots: the newest file is read, and the subagent transcripts of
+	// every copy (a copy may hold some the newest lacks).
+	Copies []*Session
 }
 
 // ProjectKey is the name of the project folder (a lossy encoding of the
@@ -93,7 +97,9 @@ func (f *Finder) Sessions() []*Session {
 					if old.ModTime.After(s.ModTime) {
 						newer, older = old, s
 					}
-					f.Report.Note("session %s is in two places; using %s, ignoring %s", s.ID, newer.Path, older.Path)
+					f.Report.Note("session %s is in two places; reading %s, and the subagents of both", s.ID, newer.Path)
+					newer.Copies = append(append(newer.Copies, older), older.Copies...)
+					older.Copies = nil
 					byID[s.ID] = newer
 					continue
 				}
@@ -188,6 +194,27 @@ func (f *Finder) sessionsIn(root Root, dir string) []*Session {
 // agent-<id>.jsonl files in the project folder whose sessionId matches.
 // Agents are sorted by path.
 func (f *Finder) Agents(s *Session) []Agent {
+	out := f.agentsOf(s)
+	if len(s.Copies) > 0 {
+		seen := map[string]bool{}
+		for _, a := range out {
+			seen[a.ID] = true
+		}
+		for _, c := range s.Copies {
+			for _, a := range f.agentsOf(c) {
+				if !seen[a.ID] {
+					seen[a.ID] = true
+					out = append(out, a)
+				}
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	}
+	return out
+}
+
+// agentsOf lists the subagent transcripts beside one session file.
+func (f *Finder) agentsOf(s *Session) []Agent {
 	var out []Agent
 	sub := filepath.Join(strings.TrimSuffix(s.Path, ".jsonl"), "subagents")
 	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {

@@ -489,3 +489,30 @@ func TestAgentFileAsSessionIsNotItsOwnAgent(t *testing.T) {
 		}
 	}
 }
+
+// A session in two roots is read from its newest copy, with the subagent
+// transcripts of both (the older copy may hold some the newer lacks).
+func TestSessionInTwoRootsKeepsTheSubagentsOfBoth(t *testing.T) {
+	a := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                     lines(userLine("one", "")),
+		"-p/" + id1 + "/subagents/agent-old.jsonl": lines(userLine("sub", `"isSidechain":true,`)),
+	})
+	b := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                     lines(userLine("one", "")),
+		"-p/" + id1 + "/subagents/agent-new.jsonl": lines(userLine("sub", `"isSidechain":true,`)),
+	})
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(a, "-p", id1+".jsonl"), old, old)
+	f := NewFinder([]Root{{ProjectsDir: a}, {ProjectsDir: b}}, nil)
+	s, err := f.Resolve(id1)
+	if err != nil || !strings.HasPrefix(s.Path, b) {
+		t.Fatalf("resolved %v (%v), want the newer copy in %s", s, err, b)
+	}
+	var ids []string
+	for _, ag := range f.Agents(s) {
+		ids = append(ids, ag.ID)
+	}
+	if got := strings.Join(ids, ","); got != "old,new" && got != "new,old" {
+		t.Errorf("agents %q, want both copies' (old, new)", got)
+	}
+}
