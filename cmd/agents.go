@@ -353,7 +353,7 @@ func agentsCost(t tokens.Total, human bool) string {
 	if human {
 		return fmt.Sprintf("$%.2f", t.Cost)
 	}
-	return strconv.FormatFloat(t.Cost, 'f', 6, 64)
+	return render.USD(t.Cost)
 }
 
 func agentsStatus(a *agents.Agent, th render.Theme) string {

@@ -212,7 +212,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 			if !t.CostKnown() {
 				return ""
 			}
-			return strconv.FormatFloat(float64(int64(t.Cost*1e6+0.5))/1e6, 'f', -1, 64)
+			return USD(t.Cost)
 		}
 		return Cost(t.Cost, t.CostKnown())
 	}
@@ -266,7 +266,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 			if o.TTY {
 				cs = Cost(c, ok)
 			} else if ok {
-				cs = strconv.FormatFloat(float64(int64(c*1e6+0.5))/1e6, 'f', -1, 64)
+				cs = USD(c)
 			}
 			row = append(row, agent, model, num(u.Input), num(u.Output), num(u.CacheCreation), num(u.CacheRead), num(u.Context()), cs)
 			if o.TTY {
@@ -348,4 +348,10 @@ func shortID(id string, tty bool) string {
 		return id[:8]
 	}
 	return id
+}
+
+// USD is a cost for tab-separated output: dollars rounded to the
+// millionth, without trailing zeros (0.59586, 0), the same in every command.
+func USD(v float64) string {
+	return strconv.FormatFloat(float64(int64(v*1e6+0.5))/1e6, 'f', -1, 64)
 }
