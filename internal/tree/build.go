@@ -61,7 +61,24 @@ func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tr
 		}
 		work = append(work, &piece{file: main, start: s, end: end})
 	}
+	// One transcript per agent: a second file with the same id (both
+	// layouts, a copied folder) holds the same conversation and would be
+	// drawn twice. The subagents/ layout, the newer, is read.
+	chosen := map[string]int{}
+	var uniq []session.Agent
 	for _, a := range agents {
+		if i, dup := chosen[a.ID]; dup {
+			keep, skip := uniq[i], a
+			if keep.Flat && !a.Flat {
+				uniq[i], keep, skip = a, a, keep
+			}
+			b.rep.Warn("%s: a second transcript for agent %s; reading %s only", skip.Path, a.ID, keep.Path)
+			continue
+		}
+		chosen[a.ID] = len(uniq)
+		uniq = append(uniq, a)
+	}
+	for _, a := range uniq {
 		ag := &Agent{ID: a.ID, Compaction: strings.HasPrefix(a.ID, "acompact")}
 		fl := &File{Path: a.Path, Name: a.Path, Agent: ag}
 		ag.File = fl

@@ -687,3 +687,26 @@ func TestAReadErrorStillSaysWhatWasRead(t *testing.T) {
 		t.Errorf("stderr %q: the duplicate read before the error is not said", stderr.String())
 	}
 }
+
+// The same agent in both layouts (a copied folder) is one agent, drawn
+// once: the subagents/ file is read and the other is reported.
+func TestAnAgentInTwoLayoutsIsOneAgent(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s1.jsonl")
+	writeFile(t, main, user("u1", "", "start", 0))
+	line := `{"type":"user","uuid":"x1","parentUuid":null,"isSidechain":true,"agentId":"aaa","sessionId":"s1","timestamp":"` + ts(1) + `","message":{"role":"user","content":"look"}}`
+	nested := filepath.Join(dir, "s1", "subagents", "agent-aaa.jsonl")
+	writeFile(t, nested, line)
+	writeFile(t, filepath.Join(dir, "agent-aaa.jsonl"), line)
+	var stderr bytes.Buffer
+	tr, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, diag.New(&stderr, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Agents) != 1 || tr.Agents[0].File.Path != nested {
+		t.Fatalf("agents %d, want the one in subagents/", len(tr.Agents))
+	}
+	if !strings.Contains(stderr.String(), "a second transcript for agent aaa; reading "+nested+" only") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}
