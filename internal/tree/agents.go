@@ -1,6 +1,12 @@
 package tree
 
-import "github.com/cctx-dev/cctx/internal/reader"
+import (
+	"sort"
+	"unicode/utf8"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+)
 
 // linkAgents hangs each subagent under the node that spawned it.
 //
@@ -68,6 +74,43 @@ func (b *builder) linkAgents() {
 		}
 	}
 	b.inlineSidechains(claimed)
+	b.unlinkedResults(resultByAgent)
+}
+
+// unlinkedResults reports the Agent/Task results that name an agent whose
+// transcript was not found, as cctx agents does: the conversation is
+// drawn without it, and that should not pass in silence. A transcript read
+// from standard input has no folder to hold agent files: nothing to say.
+func (b *builder) unlinkedResults(resultByAgent map[string]*Node) {
+	if b.t.Main == nil || b.t.Main.Path == session.StdinPath {
+		return
+	}
+	var ids []string
+	for id := range resultByAgent {
+		if b.t.AgentByID(id) == nil {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return resultByAgent[ids[i]].pos < resultByAgent[ids[j]].pos })
+	for _, id := range ids {
+		n := resultByAgent[id]
+		if !session.SafeAgentID(id) {
+			b.warn(n.File, n.Line, "the Agent/Task result names agentId %q, which cannot be a file name: its transcript was not looked up", clip(id, 80))
+			continue
+		}
+		b.warn(n.File, n.Line, "the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found", id, id)
+	}
+}
+
+// clip cuts s to at most n bytes (at a rune boundary) for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // attach links agent a under spawn, the node holding tool_use id tu.

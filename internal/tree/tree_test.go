@@ -710,3 +710,27 @@ func TestAnAgentInTwoLayoutsIsOneAgent(t *testing.T) {
 		t.Errorf("stderr %q", stderr.String())
 	}
 }
+
+// A result that names an agent whose transcript is not there is said, as
+// cctx agents says it; an unsafe id is never looked up.
+func TestResultsNamingAMissingAgentAreReported(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s1.jsonl")
+	res := func(id, parent, tool, agent string, sec int) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"%s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"ok"}]},"toolUseResult":{"agentId":%q,"totalTokens":5}}`, id, parent, ts(sec), tool, agent)
+	}
+	writeFile(t, main, user("u1", "", "start", 0), asst("a1", "u1", "m1", 1, "toolu_1", "toolu_2"),
+		res("r1", "a1", "toolu_1", "zzz", 2), res("r2", "r1", "toolu_2", "../x", 3))
+	var stderr bytes.Buffer
+	if _, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, diag.New(&stderr, false)); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		main + ":3: the Agent/Task result names agent zzz, but no transcript agent-zzz.jsonl was found",
+		main + `:4: the Agent/Task result names agentId "../x", which cannot be a file name`,
+	} {
+		if !strings.Contains(stderr.String(), w) {
+			t.Errorf("no warning %q in %q", w, stderr.String())
+		}
+	}
+}
