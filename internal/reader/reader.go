@@ -396,7 +396,7 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 			size += len(chunk)
 			if !tooLong && size > r.max+1 { // +1: the newline is not part of the line
 				tooLong = true
-				r.buf = r.buf[:0]
+				r.buf = nil // hundreds of MB: not kept for the lines after it
 			}
 			if err == bufio.ErrBufferFull {
 				if first && r.opts.Want != nil {
