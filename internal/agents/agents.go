@@ -22,7 +22,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -334,7 +333,7 @@ func (l *linker) linkCall(c *Call) {
 			a := l.agent("", KindSubagent)
 			l.attach(a, c, "")
 			a.ID = id // shown, never looked up
-			l.problem(a, c, "agentId %q cannot be a file name: its transcript was not looked up", clip(id, 80))
+			l.problem(a, c, "agentId %s cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
 			return
 		}
 		a := l.byID[id]
@@ -689,15 +688,4 @@ func firstOf(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-// clip cuts s to at most n bytes (at a rune boundary) for a diagnostic.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

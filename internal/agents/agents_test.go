@@ -225,7 +225,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 			name: "a very long unsafe agentId is cut in the warning",
 			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
 				result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"/`+strings.Repeat("a", 5000)+`"}`)}},
-			id: "/" + strings.Repeat("a", 5000), status: StatusMissing, warn: `agentId "/` + strings.Repeat("a", 79) + `…" cannot be a file name`,
+			id: "/" + strings.Repeat("a", 5000), status: StatusMissing, warn: `agentId "/` + strings.Repeat("a", 79) + `"… cannot be a file name`,
 		},
 		{
 			name: "the transcript kept a partial output count: a note, not a warning",

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -57,6 +59,20 @@ func SafeAgentID(id string) bool {
 		return false
 	}
 	return !strings.ContainsAny(id, "/\\\x00:")
+}
+
+// QuoteAgentID quotes an agent id from file content for a message, cut to
+// 80 bytes: an id that SafeAgentID refuses may be thousands of bytes long.
+func QuoteAgentID(id string) string {
+	const max = 80
+	if len(id) <= max {
+		return strconv.Quote(id)
+	}
+	n := max
+	for n > 0 && !utf8.RuneStart(id[n]) {
+		n--
+	}
+	return strconv.Quote(id[:n]) + "…"
 }
 
 // Finder lists the sessions and subagent files under a set of roots.

@@ -2,7 +2,6 @@ package tree
 
 import (
 	"sort"
-	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -95,22 +94,11 @@ func (b *builder) unlinkedResults(resultByAgent map[string]*Node) {
 	for _, id := range ids {
 		n := resultByAgent[id]
 		if !session.SafeAgentID(id) {
-			b.warn(n.File, n.Line, "the Agent/Task result names agentId %q, which cannot be a file name: its transcript was not looked up", clip(id, 80))
+			b.warn(n.File, n.Line, "the Agent/Task result names agentId %s, which cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
 			continue
 		}
 		b.warn(n.File, n.Line, "the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found", id, id)
 	}
-}
-
-// clip cuts s to at most n bytes (at a rune boundary) for a message.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // attach links agent a under spawn, the node holding tool_use id tu.
