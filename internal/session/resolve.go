@@ -59,7 +59,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	}
 	want := strings.ToLower(arg)
 	var matches []*Session
-	for _, s := range f.Sessions() {
+	for _, s := range f.sessions(func(string, ...any) {}) {
 		id := strings.ToLower(s.ID)
 		if id == want {
 			return s, nil

@@ -104,10 +104,18 @@ func (f *Finder) Sessions() []*Session {
 			f.Report.Warn("no projects directory found (looked for ~/.claude/projects and ~/.config/claude/projects; set --dir or CLAUDE_CONFIG_DIR)")
 		})
 	}
+	return f.sessions(f.Report.Warn)
+}
+
+// sessions lists the sessions, saying what it skips through warn. Finding
+// one session by its id (Resolve) is quiet about the others: a broken link
+// in another project is for a listing to report, and must not fail
+// `tree <id> --strict`.
+func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
-		for _, dir := range f.projectDirs(root) {
-			for _, s := range f.sessionsIn(root, dir) {
+		for _, dir := range f.projectDirs(root, warn) {
+			for _, s := range f.sessionsIn(root, dir, warn) {
 				if old, ok := byID[s.ID]; ok {
 					newer, older := s, old
 					if old.ModTime.After(s.ModTime) {
@@ -144,10 +152,10 @@ func SortNewestFirst(ss []*Session) {
 
 // projectDirs lists the project folders of a root. A root that directly
 // holds session files (a project folder given as --dir) is its own project.
-func (f *Finder) projectDirs(root Root) []string {
+func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 	ents, err := os.ReadDir(root.ProjectsDir)
 	if err != nil {
-		f.Report.Warn("%s: %v", root.ProjectsDir, err)
+		warn("%s: %v", root.ProjectsDir, err)
 		return nil
 	}
 	var dirs []string
@@ -171,15 +179,15 @@ func (f *Finder) projectDirs(root Root) []string {
 		dirs = append([]string{root.ProjectsDir}, dirs...)
 	}
 	if len(dirs) == 0 {
-		f.Report.Warn("%s: no project folders or sessions here (a projects dir holds <project>/<session-id>.jsonl)", root.ProjectsDir)
+		warn("%s: no project folders or sessions here (a projects dir holds <project>/<session-id>.jsonl)", root.ProjectsDir)
 	}
 	return dirs
 }
 
-func (f *Finder) sessionsIn(root Root, dir string) []*Session {
+func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []*Session {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		f.Report.Warn("%s: %v", dir, err)
+		warn("%s: %v", dir, err)
 		return nil
 	}
 	var out []*Session
@@ -192,11 +200,11 @@ func (f *Finder) sessionsIn(root Root, dir string) []*Session {
 		p := filepath.Join(dir, name)
 		st, err := os.Stat(p) // follows a symlinked file; loops fail here
 		if err != nil {
-			f.Report.Warn("%s: %v", p, err)
+			warn("%s: %v", p, err)
 			continue
 		}
 		if !st.Mode().IsRegular() {
-			f.Report.Warn("%s: not a regular file, skipped", p)
+			warn("%s: not a regular file, skipped", p)
 			continue
 		}
 		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: st.Size()})

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -514,5 +515,24 @@ func TestSessionInTwoRootsKeepsTheSubagentsOfBoth(t *testing.T) {
 	}
 	if got := strings.Join(ids, ","); got != "old,new" && got != "new,old" {
 		t.Errorf("agents %q, want both copies' (old, new)", got)
+	}
+}
+
+// A broken file in another project is for a listing to report: finding a
+// session by its id says nothing of it (tree <id> --strict must not fail
+// for it).
+func TestResolveIsQuietAboutOtherSessions(t *testing.T) {
+	root := discoveryTree(t)
+	if err := os.Symlink(filepath.Join(root, "gone.jsonl"), filepath.Join(root, "-q", "44444444-4444-4444-8444-444444444444.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false))
+	if _, err := f.Resolve(id1); err != nil || stderr.Len() != 0 {
+		t.Errorf("resolve: %v, stderr %q", err, stderr.String())
+	}
+	f.Sessions()
+	if !strings.Contains(stderr.String(), "44444444-4444-4444-8444-444444444444.jsonl") {
+		t.Errorf("the listing does not report the broken link: %q", stderr.String())
 	}
 }
