@@ -342,6 +342,9 @@ func showRun(o *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	if doc.Header.SessionID == "" {
+		doc.Header.SessionID = s.ID // a main file without entries still names its session
+	}
 	if doc.NoCompaction {
 		fmt.Fprintln(f.IO.ErrOut, "cctx: no compaction on this branch: --since-compact shows all of it")
 	}

@@ -988,3 +988,12 @@ func TestShowJSONIsUTF8(t *testing.T) {
 		t.Errorf("the bad bytes are not U+FFFD escapes: %s", r.out)
 	}
 }
+
+// A session whose main file holds no entry (only an agent wrote) still
+// names itself in the header.
+func TestShowHeaderNamesAnEmptySession(t *testing.T) {
+	r := run(t, false, nil, "show", "--dir", samples, "0f13eeba")
+	if r.code != 0 || !strings.HasPrefix(r.out, "session  0f13eeba-e6ed-42ea-ad8c-d8db37e1304e\n") {
+		t.Errorf("exit %d, out:\n%s", r.code, r.out)
+	}
+}
