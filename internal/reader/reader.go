@@ -298,8 +298,9 @@ func (r *Reader) Next() (Entry, bool) {
 				}
 			}
 			switch rest := trimSpace(line[cut:]); {
-			case len(rest) == 0:
+			case len(rest) == 0: // nothing but the residue: the line is skipped
 				r.issue(CrashResidue, len(line))
+				r.skipped++
 				continue
 			case rest[0] == '{':
 				r.issue(CrashResidue, cut)
@@ -365,7 +366,9 @@ func (r *Reader) Next() (Entry, bool) {
 func (r *Reader) issue(kind IssueKind, size int) { r.issueDetail(kind, size, "") }
 
 func (r *Reader) issueDetail(kind IssueKind, size int, detail string) {
-	if kind != ImplausibleCount && kind != OddValue { // those lines are kept
+	switch kind {
+	case ImplausibleCount, OddValue, CrashResidue: // the line is still read
+	default:
 		r.skipped++
 	}
 	if r.opts.OnIssue != nil {
