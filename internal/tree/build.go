@@ -342,7 +342,6 @@ type builder struct {
 
 	boundaries []*Node // compact boundaries of the main file, once needed
 	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
-	fromCycle  []int8  // by position, memo of fromCycleChain: 0 unknown, 1 no, 2 yes
 }
 
 type agentMeta struct {
@@ -590,35 +589,8 @@ func (b *builder) markCyclic(n *Node) {
 	b.cyclic[n.pos] = true
 }
 
-// fromCycleChain reports whether n's parent chain (after cutting) reaches
-// a node that was in a parent cycle: such a branch is damage, listed under
-// the cycles, never the conversation's end while another end exists. Memo
-// by position keeps it linear over every node.
-func (b *builder) fromCycleChain(n *Node) bool {
-	if b.cyclic == nil {
-		return false
-	}
-	if b.fromCycle == nil {
-		b.fromCycle = make([]int8, len(b.t.Nodes))
-	}
-	var walk []*Node
-	answer := int8(1)
-	for cur := n; cur != nil; cur = cur.Parent {
-		if m := b.fromCycle[cur.pos]; m != 0 {
-			answer = m
-			break
-		}
-		walk = append(walk, cur)
-		if b.cyclic[cur.pos] {
-			answer = 2
-			break
-		}
-	}
-	for _, w := range walk {
-		b.fromCycle[w.pos] = answer
-	}
-	return answer == 2
-}
+// isCyclic reports whether n was in a cut parent cycle or named itself.
+func (b *builder) isCyclic(n *Node) bool { return b.cyclic != nil && b.cyclic[n.pos] }
 
 // collectRoots lists the main conversation's roots and sizes the islands.
 func (b *builder) collectRoots() {

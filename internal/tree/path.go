@@ -65,8 +65,9 @@ func isMainForLeaf(n *Node) bool {
 // prefer candidates that are not sidechain, team or meta, and take the
 // latest line.
 //
-// A branch that comes from a cut parent cycle (or an entry naming itself)
-// is damage: it is chosen only when nothing else is.
+// An entry of a cut parent cycle (or one naming itself) is damage: it
+// ends the conversation only when nothing else does. (What descends from
+// it is conversation like any other.)
 func (b *builder) selectLeaf() {
 	t := b.t
 	for _, cycles := range []bool{false, true} {
@@ -76,12 +77,15 @@ func (b *builder) selectLeaf() {
 		visited := map[*Node]bool{}
 		for i := len(t.Nodes) - 1; i >= 0; i-- {
 			n := t.Nodes[i]
-			if !isMainForLeaf(n) || hasMainChild(n) || b.fromCycleChain(n) != cycles {
+			if !isMainForLeaf(n) || hasMainChild(n) {
 				continue
 			}
 			for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {
 				visited[cur] = true
 				if cur.IsConversation() {
+					if !cycles && b.isCyclic(cur) {
+						break // a second pass may take it
+					}
 					t.Leaf, t.LeafRule = cur, "ts"
 					return
 				}
@@ -305,8 +309,8 @@ func (b *builder) findLeaves() {
 	visited := map[*Node]bool{}
 	for i := len(t.Nodes) - 1; i >= 0; i-- {
 		n := t.Nodes[i]
-		if !isMainForLeaf(n) || hasMainChild(n) || n != t.Leaf && b.fromCycleChain(n) {
-			continue // a branch from a cut cycle is listed with the cycles
+		if !isMainForLeaf(n) || hasMainChild(n) {
+			continue
 		}
 		var cand *Node
 		for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {
@@ -316,8 +320,8 @@ func (b *builder) findLeaves() {
 				break
 			}
 		}
-		if cand == nil || covered[cand] {
-			continue
+		if cand == nil || covered[cand] || cand != t.Leaf && b.isCyclic(cand) {
+			continue // an entry of a cut cycle is listed with the cycles
 		}
 		if realBranchEnd(cand, covered) {
 			leaves = append(leaves, cand)

@@ -275,6 +275,14 @@ func TestRules(t *testing.T) {
 			leaf: "a1", path: "u1 a1", leaves: "a1", warn: "parentUuid cycle of 2 entries; the link from x1 to x2 is cut",
 		},
 		{
+			// The conversation goes on under the damaged entry: it is
+			// conversation like any other, and its end is the leaf.
+			name: "an entry names itself, and the conversation goes on under it",
+			lines: []string{user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1), user("u2", "a1", "more", 2),
+				asst("a2", "a2", "m2", 3), user("u3", "a2", "on", 4), asst("a3", "u3", "m3", 5)},
+			leaf: "a3", path: "a2 u3 a3", leaves: "u2 a3", warn: "names itself as parent",
+		},
+		{
 			name:  "last entry names itself",
 			lines: []string{user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1), user("u2", "a1", "more", 2), asst("a2", "a2", "m2", 3)},
 			leaf:  "u2", path: "u1 a1 u2", leaves: "u2", warn: "names itself as parent",
