@@ -407,9 +407,14 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 					if r.line == 0 && !r.midFile {
 						head = bytes.TrimPrefix(head, utf8BOM)
 					}
-					if head = trimSpace(head); len(head) > 0 && !r.opts.Want(head) {
+					if head = trimSpace(head); len(head) > 0 && !r.opts.Want(head) && !hasNUL(head) {
 						unwanted, shape[0] = true, head[0]
 					}
+				} else if unwanted && hasNUL(chunk) {
+					// A crash's NUL run inside a line that was turned down:
+					// the line written after it may be wanted. What was
+					// drained is the cut line's; read on from here.
+					unwanted, start = false, start+int64(size-len(chunk))
 				}
 				if unwanted {
 					if c, ok := lastNonSpace(chunk); ok {
@@ -442,6 +447,9 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 			continue
 		}
 		complete = err == nil
+		if unwanted && hasNUL(chunk) {
+			unwanted, start = false, start+int64(size-len(chunk)) // as above
+		}
 		if unwanted {
 			if c, ok := lastNonSpace(chunk); ok {
 				shape[1] = c

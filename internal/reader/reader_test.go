@@ -535,3 +535,24 @@ func TestStartsWithToolResult(t *testing.T) {
 		}
 	}
 }
+
+// A line cut by a crash past the read buffer, turned down by Want on its
+// start, may hide the line written after the NUL run: that line is read.
+func TestWantReadsTheLineAfterACrashInALongUnwantedLine(t *testing.T) {
+	cut := `{"type":"user","uuid":"cut","content":"` + strings.Repeat("x", 3<<20) // no end: cut by the crash
+	after := `{"type":"assistant","uuid":"b"}`
+	input := `{"type":"assistant","uuid":"a"}` + "\n" + cut + strings.Repeat("\x00", 5000) + after + "\n" + `{"type":"assistant","uuid":"c"}` + "\n"
+	want := func(l []byte) bool { return bytes.Contains(l[:min(len(l), 40)], []byte("assistant")) }
+	var issues []Issue
+	r := New(strings.NewReader(input), Options{Want: want, KeepRaw: true, OnIssue: func(is Issue) { issues = append(issues, is) }})
+	var got []string
+	for e, ok := r.Next(); ok; e, ok = r.Next() {
+		got = append(got, e.UUID)
+		if input[e.Offset:e.Offset+int64(e.Size)] != string(e.Raw) {
+			t.Errorf("%s: offset %d does not point at its line", e.UUID, e.Offset)
+		}
+	}
+	if strings.Join(got, ",") != "a,b,c" || len(issues) != 1 || issues[0].Kind != CrashResidue || issues[0].Line != 2 {
+		t.Errorf("entries %v, issues %v", got, issues)
+	}
+}
