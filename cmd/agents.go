@@ -138,9 +138,14 @@ func agentsRun(o *AgentsOptions) error {
 	}
 
 	if f.Globals.JSON {
-		return render.JSON(f.IO.Out, agentsDoc(res), f.Render())
+		err = render.JSON(f.IO.Out, agentsDoc(res), f.Render())
+	} else {
+		err = agentsTable(f, res)
 	}
-	return agentsTable(f, res)
+	if err != nil {
+		return err
+	}
+	return unreadableFiles(f)
 }
 
 // agentJSON is one agent in --json.

@@ -452,6 +452,8 @@ func TestUnreadableInputIsAnError(t *testing.T) {
 		{[]string{"tokens", "-", "--max-tokens", "1G"}, 1, "1 file(s) could not be read"},
 		{[]string{"tokens", "-", "--max-tokens", "1"}, 3, "budget exceeded"}, // exceeded on what was read: exceeded
 		{[]string{"agents", "-"}, 1, "input/output error"},
+		{[]string{"tree", "-"}, 1, "input/output error"},
+		{[]string{"show", "-"}, 1, "input/output error"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			io, _, out, errOut := TestIO()

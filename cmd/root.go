@@ -285,3 +285,13 @@ func plainFlagError(err error) string {
 		return msg[:i] + ": not a number"
 	}
 }
+
+// unreadableFiles is the error of a command whose output leaves out files
+// it could not read (reported as they were met): the output stands for
+// what was read, and the exit code says it is not all.
+func unreadableFiles(f *Factory) error {
+	if n := f.Report().UnreadableFiles(); n > 0 {
+		return fmt.Errorf("%d file(s) could not be read: the output above leaves them out", n)
+	}
+	return nil
+}

@@ -365,8 +365,11 @@ func showRun(o *ShowOptions) error {
 	if isClosedPipe(err) {
 		return nil // the pager was closed: not an error
 	}
-	if err != nil || !o.Follow {
+	if err != nil {
 		return err
+	}
+	if !o.Follow {
+		return unreadableFiles(f)
 	}
 	return o.follow(out, doc, l, ro, finder)
 }

@@ -213,8 +213,8 @@ func tokensRun(o *TokensOptions) error {
 	// Counts that leave out a file are not an answer for the sessions the
 	// user named, nor a budget that passed: that is an error. Over every
 	// session (no budget), an unreadable file is a warning, as in ls.
-	if n := f.Report().UnreadableFiles(); n > 0 && (len(o.Sessions) > 0 || budget.Set()) {
-		return fmt.Errorf("%d file(s) could not be read: the counts above leave them out", n)
+	if len(o.Sessions) > 0 || budget.Set() {
+		return unreadableFiles(f)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
@@ -72,7 +73,12 @@ func treeRun(o *TreeOptions) error {
 	if err != nil {
 		return err
 	}
-	t, err := tree.Load(finder, s, f.Report())
+	var t *tree.Tree
+	if s.Path == session.StdinPath {
+		t, err = tree.Read(f.IO.In, "<stdin>", f.Report()) // the command's streams, as show reads them
+	} else {
+		t, err = tree.Load(finder, s, f.Report())
+	}
 	if err != nil {
 		return err
 	}
@@ -80,10 +86,14 @@ func treeRun(o *TreeOptions) error {
 		t.SessionID = s.ID
 	}
 	if f.Globals.JSON {
-		return render.JSON(f.IO.Out, treeJSON(t, o.Agents), f.Render())
+		err = render.JSON(f.IO.Out, treeJSON(t, o.Agents), f.Render())
+	} else {
+		err = newTreeView(t, o, f.Render(), f.IO.Out).render()
 	}
-	v := newTreeView(t, o, f.Render(), f.IO.Out)
-	return v.render()
+	if err != nil {
+		return err
+	}
+	return unreadableFiles(f)
 }
 
 // treeJSONDoc is the --json document: a flat list of nodes.

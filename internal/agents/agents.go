@@ -166,6 +166,7 @@ func Find(s *session.Session, files []session.Agent, o Options) *Result {
 	read := func(path, agentID string) {
 		r, closer, err := reader.Open(path, ro)
 		if err != nil {
+			sc.unreadable[path] = true // reported as such, not as an empty transcript
 			if o.OnError != nil {
 				o.OnError(path, err)
 			}
@@ -184,8 +185,11 @@ func Find(s *session.Session, files []session.Agent, o Options) *Result {
 			sc.add(path, agentID, &e)
 			e.Raw = nil
 		}
-		if err := r.Err(); err != nil && o.OnError != nil {
-			o.OnError(path, err)
+		if err := r.Err(); err != nil {
+			sc.unreadable[path] = true
+			if o.OnError != nil {
+				o.OnError(path, err)
+			}
 		}
 	}
 	read(s.Path, "")
@@ -537,7 +541,7 @@ func (l *linker) checkTokens(a *Agent, rs []tokens.Response) {
 	}
 	a.ReportedTokens, a.HasReportedTokens = c.Result.TotalTokens, true
 	if len(rs) == 0 {
-		if a.hasTranscript && c.Result.TotalTokens > 0 {
+		if a.hasTranscript && !l.sc.unreadable[a.Path] && c.Result.TotalTokens > 0 {
 			// An empty file (or one without a single response) where the
 			// call says the agent spent tokens.
 			a.TokenCheck = CheckMismatch

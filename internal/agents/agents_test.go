@@ -476,3 +476,26 @@ func TestWarningOnStdinIsNamedStdin(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// A transcript that cannot be read is a file error (the command fails on
+// it), not an empty transcript whose tokens do not match.
+func TestAnUnreadableTranscriptIsNotAMismatch(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, "-proj")
+	os.MkdirAll(proj, 0o755)
+	main := filepath.Join(proj, sid+".jsonl")
+	call := `{"type":"assistant","uuid":"c1","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg-1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Task","input":{"description":"x","prompt":"p"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`
+	result := `{"type":"user","uuid":"r1","parentUuid":"c1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:01:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"done"}]},"toolUseResult":{"status":"completed","agentId":"ag1","totalTokens":15}}`
+	os.WriteFile(main, []byte(mainPrompt+"\n"+call+"\n"+result+"\n"), 0o644)
+	gone := filepath.Join(proj, sid, "subagents", "agent-ag1.jsonl") // listed, then gone
+	var errs []string
+	res := Find(&session.Session{ID: sid, Path: main, ProjectDir: proj}, []session.Agent{{ID: "ag1", Path: gone}},
+		Options{OnError: func(path string, err error) { errs = append(errs, path) }})
+	if len(errs) != 1 || errs[0] != gone {
+		t.Errorf("file errors %v", errs)
+	}
+	a := byID(t, res, "ag1")
+	if a.TokenCheck == CheckMismatch || warned(res, "holds no API call") {
+		t.Errorf("an unreadable transcript is reported as an empty one: %v", res.Warnings)
+	}
+}

@@ -57,6 +57,8 @@ type scan struct {
 	// Inline sidechains are named after their chain's root uuid, exactly as
 	// tokens.File names them (the ids must agree).
 	sideRoot map[string]string
+
+	unreadable map[string]bool // paths that could not be read (whole or in part)
 }
 
 func newScan() *scan {
@@ -67,6 +69,8 @@ func newScan() *scan {
 		toolSeen: map[string]bool{},
 		notices:  map[string]string{},
 		sideRoot: map[string]string{},
+
+		unreadable: map[string]bool{},
 	}
 }
 

@@ -99,11 +99,11 @@ func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tr
 			}
 		} else {
 			if p := pieces[0]; p.openErr != nil {
-				b.warn(f, 0, "subagent file skipped: %v", p.openErr)
+				b.rep.FileError(f.Path, p.openErr) // counted: an unreadable file makes the command fail
 			} else {
 				b.addFile(f, pieces)
 				if p.readErr != nil {
-					b.warn(f, 0, "subagent file cut short: %v", p.readErr)
+					b.rep.FileError(f.Path, p.readErr)
 				}
 				if p.metaPath != "" {
 					b.readMeta(f.Agent, p.metaPath)
