@@ -594,12 +594,23 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 	fw := &follow.Follower{Interval: o.PollInterval,
 		OnError: f.Report().FileError}
 	fw.Add(follow.File{Path: t.Main.Path, Offset: end[t.Main.Path]})
-	for _, a := range l.agents {
-		fw.Add(follow.File{Path: a.Path, Offset: end[a.Path], Tag: a.ID})
+	// The agent files the tree read, and only those: a second transcript
+	// of the same agent (the tree reads one) would be replayed from its
+	// start.
+	read := map[string]string{} // agent id → the file read
+	for _, a := range t.Agents {
+		if a.Inline || a.File == nil {
+			continue
+		}
+		read[a.ID] = a.File.Path
+		fw.Add(follow.File{Path: a.File.Path, Offset: end[a.File.Path], Tag: a.ID})
 	}
 	fw.Discover = func() []follow.File {
 		var out []follow.File
 		for _, a := range finder.Agents(l.sess) {
+			if p, ok := read[a.ID]; ok && p != a.Path {
+				continue
+			}
 			out = append(out, follow.File{Path: a.Path, Tag: a.ID})
 		}
 		return out

@@ -997,3 +997,39 @@ func TestShowHeaderNamesAnEmptySession(t *testing.T) {
 		t.Errorf("exit %d, out:\n%s", r.code, r.out)
 	}
 }
+
+// An agent with two transcripts (a copied folder): the tree reads one, and
+// following the session does not replay the other from its start.
+func TestShowFollowDoesNotReplayASecondTranscript(t *testing.T) {
+	p := writeSession(t, craftedSession[:2]...)
+	agentLine := `{"type":"user","uuid":"x1","parentUuid":null,"sessionId":"s1","isSidechain":true,"agentId":"abc1234","message":{"role":"user","content":"agent prompt"}}`
+	dir := strings.TrimSuffix(p, ".jsonl") + "/subagents"
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "agent-abc1234.jsonl"), []byte(agentLine+"\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "copy"), 0o755)
+	os.WriteFile(filepath.Join(dir, "copy", "agent-abc1234.jsonl"), []byte(agentLine+"\n"), 0o644)
+	out := &syncBuffer{}
+	io := &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &bytes.Buffer{}}
+	f := &Factory{IO: io, Now: time.Now, Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
+	f.Globals.Color = "never"
+	f.Globals.Dirs = []string{filepath.Dir(filepath.Dir(p))}
+	f.resolveColor()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	o := &ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond}
+	done := make(chan error, 1)
+	go func() { done <- showRun(o) }()
+	for !strings.Contains(out.String(), craftedSession[1]) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no initial output:\n%s", out.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // many polls
+	cancel()
+	<-done
+	if strings.Contains(out.String(), agentLine) {
+		t.Errorf("the second transcript was replayed:\n%s", out.String())
+	}
+}

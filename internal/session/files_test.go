@@ -540,3 +540,23 @@ func chmod(t *testing.T, p string, mode os.FileMode) {
 
 // mkfifo makes a named pipe: opening it for reading would block forever.
 func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
+
+// Agents runs again and again while a session is followed: what it skips
+// is said once.
+func TestAgentsWarnsOnce(t *testing.T) {
+	root := write(t, map[string]string{"-p/" + id1 + ".jsonl": lines(userLine("main", "")), "elsewhere/agent-x.jsonl": lines(userLine("x", ""))})
+	sub := filepath.Join(root, "-p", id1, "subagents")
+	mkdir(t, sub)
+	symlink(t, filepath.Join(root, "elsewhere", "agent-x.jsonl"), filepath.Join(sub, "agent-x.jsonl"))
+	var stderr bytes.Buffer
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false))
+	s, err := f.Resolve(id1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Agents(s)
+	f.Agents(s)
+	if n := strings.Count(stderr.String(), "a symlink, not followed"); n != 1 {
+		t.Errorf("warned %d times: %q", n, stderr.String())
+	}
+}

@@ -80,10 +80,26 @@ type Finder struct {
 	Roots  []Root
 	Report *diag.Reporter
 
-	mu   sync.Mutex
-	flat map[string]map[string][]Agent // project dir → session id → flat agents
+	mu     sync.Mutex
+	flat   map[string]map[string][]Agent // project dir → session id → flat agents
+	warned map[string]bool               // paths already warned about by Agents
 
 	noRoots sync.Once
+}
+
+// warnOnce warns about path once per Finder: Agents runs again and again
+// while a session is followed.
+func (f *Finder) warnOnce(path, format string, args ...any) {
+	f.mu.Lock()
+	seen := f.warned[path]
+	if f.warned == nil {
+		f.warned = map[string]bool{}
+	}
+	f.warned[path] = true
+	f.mu.Unlock()
+	if !seen {
+		f.Report.Warn(format, args...)
+	}
 }
 
 // NewFinder returns a Finder over roots that reports problems to rep.
@@ -242,11 +258,11 @@ func (f *Finder) agentsOf(s *Session) []Agent {
 	var out []Agent
 	sub := filepath.Join(strings.TrimSuffix(s.Path, ".jsonl"), "subagents")
 	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		f.Report.Warn("%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
+		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
 	} else if err == nil && st.IsDir() {
 		filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				f.Report.Warn("%s: %v", p, err)
+				f.warnOnce(p, "%s: %v", p, err)
 				return nil
 			}
 			switch {
@@ -256,11 +272,11 @@ func (f *Finder) agentsOf(s *Session) []Agent {
 				// link cannot bring in a file from elsewhere; said, so
 				// that a missing transcript is not a mystery.
 				if isAgentName(d.Name()) || isDir(p) {
-					f.Report.Warn("%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", p)
+					f.warnOnce(p, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", p)
 				}
 			case !isAgentName(d.Name()):
 			case !d.Type().IsRegular():
-				f.Report.Warn("%s: not a regular file, skipped", p)
+				f.warnOnce(p, "%s: not a regular file, skipped", p)
 			default:
 				if a, ok := agentFile(p); ok {
 					out = append(out, a)
