@@ -521,9 +521,10 @@ func (o *ShowOptions) output(tty bool) (io.Writer, func() error) {
 		return f.IO.Out, direct
 	}
 	// A pager that is not installed would take the output with it (sh
-	// only says "not found"): then print directly. (A first word with
-	// '=' is an assignment, and the shell is left to judge.)
-	if first := strings.Fields(cmdline)[0]; !strings.Contains(first, "=") {
+	// only says "not found"): then print directly. Only a plain program
+	// name or path is looked up; anything the shell must expand first
+	// (variables, quotes, an assignment, exec …) is left to the shell.
+	if first := strings.Fields(cmdline)[0]; plainWord(first) {
 		if _, err := exec.LookPath(first); err != nil {
 			f.Report().Warn("pager %q not found; printing directly", first)
 			return f.IO.Out, direct
@@ -561,6 +562,16 @@ func (o *ShowOptions) output(tty bool) (io.Writer, func() error) {
 		}
 		return err
 	}
+}
+
+// plainWord reports whether a shell word is a program name or path as it
+// is, not one the shell expands or a builtin that runs another.
+func plainWord(w string) bool {
+	switch w {
+	case "exec", "command", "builtin", "eval", "env", "nice", "nohup", "time":
+		return false
+	}
+	return !strings.ContainsAny(w, "$`'\"\\~*?=[{(")
 }
 
 // isClosedPipe reports a write to a pager (or pipe) that was closed.

@@ -1033,3 +1033,16 @@ func TestShowFollowDoesNotReplayASecondTranscript(t *testing.T) {
 		t.Errorf("the second transcript was replayed:\n%s", out.String())
 	}
 }
+
+// Only a pager named plainly is looked up before it runs; what the shell
+// must expand is left to it.
+func TestPlainWord(t *testing.T) {
+	for w, want := range map[string]bool{
+		"less": true, "/usr/bin/less": true, "no-such-pager": true,
+		"$HOME/bin/p": false, `"/path/p"`: false, "exec": false, "LESS=R": false, "~/bin/p": false,
+	} {
+		if got := plainWord(w); got != want {
+			t.Errorf("plainWord(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
