@@ -489,3 +489,25 @@ func TestLsSaysWhatItLeftOut(t *testing.T) {
 		t.Errorf("a full listing in a pipe says %q", r.errOut)
 	}
 }
+
+// A CLAUDE_CONFIG_DIR that is not there fails what looks sessions up, not
+// what reads a file it is given.
+func TestMissingConfigDirFailsOnlyLookups(t *testing.T) {
+	env := map[string]string{"CLAUDE_CONFIG_DIR": "/no/such/cctx-config"}
+	file := filepath.Join(samples, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl")
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"tokens", file}, 0},
+		{[]string{"tree", file}, 0},
+		{[]string{"tokens", "b3edadab"}, 2},
+		{[]string{"tokens", "--max-cost", "0"}, 2},
+		{[]string{"ls"}, 2},
+	} {
+		r := run(t, false, env, tc.args...)
+		if r.code != tc.code || tc.code == 2 && !strings.Contains(r.errOut, "CLAUDE_CONFIG_DIR /no/such/cctx-config: no such directory") {
+			t.Errorf("%v: exit %d (want %d), stderr %q", tc.args, r.code, tc.code, r.errOut)
+		}
+	}
+}

@@ -113,7 +113,7 @@ type lsStats struct {
 
 func lsRun(o *LsOptions) error {
 	f := o.F
-	finder, err := f.Finder()
+	finder, err := f.listing()
 	if err != nil {
 		return err
 	}

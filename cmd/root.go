@@ -96,10 +96,12 @@ func (f *Factory) Finder() (*session.Finder, error) {
 		return f.finder, nil
 	}
 	roots, err := session.Roots(f.Globals.Dirs, f.Env)
-	if err != nil {
+	var cfg *session.ConfigDirError
+	if err != nil && !errors.As(err, &cfg) {
 		return nil, &UsageError{Err: err}
 	}
 	f.finder = session.NewFinder(roots, f.Report())
+	f.finder.RootsErr = err // only for what looks sessions up
 	return f.finder, nil
 }
 
@@ -294,4 +296,17 @@ func unreadableFiles(f *Factory) error {
 		return fmt.Errorf("%d file(s) could not be read: the output above leaves them out", n)
 	}
 	return nil
+}
+
+// listing is the Finder for a command that lists sessions: the roots must
+// all be there.
+func (f *Factory) listing() (*session.Finder, error) {
+	finder, err := f.Finder()
+	if err != nil {
+		return nil, err
+	}
+	if finder.RootsErr != nil {
+		return nil, &UsageError{Err: finder.RootsErr}
+	}
+	return finder, nil
 }

@@ -146,7 +146,11 @@ func tokensRun(o *TokensOptions) error {
 			return usageErrorf("--pricing: %v", err)
 		}
 	}
-	finder, err := f.Finder()
+	find := f.Finder
+	if len(o.Sessions) == 0 {
+		find = f.listing // every session: the roots must all be there
+	}
+	finder, err := find()
 	if err != nil {
 		return err
 	}

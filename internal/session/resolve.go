@@ -45,6 +45,8 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 			}
 		}
 		return sessionFromPath(arg)
+	case f.RootsErr != nil:
+		return nil, &ResolveError{Arg: arg, Reason: f.RootsErr.Error()}
 	case arg == "latest":
 		// The first row of `cctx ls`: the newest activity inside the
 		// files, not the newest file time (a copied or synced file).

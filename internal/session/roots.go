@@ -70,7 +70,7 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 			}
 			r, err := rootFromDir("CLAUDE_CONFIG_DIR", expandHome(c, env.Home))
 			if err != nil {
-				return nil, err
+				return roots, &ConfigDirError{Err: err}
 			}
 			add(r)
 		}
@@ -88,6 +88,14 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 	}
 	return roots, nil
 }
+
+// ConfigDirError is a CLAUDE_CONFIG_DIR entry that is not a directory. It
+// matters only to a command that looks sessions up: a file or standard
+// input given as the session needs no roots (Finder.RootsErr).
+type ConfigDirError struct{ Err error }
+
+func (e *ConfigDirError) Error() string { return e.Err.Error() }
+func (e *ConfigDirError) Unwrap() error { return e.Err }
 
 // rootFromDir reads a directory given by the user (what names where it
 // came from, for errors): a config dir holding projects/, or a projects dir.

@@ -79,6 +79,10 @@ func QuoteAgentID(id string) string {
 type Finder struct {
 	Roots  []Root
 	Report *diag.Reporter
+	// RootsErr, when set, says the roots could not all be read (a
+	// CLAUDE_CONFIG_DIR entry that is not there): looking a session up
+	// fails with it, reading a file or standard input does not.
+	RootsErr error
 
 	mu     sync.Mutex
 	flat   map[string]map[string][]Agent // project dir → session id → flat agents
