@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -148,11 +149,15 @@ func grepPattern(p string) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		// The error quotes the compiled expression: quote the user's.
+		shown := "`" + p + "`" // as typed: %q would double its backslashes
+		if strings.Contains(p, "`") {
+			shown = strconv.Quote(p)
+		}
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, usageErrorf("--grep %q: %s (a regular expression; escape ( [ * + ? with \\)", p, se.Code)
+			return nil, usageErrorf("--grep %s: %s (a regular expression; escape ( [ * + ? with \\)", shown, se.Code)
 		}
-		return nil, usageErrorf("--grep %q: %v", p, err)
+		return nil, usageErrorf("--grep %s: %v", shown, err)
 	}
 	return re, nil
 }
