@@ -101,7 +101,8 @@ func agentsRun(o *AgentsOptions) error {
 			}
 			rep.FileError(path, err)
 		},
-		Stdin: f.IO.In,
+		Stdin:     f.IO.In,
+		Elsewhere: func(id string) string { return finder.AgentElsewhere(s, id) },
 	})
 	if mainErr != nil {
 		return mainErr

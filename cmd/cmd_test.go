@@ -511,3 +511,32 @@ func TestMissingConfigDirFailsOnlyLookups(t *testing.T) {
 		}
 	}
 }
+
+// A resumed session replays the Agent/Task results of the session it
+// resumed, whose folder holds the agents' transcripts: not a missing
+// transcript, so --strict passes, and -v says where it is.
+func TestResumedSessionsAgentsAreNotMissing(t *testing.T) {
+	dir := t.TempDir()
+	proj := filepath.Join(dir, "-p")
+	a, b := "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222"
+	lines := func(sid string) string {
+		return `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"go"}}` + "\n" +
+			`{"type":"assistant","uuid":"c1","parentUuid":"u1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg-1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Task","input":{"description":"x","prompt":"p"}}],"usage":{"input_tokens":1,"output_tokens":1}}}` + "\n" +
+			`{"type":"user","uuid":"r1","parentUuid":"c1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:01:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"done"}]},"toolUseResult":{"status":"completed","agentId":"ag1","totalTokens":15}}` + "\n"
+	}
+	os.MkdirAll(filepath.Join(proj, a, "subagents"), 0o755)
+	os.WriteFile(filepath.Join(proj, a+".jsonl"), []byte(lines(a)), 0o644)
+	os.WriteFile(filepath.Join(proj, a, "subagents", "agent-ag1.jsonl"), []byte(`{"type":"user","uuid":"x1","parentUuid":null,"isSidechain":true,"agentId":"ag1","sessionId":"`+a+`","message":{"role":"user","content":"p"}}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(proj, b+".jsonl"), []byte(lines(b)), 0o644) // b resumed a: its lines replayed
+	for _, cmd := range []string{"tree", "show", "agents"} {
+		r := run(t, false, nil, cmd, "--dir", dir, "--strict", "-v", "bbbb")
+		if r.code != 0 || !strings.Contains(r.errOut, "agent ag1 ran in the session this one resumed: its transcript is "+filepath.Join(proj, a, "subagents", "agent-ag1.jsonl")) {
+			t.Errorf("%s: exit %d, stderr %q", cmd, r.code, r.errOut)
+		}
+	}
+	// Where no session has it, it is missing.
+	os.Remove(filepath.Join(proj, a, "subagents", "agent-ag1.jsonl"))
+	if r := run(t, false, nil, "tree", "--dir", dir, "--strict", "bbbb"); r.code != 1 || !strings.Contains(r.errOut, "no transcript agent-ag1.jsonl was found") {
+		t.Errorf("missing everywhere: exit %d, stderr %q", r.code, r.errOut)
+	}
+}

@@ -235,7 +235,7 @@ func (o *ShowOptions) load(finder *session.Finder, s *session.Session) (*loaded,
 	l := &loaded{sess: s, src: &show.Source{}, tokPath: s.Path, cleanup: func() {}}
 	if s.Path != session.StdinPath {
 		l.agents = finder.Agents(s)
-		t, err := tree.LoadFiles(s.Path, l.agents, f.Report())
+		t, err := tree.Load(finder, s, f.Report())
 		if err != nil {
 			return nil, err
 		}

@@ -156,6 +156,9 @@ type Options struct {
 	OnError func(path string, err error)
 	// Stdin is read for the path "-" (default os.Stdin).
 	Stdin io.Reader
+	// Elsewhere, when set, finds the transcript of an agent that ran in
+	// the session this one resumed (session.Finder.AgentElsewhere).
+	Elsewhere func(agentID string) string
 }
 
 // Find reads the session's main file and the agent files listed for it
@@ -196,7 +199,7 @@ func Find(s *session.Session, files []session.Agent, o Options) *Result {
 	for _, a := range files {
 		read(a.Path, a.ID)
 	}
-	res := link(sc, files, o.Prices)
+	res := link(sc, files, o.Prices, o.Elsewhere)
 	res.SessionID = s.ID
 	if res.SessionID == "" {
 		res.SessionID = sc.sessionID
@@ -211,6 +214,8 @@ type linker struct {
 	byID  map[string]*Agent
 	list  []*Agent
 	metas map[string][]*Agent // meta toolUseId → agents claiming it
+
+	elsewhere func(string) string // see Options.Elsewhere
 }
 
 func (l *linker) warn(file string, line int, format string, args ...any) {
@@ -234,8 +239,8 @@ func (l *linker) agent(id, kind string) *Agent {
 	return a
 }
 
-func link(sc *scan, files []session.Agent, prices *tokens.Prices) *Result {
-	l := &linker{sc: sc, res: &Result{}, byID: map[string]*Agent{}, metas: map[string][]*Agent{}}
+func link(sc *scan, files []session.Agent, prices *tokens.Prices, elsewhere func(string) string) *Result {
+	l := &linker{sc: sc, res: &Result{}, byID: map[string]*Agent{}, metas: map[string][]*Agent{}, elsewhere: elsewhere}
 
 	// 1. Transcript files, as the Finder listed them.
 	for _, f := range files {
@@ -490,7 +495,14 @@ func (l *linker) status(a *Agent, t *transcript) string {
 	}
 	switch st {
 	case StatusCompleted, StatusBackground, StatusTeammate:
-		// It ran (or was launched), so it wrote a transcript somewhere.
+		// It ran (or was launched), so it wrote a transcript somewhere:
+		// in the session this one resumed, when the call was replayed.
+		if a.ID != "" && l.elsewhere != nil {
+			if p := l.elsewhere(a.ID); p != "" {
+				l.note(c.File, c.Line, "agent %s ran in the session this one resumed: its transcript is %s", a.ID, p)
+				return st
+			}
+		}
 		where := "no transcript file or inline sidechain matches it"
 		if a.ID != "" {
 			where = fmt.Sprintf("no transcript agent-%s.jsonl was found for it", a.ID)

@@ -84,9 +84,10 @@ type Finder struct {
 	// fails with it, reading a file or standard input does not.
 	RootsErr error
 
-	mu     sync.Mutex
-	flat   map[string]map[string][]Agent // project dir → session id → flat agents
-	warned map[string]bool               // paths already warned about by Agents
+	mu      sync.Mutex
+	flat    map[string]map[string][]Agent // project dir → session id → flat agents
+	warned  map[string]bool               // paths already warned about by Agents
+	byAgent map[string]map[string]string  // project dir → agent id → a transcript of it (AgentElsewhere)
 
 	noRoots sync.Once
 }
@@ -319,6 +320,49 @@ func agentFile(p string) (Agent, bool) {
 		a.MetaPath = meta
 	}
 	return a, true
+}
+
+// AgentElsewhere finds the transcript of agent id among the other sessions
+// of s's project folder, or "". A resumed session replays the earlier
+// session's lines, Agent/Task results included, while the agents'
+// transcripts stay in the earlier session's folder. Each folder is
+// indexed once.
+func (f *Finder) AgentElsewhere(s *Session, id string) string {
+	if s == nil || s.ProjectDir == "" || !SafeAgentID(id) {
+		return ""
+	}
+	f.mu.Lock()
+	idx, ok := f.byAgent[s.ProjectDir]
+	f.mu.Unlock()
+	if !ok {
+		idx = map[string]string{}
+		ents, _ := os.ReadDir(s.ProjectDir)
+		for _, e := range ents {
+			if !e.IsDir() || !IsSessionID(e.Name()) {
+				continue
+			}
+			filepath.WalkDir(filepath.Join(s.ProjectDir, e.Name(), "subagents"), func(p string, d fs.DirEntry, err error) error {
+				if err == nil && d.Type().IsRegular() && isAgentName(d.Name()) {
+					aid := strings.TrimSuffix(strings.TrimPrefix(d.Name(), "agent-"), ".jsonl")
+					if _, dup := idx[aid]; !dup {
+						idx[aid] = p
+					}
+				}
+				return nil
+			})
+		}
+		f.mu.Lock()
+		if f.byAgent == nil {
+			f.byAgent = map[string]map[string]string{}
+		}
+		f.byAgent[s.ProjectDir] = idx
+		f.mu.Unlock()
+	}
+	own := strings.TrimSuffix(s.Path, ".jsonl") + string(filepath.Separator)
+	if p := idx[id]; p != "" && !strings.HasPrefix(p, own) {
+		return p
+	}
+	return ""
 }
 
 // flatAgents indexes the flat agent files of a project folder by the

@@ -97,6 +97,13 @@ func (b *builder) unlinkedResults(resultByAgent map[string]*Node) {
 			b.warn(n.File, n.Line, "the Agent/Task result names agentId %s, which cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
 			continue
 		}
+		if b.elsewhere != nil {
+			if p := b.elsewhere(id); p != "" {
+				// Not missing: this session resumed the one that ran it.
+				b.rep.Note("%s:%d: agent %s ran in the session this one resumed: its transcript is %s", n.File.Name, n.Line, id, p)
+				continue
+			}
+		}
 		b.warn(n.File, n.Line, "the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found", id, id)
 	}
 }
