@@ -136,6 +136,7 @@ type Reader struct {
 	strs    lineStrings
 	midFile bool // the first line read is not the file's first (OpenRange)
 	facts   factsPass
+	drained int // bytes of the current line drained before a crash's NUL run (readLine)
 }
 
 // New reads a transcript from r.
@@ -299,11 +300,11 @@ func (r *Reader) Next() (Entry, bool) {
 			}
 			switch rest := trimSpace(line[cut:]); {
 			case len(rest) == 0: // nothing but the residue: the line is skipped
-				r.issue(CrashResidue, len(line))
+				r.issue(CrashResidue, r.drained+len(line))
 				r.skipped++
 				continue
 			case rest[0] == '{':
-				r.issue(CrashResidue, cut)
+				r.issue(CrashResidue, r.drained+cut) // with what readLine drained before the run
 				line = rest
 				at = start + int64(cap(raw)-cap(line)) // line is raw, cut at the front
 			} // else: not a line after a crash, but a malformed one
@@ -390,6 +391,7 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 		start = r.offset
 		r.buf = r.buf[:0]
 		size := 0
+		r.drained = 0
 		tooLong, unwanted := false, false
 		var chunk []byte
 		var err error
@@ -397,7 +399,9 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 			chunk, err = r.br.ReadSlice('\n')
 			first := size == 0
 			size += len(chunk)
-			if !tooLong && size > r.max+1 { // +1: the newline is not part of the line
+			// An unwanted line is never held, so only what is put together
+			// counts toward the limit. +1: the newline is not part of it.
+			if !tooLong && !unwanted && size-r.drained > r.max+1 {
 				tooLong = true
 				r.buf = nil // hundreds of MB: not kept for the lines after it
 			}
@@ -414,7 +418,8 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 					// A crash's NUL run inside a line that was turned down:
 					// the line written after it may be wanted. What was
 					// drained is the cut line's; read on from here.
-					unwanted, start = false, start+int64(size-len(chunk))
+					r.drained = size - len(chunk)
+					unwanted, start = false, start+int64(r.drained)
 				}
 				if unwanted {
 					if c, ok := lastNonSpace(chunk); ok {
@@ -448,7 +453,8 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 		}
 		complete = err == nil
 		if unwanted && hasNUL(chunk) {
-			unwanted, start = false, start+int64(size-len(chunk)) // as above
+			r.drained = size - len(chunk) // as above
+			unwanted, start = false, start+int64(r.drained)
 		}
 		if unwanted {
 			if c, ok := lastNonSpace(chunk); ok {

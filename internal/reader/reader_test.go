@@ -553,6 +553,18 @@ func TestWantReadsTheLineAfterACrashInALongUnwantedLine(t *testing.T) {
 		}
 	}
 	if strings.Join(got, ",") != "a,b,c" || len(issues) != 1 || issues[0].Kind != CrashResidue || issues[0].Line != 2 {
-		t.Errorf("entries %v, issues %v", got, issues)
+		t.Fatalf("entries %v, issues %v", got, issues)
+	}
+	if issues[0].Size != len(cut)+5000 {
+		t.Errorf("residue of %d bytes reported as %d", len(cut)+5000, issues[0].Size)
+	}
+	// The residue does not count toward the line limit of what follows.
+	r = New(strings.NewReader(input), Options{Want: want, MaxLineBytes: 2 << 20})
+	got = nil
+	for e, ok := r.Next(); ok; e, ok = r.Next() {
+		got = append(got, e.UUID)
+	}
+	if strings.Join(got, ",") != "a,b,c" {
+		t.Errorf("with a 2 MiB limit: entries %v", got)
 	}
 }
