@@ -457,6 +457,11 @@ func (l *linker) finish(a *Agent, rs []tokens.Response) {
 	}
 
 	a.Status = l.status(a, t)
+	if a.hasTranscript && l.sc.unreadable[a.Path] {
+		// Its numbers are what could be read: say so on its row (the file
+		// error itself was reported when it was met).
+		a.Problems = append(a.Problems, "transcript could not be read: "+a.Path)
+	}
 	l.checkTokens(a, rs)
 }
 

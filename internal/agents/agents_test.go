@@ -498,4 +498,7 @@ func TestAnUnreadableTranscriptIsNotAMismatch(t *testing.T) {
 	if a.TokenCheck == CheckMismatch || warned(res, "holds no API call") {
 		t.Errorf("an unreadable transcript is reported as an empty one: %v", res.Warnings)
 	}
+	if len(a.Problems) != 1 || !strings.Contains(a.Problems[0], "transcript could not be read") {
+		t.Errorf("problems %v: its row does not say it is incomplete", a.Problems)
+	}
 }
