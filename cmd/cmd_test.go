@@ -534,9 +534,31 @@ func TestResumedSessionsAgentsAreNotMissing(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q", cmd, r.code, r.errOut)
 		}
 	}
+	// The same with the flat layout of 2.0.x (agent-<id>.jsonl beside the
+	// sessions, recording the session that ran it).
+	os.Rename(filepath.Join(proj, a, "subagents", "agent-ag1.jsonl"), filepath.Join(proj, "agent-ag1.jsonl"))
+	if r := run(t, false, nil, "agents", "--dir", dir, "--strict", "-v", "bbbb"); r.code != 0 || !strings.Contains(r.errOut, "its transcript is "+filepath.Join(proj, "agent-ag1.jsonl")) {
+		t.Errorf("flat: exit %d, stderr %q", r.code, r.errOut)
+	}
 	// Where no session has it, it is missing.
-	os.Remove(filepath.Join(proj, a, "subagents", "agent-ag1.jsonl"))
+	os.Remove(filepath.Join(proj, "agent-ag1.jsonl"))
 	if r := run(t, false, nil, "tree", "--dir", dir, "--strict", "bbbb"); r.code != 1 || !strings.Contains(r.errOut, "no transcript agent-ag1.jsonl was found") {
 		t.Errorf("missing everywhere: exit %d, stderr %q", r.code, r.errOut)
+	}
+}
+
+// A transcript read from standard input has no folder beside it: its
+// agents' transcripts are not looked for, nor reported missing.
+func TestTreeFromStdinDoesNotLookForAgents(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(samples, "-experiments-worktrees", "ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"tree", "show"} {
+		io, in, _, errOut := TestIO()
+		in.Write(b)
+		if code := Run([]string{cmd, "-", "--strict"}, io, session.Env{Getenv: func(string) string { return "" }}, time.Now); code != 0 {
+			t.Errorf("%s -: exit %d, stderr %q", cmd, code, errOut)
+		}
 	}
 }

@@ -150,8 +150,8 @@ func grepPattern(p string) (*regexp.Regexp, error) {
 	if err != nil {
 		// The error quotes the compiled expression: quote the user's.
 		shown := "`" + p + "`" // as typed: %q would double its backslashes
-		if strings.Contains(p, "`") {
-			shown = strconv.Quote(p)
+		if strings.ContainsAny(p, "`") || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			shown = strconv.Quote(p) // escapes control characters too
 		}
 		var se *syntax.Error
 		if errors.As(err, &se) {
@@ -220,7 +220,6 @@ func hasCapital(p string) bool {
 // loaded is a session read for show.
 type loaded struct {
 	sess    *session.Session
-	agents  []session.Agent
 	tree    *tree.Tree
 	src     *show.Source
 	tokPath string // the path the token counter reads the main file at
@@ -234,7 +233,6 @@ func (o *ShowOptions) load(finder *session.Finder, s *session.Session) (*loaded,
 	f := o.F
 	l := &loaded{sess: s, src: &show.Source{}, tokPath: s.Path, cleanup: func() {}}
 	if s.Path != session.StdinPath {
-		l.agents = finder.Agents(s)
 		t, err := tree.Load(finder, s, f.Report())
 		if err != nil {
 			return nil, err
@@ -373,10 +371,12 @@ func showRun(o *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	if !o.Follow {
-		return unreadableFiles(f)
+	if o.Follow {
+		if err := o.follow(out, doc, l, ro, finder); err != nil {
+			return err
+		}
 	}
-	return o.follow(out, doc, l, ro, finder)
+	return unreadableFiles(f)
 }
 
 // render prints doc in the chosen format.
@@ -621,10 +621,14 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		read[a.ID] = a.File.Path
 		fw.Add(follow.File{Path: a.File.Path, Offset: end[a.File.Path], Tag: a.ID})
 	}
+	failed := map[string]bool{} // reported when the tree was read; not again
+	for _, p := range t.Unreadable {
+		failed[p] = true
+	}
 	fw.Discover = func() []follow.File {
 		var out []follow.File
 		for _, a := range finder.Agents(l.sess) {
-			if p, ok := read[a.ID]; ok && p != a.Path {
+			if p, ok := read[a.ID]; ok && p != a.Path || failed[a.Path] {
 				continue
 			}
 			out = append(out, follow.File{Path: a.Path, Tag: a.ID})

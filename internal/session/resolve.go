@@ -61,7 +61,16 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	}
 	want := strings.ToLower(arg)
 	var matches []*Session
-	for _, s := range f.sessions(func(string, ...any) {}) {
+	// Quiet about other sessions' files when the lookup succeeds; when it
+	// does not, what was skipped may be why.
+	var skipped []string
+	quiet := func(format string, args ...any) { skipped = append(skipped, fmt.Sprintf(format, args...)) }
+	sayWhy := func() {
+		for _, w := range skipped {
+			f.Report.Warn("%s", w)
+		}
+	}
+	for _, s := range f.sessions(quiet) {
 		id := strings.ToLower(s.ID)
 		if id == want {
 			return s, nil
@@ -72,10 +81,12 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	}
 	switch len(matches) {
 	case 0:
+		sayWhy()
 		return nil, &ResolveError{Arg: arg, Reason: "no such session" + f.Where() + " (cctx ls lists them; --dir or CLAUDE_CONFIG_DIR look elsewhere)"}
 	case 1:
 		return matches[0], nil
 	}
+	sayWhy()
 	return nil, &ResolveError{Arg: arg, Reason: fmt.Sprintf("ambiguous prefix: %d sessions match", len(matches)), Candidates: matches}
 }
 

@@ -338,7 +338,14 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 		idx = map[string]string{}
 		ents, _ := os.ReadDir(s.ProjectDir)
 		for _, e := range ents {
-			if !e.IsDir() || !IsSessionID(e.Name()) {
+			if !e.IsDir() {
+				// 2.0.x: flat agent-<id>.jsonl files beside the sessions.
+				if aid := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "agent-"), ".jsonl"); e.Type().IsRegular() && isAgentName(e.Name()) && idx[aid] == "" {
+					idx[aid] = filepath.Join(s.ProjectDir, e.Name())
+				}
+				continue
+			}
+			if !IsSessionID(e.Name()) {
 				continue
 			}
 			filepath.WalkDir(filepath.Join(s.ProjectDir, e.Name(), "subagents"), func(p string, d fs.DirEntry, err error) error {
@@ -358,11 +365,16 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 		f.byAgent[s.ProjectDir] = idx
 		f.mu.Unlock()
 	}
-	own := strings.TrimSuffix(s.Path, ".jsonl") + string(filepath.Separator)
-	if p := idx[id]; p != "" && !strings.HasPrefix(p, own) {
-		return p
+	p := idx[id]
+	if p == "" || strings.HasPrefix(p, strings.TrimSuffix(filepath.Clean(s.Path), ".jsonl")+string(filepath.Separator)) {
+		return "" // none, or in this session's own folder (then it is not missing)
 	}
-	return ""
+	for _, a := range f.flatAgents(s.ProjectDir)[s.ID] {
+		if a.Path == p {
+			return "" // a flat file of this session
+		}
+	}
+	return p
 }
 
 // flatAgents indexes the flat agent files of a project folder by the

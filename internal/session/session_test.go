@@ -535,4 +535,9 @@ func TestResolveIsQuietAboutOtherSessions(t *testing.T) {
 	if !strings.Contains(stderr.String(), "44444444-4444-4444-8444-444444444444.jsonl") {
 		t.Errorf("the listing does not report the broken link: %q", stderr.String())
 	}
+	// When nothing matches, what was skipped may be why: it is said.
+	stderr.Reset()
+	if _, err := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false)).Resolve("4444"); err == nil || !strings.Contains(stderr.String(), "44444444-4444-4444-8444-444444444444.jsonl") {
+		t.Errorf("resolve 4444: %v, stderr %q", err, stderr.String())
+	}
 }

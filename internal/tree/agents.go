@@ -81,12 +81,12 @@ func (b *builder) linkAgents() {
 // drawn without it, and that should not pass in silence. A transcript read
 // from standard input has no folder to hold agent files: nothing to say.
 func (b *builder) unlinkedResults(resultByAgent map[string]*Node) {
-	if b.t.Main == nil || b.t.Main.Path == session.StdinPath {
+	if b.t.Main == nil || b.alone {
 		return
 	}
 	var ids []string
 	for id := range resultByAgent {
-		if b.t.AgentByID(id) == nil {
+		if b.t.AgentByID(id) == nil && !b.unreadable[id] { // an unreadable file was reported as such
 			ids = append(ids, id)
 		}
 	}

@@ -109,6 +109,11 @@ func loadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter, else
 		} else {
 			if p := pieces[0]; p.openErr != nil {
 				b.rep.FileError(f.Path, p.openErr) // counted: an unreadable file makes the command fail
+				if b.unreadable == nil {
+					b.unreadable = map[string]bool{}
+				}
+				b.unreadable[f.Agent.ID] = true
+				b.t.Unreadable = append(b.t.Unreadable, f.Path)
 			} else {
 				b.addFile(f, pieces)
 				if p.readErr != nil {
@@ -139,6 +144,7 @@ func Read(r io.Reader, name string, rep *diag.Reporter) (*Tree, error) {
 }
 
 func readOne(b *builder, r io.Reader, path, name string) (*Tree, error) {
+	b.alone = true // a stream has no folder beside it: no agent files to find
 	p := &piece{file: &File{Path: path, Name: name}, end: -1}
 	p.parse(reader.New(r, p.readerOptions()))
 	if err := b.addFile(p.file, []*piece{p}); err != nil {
@@ -352,6 +358,8 @@ type builder struct {
 	boundaries []*Node // compact boundaries of the main file, once needed
 	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
 	elsewhere  func(agentID string) string
+	alone      bool            // read from a stream: agent files cannot be looked for
+	unreadable map[string]bool // agent ids whose file could not be read
 }
 
 type agentMeta struct {

@@ -226,7 +226,9 @@ type Tree struct {
 	Agents   []*Agent // file agents in path order, then inline sidechains
 	Islands  []*Island
 	Cycles   []*Cycle
-	Warnings []Warning
+	// Unreadable are the agent files that could not be opened (reported).
+	Unreadable []string
+	Warnings   []Warning
 
 	byUUID   map[string]*Node   // main file
 	toolUse  map[string]*Node   // tool_use id → assistant node (every file)

@@ -742,3 +742,24 @@ func TestResultsNamingAMissingAgentAreReported(t *testing.T) {
 		}
 	}
 }
+
+// An agent file that cannot be read is reported as such, not also as a
+// transcript not found.
+func TestAnUnreadableAgentFileIsNotAlsoMissing(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s1.jsonl")
+	res := `{"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"s1","timestamp":"` + ts(2) + `","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"toolUseResult":{"agentId":"zzz","totalTokens":5}}`
+	writeFile(t, main, user("u1", "", "start", 0), asst("a1", "u1", "m1", 1, "toolu_1"), res)
+	var stderr bytes.Buffer
+	gone := filepath.Join(dir, "s1", "subagents", "agent-zzz.jsonl") // listed, then gone
+	tr, err := LoadFiles(main, []session.Agent{{ID: "zzz", Path: gone}}, diag.New(&stderr, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), gone) || strings.Contains(stderr.String(), "no transcript agent-zzz.jsonl was found") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	if len(tr.Unreadable) != 1 || tr.Unreadable[0] != gone {
+		t.Errorf("Unreadable %v", tr.Unreadable)
+	}
+}
