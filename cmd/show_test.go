@@ -902,25 +902,9 @@ func TestShowFollowPrintsAppendedLines(t *testing.T) {
 // while following is read from its start.
 func TestShowFollowSeesNewSubagentFiles(t *testing.T) {
 	p := writeSession(t, craftedSession[:2]...)
-	out := &syncBuffer{}
-	io := &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &bytes.Buffer{}}
-	f := &Factory{IO: io, Now: time.Now, Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
-	f.Globals.Color = "never"
-	f.Globals.Dirs = []string{filepath.Dir(filepath.Dir(p))}
-	f.resolveColor()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	out, ctx, cancel, done := followRaw(t, p)
 	defer cancel()
-	o := &ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond}
-	done := make(chan error, 1)
-	go func() { done <- showRun(o) }()
 	// The agent file must appear after the session was read.
-	for !strings.Contains(out.String(), craftedSession[1]) {
-		select {
-		case <-ctx.Done():
-			t.Fatalf("no initial output:\n%s", out.String())
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 	dir := strings.TrimSuffix(p, ".jsonl") + "/subagents"
 	os.MkdirAll(dir, 0o755)
 	agentLine := `{"type":"user","uuid":"x1","parentUuid":null,"sessionId":"s1","isSidechain":true,"agentId":"abc1234","message":{"role":"user","content":"agent prompt"}}`
@@ -1008,24 +992,8 @@ func TestShowFollowDoesNotReplayASecondTranscript(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "agent-abc1234.jsonl"), []byte(agentLine+"\n"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "copy"), 0o755)
 	os.WriteFile(filepath.Join(dir, "copy", "agent-abc1234.jsonl"), []byte(agentLine+"\n"), 0o644)
-	out := &syncBuffer{}
-	io := &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &bytes.Buffer{}}
-	f := &Factory{IO: io, Now: time.Now, Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
-	f.Globals.Color = "never"
-	f.Globals.Dirs = []string{filepath.Dir(filepath.Dir(p))}
-	f.resolveColor()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	out, _, cancel, done := followRaw(t, p)
 	defer cancel()
-	o := &ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond}
-	done := make(chan error, 1)
-	go func() { done <- showRun(o) }()
-	for !strings.Contains(out.String(), craftedSession[1]) {
-		select {
-		case <-ctx.Done():
-			t.Fatalf("no initial output:\n%s", out.String())
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
 	time.Sleep(100 * time.Millisecond) // many polls
 	cancel()
 	<-done
@@ -1045,4 +1013,29 @@ func TestPlainWord(t *testing.T) {
 			t.Errorf("plainWord(%q) = %v, want %v", w, got, want)
 		}
 	}
+}
+
+// followRaw starts `show --raw -f` on the session at p, in its folder's
+// projects dir, and returns once the session's lines are printed.
+func followRaw(t *testing.T, p string) (*syncBuffer, context.Context, context.CancelFunc, chan error) {
+	t.Helper()
+	out := &syncBuffer{}
+	io := &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &bytes.Buffer{}}
+	f := &Factory{IO: io, Now: time.Now, Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
+	f.Globals.Color = "never"
+	f.Globals.Dirs = []string{filepath.Dir(filepath.Dir(p))}
+	f.resolveColor()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	o := &ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond}
+	done := make(chan error, 1)
+	go func() { done <- showRun(o) }()
+	for !strings.Contains(out.String(), craftedSession[1]) {
+		select {
+		case <-ctx.Done():
+			cancel()
+			t.Fatalf("no initial output:\n%s", out.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return out, ctx, cancel, done
 }
