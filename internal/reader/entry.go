@@ -318,7 +318,9 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 				}
 				ve := skipValue(b, vs)
 				if ve >= 0 {
-					*dst = rawCount(b[vs:ve])
+					if *dst = rawCount(b[vs:ve]); *dst == 0 && rawNumber(b[vs:ve]) < 0 {
+						us.negative = true // warned about, as the top-level counts are
+					}
 				}
 				return ve
 			})

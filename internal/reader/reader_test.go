@@ -191,6 +191,8 @@ func TestEnvelopeToleratesOddShapes(t *testing.T) {
 			func(e Entry) bool { return e.ToolUseResultAgentID == "" }, ""},
 		{"numbers in place of strings", `{"type":7,"uuid":12,"timestamp":99}`,
 			func(e Entry) bool { return e.Type == "" && e.UUID == "" && e.Timestamp.IsZero() }, "uuid is not a string"},
+		{"a negative count in cache_creation is zero", `{"message":{"usage":{"cache_creation":{"ephemeral_5m_input_tokens":-5}}}}`,
+			func(e Entry) bool { return e.HasUsage && e.Usage.CacheCreation5m == 0 }, "negative"},
 		{"negative and bogus counts are zero", `{"message":{"usage":{"input_tokens":-5,"output_tokens":"lots"}}}`,
 			func(e Entry) bool { return e.HasUsage && e.Usage.Input == 0 && e.Usage.Output == 0 }, "negative"},
 		{"duplicate keys: the last wins", `{"uuid":"first","uuid":"second"}`,
