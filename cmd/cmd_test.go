@@ -540,6 +540,11 @@ func TestResumedSessionsAgentsAreNotMissing(t *testing.T) {
 	if r := run(t, false, nil, "agents", "--dir", dir, "--strict", "-v", "bbbb"); r.code != 0 || !strings.Contains(r.errOut, "its transcript is "+filepath.Join(proj, "agent-ag1.jsonl")) {
 		t.Errorf("flat: exit %d, stderr %q", r.code, r.errOut)
 	}
+	// A flat file that records no session proves nothing: still missing.
+	os.WriteFile(filepath.Join(proj, "agent-ag1.jsonl"), nil, 0o644)
+	if r := run(t, false, nil, "tree", "--dir", dir, "--strict", "bbbb"); r.code != 1 || !strings.Contains(r.errOut, "no transcript agent-ag1.jsonl was found") {
+		t.Errorf("empty flat file: exit %d, stderr %q", r.code, r.errOut)
+	}
 	// Where no session has it, it is missing.
 	os.Remove(filepath.Join(proj, "agent-ag1.jsonl"))
 	if r := run(t, false, nil, "tree", "--dir", dir, "--strict", "bbbb"); r.code != 1 || !strings.Contains(r.errOut, "no transcript agent-ag1.jsonl was found") {

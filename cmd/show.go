@@ -150,7 +150,7 @@ func grepPattern(p string) (*regexp.Regexp, error) {
 	if err != nil {
 		// The error quotes the compiled expression: quote the user's.
 		shown := "`" + p + "`" // as typed: %q would double its backslashes
-		if strings.ContainsAny(p, "`") || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		if strings.ContainsAny(p, "`") || !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
 			shown = strconv.Quote(p) // escapes control characters too
 		}
 		var se *syntax.Error
@@ -621,14 +621,22 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		read[a.ID] = a.File.Path
 		fw.Add(follow.File{Path: a.File.Path, Offset: end[a.File.Path], Tag: a.ID})
 	}
-	failed := map[string]bool{} // reported when the tree was read; not again
+	// An agent whose file could not be read was reported then; its other
+	// copies, if any, are not followed either (they would replay it).
+	failed := map[string]bool{}
 	for _, p := range t.Unreadable {
 		failed[p] = true
+	}
+	failedID := map[string]bool{}
+	for _, a := range finder.Agents(l.sess) {
+		if failed[a.Path] {
+			failedID[a.ID] = true
+		}
 	}
 	fw.Discover = func() []follow.File {
 		var out []follow.File
 		for _, a := range finder.Agents(l.sess) {
-			if p, ok := read[a.ID]; ok && p != a.Path || failed[a.Path] {
+			if p, ok := read[a.ID]; ok && p != a.Path || failedID[a.ID] {
 				continue
 			}
 			out = append(out, follow.File{Path: a.Path, Tag: a.ID})

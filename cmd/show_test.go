@@ -1031,6 +1031,9 @@ func followRaw(t *testing.T, p string) (*syncBuffer, context.Context, context.Ca
 	go func() { done <- showRun(o) }()
 	for !strings.Contains(out.String(), craftedSession[1]) {
 		select {
+		case err := <-done:
+			cancel()
+			t.Fatalf("show returned at once (%v):\n%s", err, out.String())
 		case <-ctx.Done():
 			cancel()
 			t.Fatalf("no initial output:\n%s", out.String())

@@ -338,14 +338,7 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 		idx = map[string]string{}
 		ents, _ := os.ReadDir(s.ProjectDir)
 		for _, e := range ents {
-			if !e.IsDir() {
-				// 2.0.x: flat agent-<id>.jsonl files beside the sessions.
-				if aid := strings.TrimSuffix(strings.TrimPrefix(e.Name(), "agent-"), ".jsonl"); e.Type().IsRegular() && isAgentName(e.Name()) && idx[aid] == "" {
-					idx[aid] = filepath.Join(s.ProjectDir, e.Name())
-				}
-				continue
-			}
-			if !IsSessionID(e.Name()) {
+			if !e.IsDir() || !IsSessionID(e.Name()) {
 				continue
 			}
 			filepath.WalkDir(filepath.Join(s.ProjectDir, e.Name(), "subagents"), func(p string, d fs.DirEntry, err error) error {
@@ -358,6 +351,16 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 				return nil
 			})
 		}
+		// 2.0.x: flat agent-<id>.jsonl files beside the sessions, each of
+		// the session its lines record (one that records none, or cannot
+		// be read, belongs to no session: it proves nothing).
+		for sid, as := range f.flatAgents(s.ProjectDir) {
+			for _, a := range as {
+				if sid != s.ID && idx[a.ID] == "" {
+					idx[a.ID] = a.Path
+				}
+			}
+		}
 		f.mu.Lock()
 		if f.byAgent == nil {
 			f.byAgent = map[string]map[string]string{}
@@ -368,11 +371,6 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 	p := idx[id]
 	if p == "" || strings.HasPrefix(p, strings.TrimSuffix(filepath.Clean(s.Path), ".jsonl")+string(filepath.Separator)) {
 		return "" // none, or in this session's own folder (then it is not missing)
-	}
-	for _, a := range f.flatAgents(s.ProjectDir)[s.ID] {
-		if a.Path == p {
-			return "" // a flat file of this session
-		}
 	}
 	return p
 }
