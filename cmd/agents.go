@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/agents"
+	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -91,6 +92,7 @@ func agentsRun(o *AgentsOptions) error {
 	}
 	rep := f.Report()
 	var mainErr error
+	var fileErrs []agents.Warning
 	res := agents.Find(s, files, agents.Options{
 		Prices:  prices,
 		OnIssue: rep.Line,
@@ -100,6 +102,7 @@ func agentsRun(o *AgentsOptions) error {
 				return
 			}
 			rep.FileError(path, err)
+			fileErrs = append(fileErrs, agents.Warning{File: path, Msg: diag.FileErrorText(path, err)})
 		},
 		Stdin:     f.IO.In,
 		Elsewhere: func(id string) string { return finder.AgentElsewhere(s, id) },
@@ -107,7 +110,9 @@ func agentsRun(o *AgentsOptions) error {
 	if mainErr != nil {
 		return mainErr
 	}
-	for _, w := range res.Warnings {
+	// The JSON document repeats every warning of stderr, file errors too.
+	res.Warnings = append(fileErrs, res.Warnings...)
+	for _, w := range res.Warnings[len(fileErrs):] { // file errors were printed as met
 		rep.Warn("%s", render.Safe(w.String()))
 	}
 	for _, n := range res.Notes {

@@ -62,14 +62,19 @@ func (r *Reporter) Warn(format string, args ...any) {
 // The error's own copy of the path is left out: "X: permission denied",
 // not "X: open X: permission denied".
 func (r *Reporter) FileError(path string, err error) {
+	r.Warn("%s: %s", path, FileErrorText(path, err))
+	r.mu.Lock()
+	r.files++
+	r.mu.Unlock()
+}
+
+// FileErrorText is err without its own copy of path.
+func FileErrorText(path string, err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {
 		err = pe.Err
 	}
-	r.Warn("%s: %v", path, err)
-	r.mu.Lock()
-	r.files++
-	r.mu.Unlock()
+	return err.Error()
 }
 
 // UnreadableFiles is the number of files reported by FileError.
