@@ -85,9 +85,9 @@ type Finder struct {
 	RootsErr error
 
 	mu      sync.Mutex
-	flat    map[string]map[string][]Agent // project dir → session id → flat agents
-	warned  map[string]bool               // paths already warned about by Agents
-	byAgent map[string]map[string]string  // project dir → agent id → a transcript of it (AgentElsewhere)
+	flat    map[string]map[string][]Agent     // project dir → session id → flat agents
+	warned  map[string]bool                   // paths already warned about by Agents
+	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
 
 	noRoots sync.Once
 }
@@ -335,7 +335,7 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 	idx, ok := f.byAgent[s.ProjectDir]
 	f.mu.Unlock()
 	if !ok {
-		idx = map[string]string{}
+		idx = map[string][]agentCopy{}
 		ents, _ := os.ReadDir(s.ProjectDir)
 		for _, e := range ents {
 			if !e.IsDir() || !IsSessionID(e.Name()) {
@@ -344,9 +344,7 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 			filepath.WalkDir(filepath.Join(s.ProjectDir, e.Name(), "subagents"), func(p string, d fs.DirEntry, err error) error {
 				if err == nil && d.Type().IsRegular() && isAgentName(d.Name()) {
 					aid := strings.TrimSuffix(strings.TrimPrefix(d.Name(), "agent-"), ".jsonl")
-					if _, dup := idx[aid]; !dup {
-						idx[aid] = p
-					}
+					idx[aid] = append(idx[aid], agentCopy{path: p, session: e.Name()})
 				}
 				return nil
 			})
@@ -356,24 +354,27 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 		// be read, belongs to no session: it proves nothing).
 		for sid, as := range f.flatAgents(s.ProjectDir) {
 			for _, a := range as {
-				if sid != s.ID && idx[a.ID] == "" {
-					idx[a.ID] = a.Path
-				}
+				idx[a.ID] = append(idx[a.ID], agentCopy{path: a.Path, session: sid})
 			}
 		}
 		f.mu.Lock()
 		if f.byAgent == nil {
-			f.byAgent = map[string]map[string]string{}
+			f.byAgent = map[string]map[string][]agentCopy{}
 		}
 		f.byAgent[s.ProjectDir] = idx
 		f.mu.Unlock()
 	}
-	p := idx[id]
-	if p == "" || strings.HasPrefix(p, strings.TrimSuffix(filepath.Clean(s.Path), ".jsonl")+string(filepath.Separator)) {
-		return "" // none, or in this session's own folder (then it is not missing)
+	for _, c := range idx[id] {
+		if c.session != s.ID { // this session's own copy would have been linked
+			return c.path
+		}
 	}
-	return p
+	return ""
 }
+
+// agentCopy is an agent transcript in a project folder and the session it
+// belongs to (AgentElsewhere).
+type agentCopy struct{ path, session string }
 
 // flatAgents indexes the flat agent files of a project folder by the
 // sessionId they record. Each folder is read once.

@@ -541,3 +541,34 @@ func TestResolveIsQuietAboutOtherSessions(t *testing.T) {
 		t.Errorf("resolve 4444: %v, stderr %q", err, stderr.String())
 	}
 }
+
+// AgentElsewhere finds an agent's transcript in another session of the
+// folder, in either layout, never in the asking session's own; its index
+// serves every session of the folder.
+func TestAgentElsewhere(t *testing.T) {
+	root := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                        lines(userLine("one", "")),
+		"-p/" + id2 + ".jsonl":                        lines(userLine("two", "")),
+		"-p/" + id1 + "/subagents/agent-nested.jsonl": lines(userLine("sub", `"isSidechain":true,`)),
+		"-p/agent-flat.jsonl":                         lines(fmt.Sprintf(`{"type":"user","sessionId":%q,"isSidechain":true}`, id1)),
+		"-p/agent-nobody.jsonl":                       "",
+	})
+	f := NewFinder([]Root{{ProjectsDir: root}}, nil)
+	s1, _ := f.Resolve(id1)
+	s2, _ := f.Resolve(id2)
+	for _, tc := range []struct {
+		s        *Session
+		id, want string
+	}{
+		{s2, "nested", filepath.Join(root, "-p", id1, "subagents", "agent-nested.jsonl")},
+		{s2, "flat", filepath.Join(root, "-p", "agent-flat.jsonl")},
+		{s1, "nested", ""}, // its own
+		{s1, "flat", ""},   // its own
+		{s2, "nobody", ""}, // records no session: proves nothing
+		{s2, "../x", ""},
+	} {
+		if got := f.AgentElsewhere(tc.s, tc.id); got != tc.want {
+			t.Errorf("AgentElsewhere(%s, %s) = %q, want %q", tc.s.ID[:4], tc.id, got, tc.want)
+		}
+	}
+}
