@@ -63,7 +63,8 @@ func golden(t *testing.T, name, got string) {
 		t.Fatalf("%v (run go test ./cmd -update to create it)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./cmd -update rewrites it)\n--- got\n%s\n--- want\n%s", name, got, want)
+		// Cut: a show golden runs to hundreds of kilobytes.
+		t.Errorf("%s differs from the golden file (go test ./cmd -update rewrites it)\n--- got\n%.3000s\n--- want\n%.3000s", name, got, want)
 	}
 }
 

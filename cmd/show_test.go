@@ -47,21 +47,7 @@ func showCorpus(t *testing.T) string {
 
 func showGolden(t *testing.T, name, got string) {
 	t.Helper()
-	p := filepath.Join("testdata", "show", name)
-	if *update {
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd -run TestShow -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test ./cmd -run TestShow -update rewrites it)\n--- got (first 3000 bytes)\n%.3000s", name, got)
-	}
+	golden(t, filepath.Join("show", name), got)
 }
 
 // writeSession writes a crafted transcript into a projects dir and returns
