@@ -221,6 +221,9 @@ func Valid(raw []byte) bool {
 // split lines themselves (the head and tail reads of session listing).
 func ParseLine(raw []byte) (Entry, bool) {
 	raw = trimSpace(raw)
+	if hasNUL(raw) {
+		return Entry{Size: len(raw)}, false
+	}
 	e, ok := parseEnvelope(raw, nil, nil)
 	e.Size = len(raw)
 	return e, ok

@@ -106,12 +106,12 @@ const SyntheticModel = "<synthetic>"
 // well-formed object. Strings are copied (line is reused by the reader),
 // but through ls: a string equal to the last one of its field is shared.
 //
-// With fp, the tree facts are gathered in the same walk.
+// With fp, the tree facts are gathered in the same walk. The caller has
+// refused a line holding a NUL byte (Reader.Next looks for one in every
+// line anyway, for a crash's residue; ParseLine looks itself): the scanner
+// does not look for them inside strings.
 func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 	var e Entry
-	if hasNUL(line) {
-		return e, false
-	}
 	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
 		if fp != nil && string(k) != "message" && isTreeKey(k) {
 			// Read for the facts here; the envelope reads its own fields

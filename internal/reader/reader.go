@@ -286,7 +286,8 @@ func (r *Reader) Next() (Entry, bool) {
 		if len(line) == 0 {
 			continue
 		}
-		at := start // where the JSON of the line starts (moved by a crash's residue)
+		at := start  // where the JSON of the line starts (moved by a crash's residue)
+		nul := false // a NUL byte stays in the line: malformed (the parse does not look)
 		if z := bytes.IndexByte(line, 0); z >= 0 {
 			// A run of NUL bytes is what a crash leaves where a write was
 			// lost, and Claude Code appends its next line right after it:
@@ -307,7 +308,9 @@ func (r *Reader) Next() (Entry, bool) {
 				r.issue(CrashResidue, r.drained+cut) // with what readLine drained before the run
 				line = rest
 				at = start + int64(cap(raw)-cap(line)) // line is raw, cut at the front
-			} // else: not a line after a crash, but a malformed one
+			default: // not a line after a crash, but a malformed one
+				nul = true
+			}
 		}
 		if r.opts.Want != nil && !r.opts.Want(line) {
 			if line[0] != '{' || line[len(line)-1] != '}' {
@@ -325,6 +328,14 @@ func (r *Reader) Next() (Entry, bool) {
 			case gjson.ValidBytes(line): // rare: a JSON value that is not an object
 				kind = NotObject
 			case !complete:
+				kind = TruncatedTail
+			}
+			r.issue(kind, len(line))
+			continue
+		}
+		if nul {
+			kind := Malformed
+			if !complete {
 				kind = TruncatedTail
 			}
 			r.issue(kind, len(line))

@@ -570,3 +570,14 @@ func TestWantReadsTheLineAfterACrashInALongUnwantedLine(t *testing.T) {
 		t.Errorf("with a 2 MiB limit: entries %v", got)
 	}
 }
+
+// ParseLine refuses a NUL byte inside a string, as the Reader does (the
+// scanner itself does not look for one).
+func TestParseLineRefusesNUL(t *testing.T) {
+	if _, ok := ParseLine([]byte("{\"uuid\":\"a\x00b\"}")); ok {
+		t.Error("a line holding a NUL byte was parsed")
+	}
+	if e, ok := ParseLine([]byte(`{"uuid":"ab"}`)); !ok || e.UUID != "ab" {
+		t.Errorf("%+v %v", e, ok)
+	}
+}
