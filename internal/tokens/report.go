@@ -144,12 +144,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			groupOf[i] = g
 		}
 	}
-	// The message ids of the groups done, when there are several: 8 bytes
-	// of hash each (a false match only costs the exact way round).
-	var before map[uint64]struct{}
-	if len(groups) > 1 {
-		before = map[uint64]struct{}{}
-	}
+	var done folderIDs // the message ids of each group, when there are several
 
 	var c *Counter
 	var members []int
@@ -167,27 +162,20 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		if c == nil {
 			c = newCounter(detail)
 		}
-		if before != nil {
-			for j := range int32(one.c.rows.len()) {
-				if _, ok := before[one.c.rows.at(j).mid[0]]; ok {
-					read(-1)
-					return nil // in two folders: count with one table
-				}
-			}
-		}
 		c.Merge(one.c)
 		one.c = nil
 		rep.projectOf[sr.ID] = sorted[i].Project
 		members = append(members, i)
 		if k+1 == len(order) || groupOf[order[k+1]] != groupOf[i] {
 			rep.total(c, members, w, detail)
-			if before != nil {
-				for j := range int32(c.rows.len()) {
-					before[c.rows.at(j).mid[0]] = struct{}{}
-				}
+			if len(groups) > 1 {
+				done.add(c)
 			}
 			c, members = nil, nil
 		}
+	}
+	if done.shared() {
+		return nil // a response in two folders: count with one table
 	}
 	for _, sr := range rep.Sessions {
 		rep.Total.Merge(sr.Total)
