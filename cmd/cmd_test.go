@@ -384,6 +384,26 @@ func TestTokensReportShapeFollowsTheArguments(t *testing.T) {
 	}
 }
 
+// A CI log must say why --strict failed: the incomplete last line of a
+// session, a note under -v otherwise, is then a warning on every command.
+func TestStrictSaysWhyItFails(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "-p"), 0o755)
+	os.WriteFile(filepath.Join(dir, "-p", "11111111-1111-4111-8111-111111111111.jsonl"), []byte(
+		`{"type":"user","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T00:00:00Z","cwd":"/p","message":{"role":"user","content":"hi"}}`+"\n"+
+			`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m","role":"ass`), 0o644)
+	for _, args := range [][]string{{"tokens"}, {"tokens", "1111"}, {"show", "1111"}, {"tree", "1111"}, {"agents", "1111"}, {"ls", "--long"}} {
+		quiet := run(t, false, nil, append(args, "--dir", dir)...)
+		strict := run(t, false, nil, append(args, "--dir", dir, "--strict")...)
+		if quiet.code != 0 || strings.Contains(quiet.errOut, "incomplete") {
+			t.Errorf("%v: without --strict exit %d, stderr %q", args, quiet.code, quiet.errOut)
+		}
+		if strict.code != 1 || !strings.Contains(strict.errOut, "cctx: warning: ") || !strings.Contains(strict.errOut, ":2: last line is incomplete") {
+			t.Errorf("%v --strict: exit %d, stderr %q", args, strict.code, strict.errOut)
+		}
+	}
+}
+
 func TestTokensStrictValidatesEveryLine(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "-p"), 0o755)

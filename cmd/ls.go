@@ -42,8 +42,10 @@ the AI title, else the last prompt, else the summary, else the first prompt.
 Running sessions show their state (working or idle).
 
 Without --long only the first and last 64 KiB of each file are read, so the
-listing stays fast on thousands of sessions. --long reads every file to count
-prompts, API calls (deduplicated) and tokens, subagents included.
+listing stays fast on thousands of sessions; lines are not checked, and
+--strict fails only on a file that cannot be read. --long reads every file to
+count prompts, API calls (deduplicated) and tokens, subagents included; with
+--strict it parses and checks every line.
 
 Files without any conversation (empty, or only metadata) are left out unless
 --empty is given.`,

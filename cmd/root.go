@@ -84,7 +84,7 @@ type Factory struct {
 // Report is where warnings and notes go (stderr).
 func (f *Factory) Report() *diag.Reporter {
 	if f.report == nil {
-		f.report = diag.New(f.IO.ErrOut, f.Globals.Verbose)
+		f.report = diag.New(f.IO.ErrOut, f.Globals.Verbose, f.Globals.Strict)
 	}
 	return f.report
 }

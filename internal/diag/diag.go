@@ -26,19 +26,23 @@ type Reporter struct {
 	mu       sync.Mutex
 	w        io.Writer
 	verbose  bool
+	strict   bool // --strict: every warning fails the run, so none is a quiet note
 	warnings int
 	files    int // files that could not be read
 	perFile  map[string]int
 	capped   []string // files whose line warnings passed perFileLimit, in order
 }
 
-// New returns a Reporter writing to w (normally stderr).
-func New(w io.Writer, verbose bool) *Reporter {
-	return &Reporter{w: w, verbose: verbose, perFile: map[string]int{}}
+// New returns a Reporter writing to w (normally stderr). verbose prints
+// notes and every line warning; strict (--strict, where any warning fails
+// the run) prints as a warning what would otherwise be a note, so that a
+// failing run always says why.
+func New(w io.Writer, verbose, strict bool) *Reporter {
+	return &Reporter{w: w, verbose: verbose, strict: strict, perFile: map[string]int{}}
 }
 
 // Discard is a Reporter that prints nothing, for tests and library callers.
-func Discard() *Reporter { return New(io.Discard, false) }
+func Discard() *Reporter { return New(io.Discard, false, false) }
 
 // Verbose reports whether notes are printed.
 func (r *Reporter) Verbose() bool { return r.verbose }
@@ -96,12 +100,12 @@ func (r *Reporter) Note(format string, args ...any) {
 
 // Line reports a skipped transcript line. Every skipped line counts as a
 // warning (for --strict); a file prints only its first few unless -v, and
-// a truncated last line (a live session) is a note.
+// a truncated last line (a live session) is a note unless --strict.
 func (r *Reporter) Line(is reader.Issue) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.warnings++
-	if is.Kind == reader.TruncatedTail {
+	if is.Kind == reader.TruncatedTail && !r.strict {
 		if r.verbose {
 			fmt.Fprintf(r.w, "cctx: note: %s\n", termsafe.String(is.Error()))
 		}

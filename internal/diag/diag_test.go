@@ -9,7 +9,7 @@ import (
 
 func TestLineWarningsAreCountedAndCappedPerFile(t *testing.T) {
 	var b strings.Builder
-	r := New(&b, false)
+	r := New(&b, false, false)
 	for i := 1; i <= 8; i++ {
 		r.Line(reader.Issue{File: "a.jsonl", Line: i, Kind: reader.Malformed, Size: 10})
 	}
@@ -32,7 +32,7 @@ func TestLineWarningsAreCountedAndCappedPerFile(t *testing.T) {
 
 func TestVerbosePrintsEverythingAndNotes(t *testing.T) {
 	var b strings.Builder
-	r := New(&b, true)
+	r := New(&b, true, false)
 	for i := 1; i <= 8; i++ {
 		r.Line(reader.Issue{File: "a.jsonl", Line: i, Kind: reader.Malformed})
 	}
@@ -47,11 +47,26 @@ func TestVerbosePrintsEverythingAndNotes(t *testing.T) {
 
 func TestMessagesAreTerminalSafe(t *testing.T) {
 	var b strings.Builder
-	r := New(&b, true)
+	r := New(&b, true, false)
 	r.Warn("%s: bad", "evil\x1b]0;owned\x07.jsonl")
 	r.Note("%s", "\u202eabc")
 	r.Line(reader.Issue{File: "x\x1b[2J.jsonl", Line: 1, Kind: reader.Malformed})
 	if out := b.String(); strings.ContainsAny(out, "\x1b\x07\u202e") {
 		t.Errorf("raw control characters reached stderr: %q", out)
+	}
+}
+
+// Under --strict every warning fails the run, so a failing run must say
+// why without -v: the truncated last line of a live session, a note
+// otherwise, is printed as a warning.
+func TestStrictPrintsWhatFailsTheRun(t *testing.T) {
+	for _, strict := range []bool{false, true} {
+		var b strings.Builder
+		r := New(&b, false, strict)
+		r.Line(reader.Issue{File: "b.jsonl", Line: 3, Kind: reader.TruncatedTail, Size: 5})
+		printed := strings.Contains(b.String(), "cctx: warning: b.jsonl:3: last line is incomplete")
+		if printed != strict || r.Warnings() != 1 {
+			t.Errorf("strict=%v: printed %v, %d warning(s):\n%s", strict, printed, r.Warnings(), b.String())
+		}
 	}
 }

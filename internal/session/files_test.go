@@ -120,7 +120,7 @@ func TestFileMatrix(t *testing.T) {
 			root := write(t, map[string]string{"-p/" + id1 + ".jsonl": good})
 			tt.setup(t, root)
 			var stderr bytes.Buffer
-			f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, true))
+			f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, true, false))
 			done := make(chan Listing, 1)
 			var ss []*Session
 			go func() {
@@ -187,7 +187,7 @@ func TestAgentFileMatrix(t *testing.T) {
 	symlink(t, "agent-flatloop.jsonl", filepath.Join(root, "-p", "agent-flatloop.jsonl"))
 
 	var stderr bytes.Buffer
-	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, true))
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, true, false))
 	done := make(chan []Agent, 1)
 	go func() {
 		s, err := f.Resolve(id1)
@@ -240,7 +240,7 @@ func TestUnreadableFiles(t *testing.T) {
 	chmod(t, filepath.Join(root, "-q"), 0)
 	chmod(t, filepath.Join(root, "-p", id1, "subagents", "inner"), 0)
 	var stderr bytes.Buffer
-	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false))
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false, false))
 	l := f.List(ListOptions{})
 	var listed []*Session
 	for _, in := range l.Sessions {
@@ -549,7 +549,7 @@ func TestAgentsWarnsOnce(t *testing.T) {
 	mkdir(t, sub)
 	symlink(t, filepath.Join(root, "elsewhere", "agent-x.jsonl"), filepath.Join(sub, "agent-x.jsonl"))
 	var stderr bytes.Buffer
-	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false))
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false, false))
 	s, err := f.Resolve(id1)
 	if err != nil {
 		t.Fatal(err)

@@ -390,7 +390,7 @@ func TestResolveARenamedFileByItsSessionID(t *testing.T) {
 func TestARootWithoutProjectsIsWarnedAbout(t *testing.T) {
 	var buf strings.Builder
 	root := write(t, map[string]string{"notes.txt": "x"})
-	ss := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&buf, false)).Sessions()
+	ss := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&buf, false, false)).Sessions()
 	if len(ss) != 0 || !strings.Contains(buf.String(), "no project folders or sessions here") {
 		t.Errorf("sessions %d, stderr %q", len(ss), buf.String())
 	}
@@ -398,7 +398,7 @@ func TestARootWithoutProjectsIsWarnedAbout(t *testing.T) {
 
 func TestNoRootsIsSaidOnceAndOnlyForListings(t *testing.T) {
 	var buf strings.Builder
-	f := NewFinder(nil, diag.New(&buf, false))
+	f := NewFinder(nil, diag.New(&buf, false, false))
 	if _, err := f.Resolve("-"); err != nil || buf.Len() != 0 {
 		t.Fatalf("stdin: err %v, stderr %q", err, buf.String())
 	}
@@ -527,7 +527,7 @@ func TestResolveIsQuietAboutOtherSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false))
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false, false))
 	if _, err := f.Resolve(id1); err != nil || stderr.Len() != 0 {
 		t.Errorf("resolve: %v, stderr %q", err, stderr.String())
 	}
@@ -537,7 +537,7 @@ func TestResolveIsQuietAboutOtherSessions(t *testing.T) {
 	}
 	// When nothing matches, what was skipped may be why: it is said.
 	stderr.Reset()
-	if _, err := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false)).Resolve("4444"); err == nil || !strings.Contains(stderr.String(), "44444444-4444-4444-8444-444444444444.jsonl") {
+	if _, err := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false, false)).Resolve("4444"); err == nil || !strings.Contains(stderr.String(), "44444444-4444-4444-8444-444444444444.jsonl") {
 		t.Errorf("resolve 4444: %v, stderr %q", err, stderr.String())
 	}
 }

@@ -75,7 +75,7 @@ func summary(id, parent string, sec int) string {
 func build(t *testing.T, lines ...string) (*Tree, string) {
 	t.Helper()
 	var stderr bytes.Buffer
-	tr, err := Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), "test.jsonl", diag.New(&stderr, false))
+	tr, err := Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), "test.jsonl", diag.New(&stderr, false, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func inPieces(t *testing.T, lines []string) string {
 	defer func(old int64) { pieceBytes = old }(pieceBytes)
 	pieceBytes = 100
 	var stderr bytes.Buffer
-	tr, err := LoadFiles(path, nil, diag.New(&stderr, false))
+	tr, err := LoadFiles(path, nil, diag.New(&stderr, false, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -687,7 +687,7 @@ func (f *failingReader) Read(p []byte) (int, error) {
 func TestAReadErrorStillSaysWhatWasRead(t *testing.T) {
 	in := strings.Join([]string{user("u1", "", "hi", 0), user("u1", "", "again", 1)}, "\n") + "\n"
 	var stderr bytes.Buffer
-	_, err := Read(&failingReader{strings.NewReader(in)}, "test.jsonl", diag.New(&stderr, false))
+	_, err := Read(&failingReader{strings.NewReader(in)}, "test.jsonl", diag.New(&stderr, false, false))
 	if err == nil || !strings.Contains(err.Error(), "device gone") {
 		t.Errorf("err = %v", err)
 	}
@@ -707,7 +707,7 @@ func TestAnAgentInTwoLayoutsIsOneAgent(t *testing.T) {
 	writeFile(t, nested, line)
 	writeFile(t, filepath.Join(dir, "agent-aaa.jsonl"), line)
 	var stderr bytes.Buffer
-	tr, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, diag.New(&stderr, false))
+	tr, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, diag.New(&stderr, false, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -730,7 +730,7 @@ func TestResultsNamingAMissingAgentAreReported(t *testing.T) {
 	writeFile(t, main, user("u1", "", "start", 0), asst("a1", "u1", "m1", 1, "toolu_1", "toolu_2"),
 		res("r1", "a1", "toolu_1", "zzz", 2), res("r2", "r1", "toolu_2", "../x", 3))
 	var stderr bytes.Buffer
-	if _, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, diag.New(&stderr, false)); err != nil {
+	if _, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, diag.New(&stderr, false, false)); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{
@@ -752,7 +752,7 @@ func TestAnUnreadableAgentFileIsNotAlsoMissing(t *testing.T) {
 	writeFile(t, main, user("u1", "", "start", 0), asst("a1", "u1", "m1", 1, "toolu_1"), res)
 	var stderr bytes.Buffer
 	gone := filepath.Join(dir, "s1", "subagents", "agent-zzz.jsonl") // listed, then gone
-	tr, err := LoadFiles(main, []session.Agent{{ID: "zzz", Path: gone}}, diag.New(&stderr, false))
+	tr, err := LoadFiles(main, []session.Agent{{ID: "zzz", Path: gone}}, diag.New(&stderr, false, false))
 	if err != nil {
 		t.Fatal(err)
 	}
