@@ -144,8 +144,26 @@ func TestLsTerminalView(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.errOut)
 	}
 	golden(t, "ls/samples-terminal.txt", r.out)
-	if !strings.Contains(r.errOut, "file(s) without conversation hidden") {
-		t.Errorf("hidden files not mentioned: %q", r.errOut)
+	if !strings.HasPrefix(r.errOut, "cctx: ") || !strings.Contains(r.errOut, "file(s) without conversation hidden") {
+		t.Errorf("hidden files not mentioned, in cctx's format: %q", r.errOut)
+	}
+}
+
+// What a listing or a count left out is said on stderr, in cctx's format,
+// naming the filters when they are why nothing is left.
+func TestNothingLeftSaysWhy(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ls", "--limit", "1"}, "cctx: 1 of "},
+		{[]string{"ls", "--project", "/nowhere"}, "cctx: none of the "},
+		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n"},
+	} {
+		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
+		if r.code != 0 || !strings.HasPrefix(r.errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want it to start %q", tc.args, r.code, r.errOut, tc.want)
+		}
 	}
 }
 

@@ -350,6 +350,6 @@ func lsNotes(f *Factory, list session.Listing, finder *session.Finder, o *LsOpti
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintln(f.IO.ErrOut, f.Render().Theme.Dim(n))
+		fmt.Fprintln(f.IO.ErrOut, f.Render().Theme.Dim("cctx: "+n))
 	}
 }

@@ -147,7 +147,7 @@ holds projects/), else in every dir of CLAUDE_CONFIG_DIR (comma-separated),
 else in ~/.claude/projects and ~/.config/claude/projects.
 
 A <session> argument is a session id, a unique prefix of one (4+ characters),
-a path to a .jsonl file, "latest" (the most recently modified session), or
+a path to a .jsonl file, "latest" (the newest activity: the first row of ls), or
 "-" (one transcript on stdin).
 
 Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error

@@ -199,7 +199,11 @@ func tokensRun(o *TokensOptions) error {
 		}
 	} else {
 		if len(rep.Sessions) == 0 {
-			fmt.Fprintln(f.IO.ErrOut, "cctx: no sessions to count"+finder.Where())
+			msg := "cctx: no sessions to count" + finder.Where()
+			if o.Project != "" || o.Since != "" || o.Until != "" {
+				msg += " that match --since, --until or --project"
+			}
+			fmt.Fprintln(f.IO.ErrOut, msg)
 		}
 		// A pipe gets one table: the responses, or the groups of --by.
 		rows := withResponses && (f.IO.IsStdoutTTY() || by == "" || by == tokens.ByResponse)
