@@ -223,7 +223,7 @@ func agentsDoc(res *agents.Result) agentsJSON {
 			AgentID: a.ID, ParentAgentID: a.ParentID, Depth: a.Depth, Kind: a.Kind, SubagentType: a.Type,
 			Description: a.Description, Name: a.Name, TeamName: a.TeamName, Prompt: a.Prompt,
 			Models: a.Models, Status: a.Status, Background: a.Background, Path: a.Path, MetaPath: a.MetaPath,
-			Link: a.Link, StartedAt: render.Timestamp(a.Started), EndedAt: render.Timestamp(a.Ended),
+			Link: a.Link, StartedAt: render.JSONTime(a.Started), EndedAt: render.JSONTime(a.Ended),
 			DurationMs: a.DurationMs, APICalls: a.Total.APICalls, ToolUses: a.ToolUses,
 			MessagesSent: a.MessagesSent, MessagesReceived: a.MessagesIn, Total: a.Total,
 			TokenCheck: a.TokenCheck, Calls: []callJSON{}, Problems: a.Problems,
@@ -248,7 +248,7 @@ func agentsDoc(res *agents.Result) agentsJSON {
 			cj := callJSON{
 				ToolUseID: c.ToolUseID, Tool: c.Tool, ParentAgentID: c.ParentAgentID, Status: agents.CallStatus(c),
 				Resume: c.Input.Resume, Background: c.Input.Background, Error: c.ErrorText, File: c.File, Line: c.Line,
-				At: render.Timestamp(c.Time), ResultAgentID: c.Result.AgentID, ResultStatus: c.Result.Status,
+				At: render.JSONTime(c.Time), ResultAgentID: c.Result.AgentID, ResultStatus: c.Result.Status,
 			}
 			if c.Result.HasTotalTokens {
 				v := c.Result.TotalTokens

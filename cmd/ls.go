@@ -154,7 +154,7 @@ func lsRun(o *LsOptions) error {
 			rows[i] = lsRow{
 				SessionID: in.ID, Project: in.Project, ProjectKey: in.ProjectKey(), Path: in.Path,
 				Title: in.Title, TitleSource: in.TitleSource, FirstPrompt: in.FirstPrompt,
-				StartedAt: render.Timestamp(in.StartedAt), UpdatedAt: render.Timestamp(in.UpdatedAt),
+				StartedAt: render.JSONTime(in.StartedAt), UpdatedAt: render.JSONTime(in.UpdatedAt),
 				GitBranch: in.GitBranch, Version: in.Version, Subagents: in.Subagents, SizeBytes: in.Size,
 			}
 			if in.Live != nil {

@@ -172,10 +172,7 @@ func treeJSON(t *tree.Tree, agents bool) treeJSONDoc {
 		} else {
 			jn.LogicalParentUUID = strPtr(n.LogicalParentUUID)
 		}
-		if !n.Timestamp.IsZero() {
-			ts := n.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z07:00")
-			jn.Timestamp = &ts
-		}
+		jn.Timestamp = render.JSONTimeOrNull(n.Timestamp)
 		if n.Agent != nil {
 			jn.AgentID = &n.Agent.ID
 		}

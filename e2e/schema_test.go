@@ -185,9 +185,12 @@ func objs(v any) []map[string]any {
 	return out
 }
 
-func isRFC3339(s string) bool {
-	_, err := time.Parse(time.RFC3339Nano, s)
-	return err == nil
+// isJSONTime: README, every --json time is UTC with exactly three
+// fractional digits (2026-02-11T21:41:44.800Z), in every command.
+func isJSONTime(s string) bool {
+	const layout = "2006-01-02T15:04:05.000Z"
+	t, err := time.Parse(layout, s)
+	return err == nil && t.Format(layout) == s
 }
 
 func num(v any) int64 { f, _ := v.(float64); return int64(f) }
@@ -245,8 +248,8 @@ func TestLsJSON(t *testing.T) {
 					errs = append(errs, fmt.Sprintf("%s.title_source %q is not documented", where, ts))
 				}
 				for _, k := range []string{"started_at", "updated_at"} {
-					if ts, _ := s[k].(string); ts != "" && !isRFC3339(ts) {
-						errs = append(errs, fmt.Sprintf("%s.%s %q is not RFC 3339", where, k, ts))
+					if ts, _ := s[k].(string); ts != "" && !isJSONTime(ts) {
+						errs = append(errs, fmt.Sprintf("%s.%s %q is not 2006-01-02T15:04:05.000Z", where, k, ts))
 					}
 				}
 				if live, ok := s["live"].(map[string]any); ok {
@@ -334,7 +337,7 @@ func TestTokensJSON(t *testing.T) {
 			for i, rs := range resps {
 				where := fmt.Sprintf("responses[%d]", i)
 				errs = append(errs, responseSchema.check(where, rs)...)
-				if ts, _ := rs["timestamp"].(string); !isRFC3339(ts) {
+				if ts, _ := rs["timestamp"].(string); !isJSONTime(ts) {
 					errs = append(errs, fmt.Sprintf("%s.timestamp %q", where, ts))
 				}
 				respTokens += num(rs["input_tokens"]) + num(rs["output_tokens"]) + num(rs["cache_creation_input_tokens"]) + num(rs["cache_read_input_tokens"])
@@ -378,7 +381,7 @@ func TestTreeJSON(t *testing.T) {
 					errs = append(errs, fmt.Sprintf("uuid %s listed twice", u))
 				}
 				byUUID[u] = n
-				if ts, ok := n["timestamp"].(string); ok && !isRFC3339(ts) {
+				if ts, ok := n["timestamp"].(string); ok && !isJSONTime(ts) {
 					errs = append(errs, fmt.Sprintf("nodes[%d].timestamp %q", i, ts))
 				}
 			}
@@ -443,7 +446,7 @@ func TestAgentsJSON(t *testing.T) {
 					}
 				}
 				for _, k := range []string{"started_at", "ended_at"} {
-					if ts, _ := a[k].(string); ts != "" && !isRFC3339(ts) {
+					if ts, _ := a[k].(string); ts != "" && !isJSONTime(ts) {
 						errs = append(errs, fmt.Sprintf("%s.%s %q", where, k, ts))
 					}
 				}

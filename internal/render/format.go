@@ -87,12 +87,38 @@ func Ago(t, now time.Time) string {
 	return t.Local().Format("2006-01-02")
 }
 
-// Timestamp formats t as RFC 3339 in UTC, or "" for the zero time.
+// Timestamp formats t as RFC 3339 in UTC to the second, or "" for the zero
+// time: the times of tab-separated output. JSON uses JSONTime.
 func Timestamp(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// JSONTimeLayout is the one layout of every time in --json output: UTC with
+// exactly three fractional digits. A fixed width lets the times of different
+// commands be compared, sorted and joined as text; time.RFC3339Nano drops
+// trailing zeros (".8Z" where another command writes ".800Z"). Claude Code
+// records milliseconds, so nothing it wrote is lost; a finer time is cut,
+// never rounded (rounding could move it to the next second, minute or day).
+const JSONTimeLayout = "2006-01-02T15:04:05.000Z"
+
+// JSONTime formats t for JSON (JSONTimeLayout), or "" for the zero time.
+func JSONTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(JSONTimeLayout)
+}
+
+// JSONTimeOrNull is JSONTime for fields that are null when there is no time.
+func JSONTimeOrNull(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := JSONTime(t)
+	return &s
 }
 
 // Duration formats a span compactly: 45s, 12m, 3h05m, 2d4h.

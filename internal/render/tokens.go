@@ -105,7 +105,7 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 	}
 	sortStrings(out.Pricing.UnpricedModels)
 	for _, s := range rep.Sessions {
-		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: Timestamp(s.Started),
+		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: JSONTime(s.Started),
 			Total: s.Total, Agents: []AgentJSON{}, Models: []ModelJSON{}}
 		for _, a := range s.Agents {
 			st.Agents = append(st.Agents, AgentJSON{a.Key, a.Total})
@@ -131,7 +131,7 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 			}
 			u := r.Usage
 			out.Responses = append(out.Responses, ResponseJSON{
-				Timestamp: Timestamp(r.Time), SessionID: r.SessionID, AgentID: r.AgentID, Model: r.Model,
+				Timestamp: JSONTime(r.Time), SessionID: r.SessionID, AgentID: r.AgentID, Model: r.Model,
 				MessageID: r.MessageID, RequestID: r.RequestID,
 				Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation,
 				CacheCreation5m: u.CacheCreation5m, CacheCreation1h: u.CacheCreation1h, CacheRead: u.CacheRead,

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
@@ -75,13 +76,8 @@ func optional(s string) *string {
 	return &s
 }
 
-func optTime(t time.Time) *string {
-	if t.IsZero() {
-		return nil
-	}
-	s := t.UTC().Format(time.RFC3339Nano)
-	return &s
-}
+// optTime is the shared JSON time (render.JSONTime), null when unknown.
+func optTime(t time.Time) *string { return render.JSONTimeOrNull(t) }
 
 // Session is the JSON form of the header.
 func (d *Doc) Session() SessionJSON {

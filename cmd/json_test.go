@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// timedSession has times written with trailing zeros dropped (".8Z", "Z",
+// ".05Z"), as Claude Code's own lines may have them, and a failed Task call
+// so that agents has a row.
+var timedSession = []string{
+	`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"11111111-2222-3333-4444-555555555555","cwd":"/tmp/proj","timestamp":"2026-02-11T21:41:44.8Z","message":{"role":"user","content":"go"}}`,
+	`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"11111111-2222-3333-4444-555555555555","cwd":"/tmp/proj","timestamp":"2026-02-11T21:41:45Z","requestId":"r1","message":{"id":"m1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"Task","input":{"description":"d","prompt":"p"}}],"usage":{"input_tokens":1,"output_tokens":2}}}`,
+	`{"type":"user","uuid":"u2","parentUuid":"a1","sessionId":"11111111-2222-3333-4444-555555555555","cwd":"/tmp/proj","timestamp":"2026-02-11T21:41:46.05Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","is_error":true,"content":"<tool_use_error>boom</tool_use_error>"}]}}`,
+}
+
+// jsonTimes collects the values of the time fields of a JSON document,
+// leaving out the transcript's own lines (show's raw and content).
+func jsonTimes(v any, out *[]string) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			switch k {
+			case "raw", "content":
+				continue
+			case "timestamp", "started_at", "ended_at", "updated_at", "at":
+				if s, ok := x.(string); ok && s != "" {
+					*out = append(*out, s)
+				}
+				continue
+			}
+			jsonTimes(x, out)
+		}
+	case []any:
+		for _, x := range v {
+			jsonTimes(x, out)
+		}
+	}
+}
+
+// Every command writes every time of its --json in one layout: UTC with
+// exactly three fractional digits.
+func TestJSONTimesHaveMilliseconds(t *testing.T) {
+	p := writeSession(t, timedSession...)
+	dir := filepath.Dir(filepath.Dir(p))
+	const (
+		t44 = "2026-02-11T21:41:44.800Z"
+		t45 = "2026-02-11T21:41:45.000Z"
+		t46 = "2026-02-11T21:41:46.050Z"
+	)
+	layout := regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$`)
+	tests := []struct {
+		cmd  []string
+		want []string // times the document must hold
+	}{
+		{[]string{"ls"}, []string{t44, t46}},                // started_at, updated_at
+		{[]string{"show", "1111"}, []string{t44, t45, t46}}, // session and messages
+		{[]string{"tree", "1111"}, []string{t44, t45, t46}}, // nodes
+		{[]string{"tokens", "1111"}, []string{t44, t45}},    // session started_at, response timestamp
+		{[]string{"agents", "1111"}, []string{t45, t46}},    // started_at and calls[].at, ended_at
+	}
+	for _, tc := range tests {
+		t.Run(tc.cmd[0], func(t *testing.T) {
+			r := run(t, false, nil, append(append([]string{}, tc.cmd...), "--json", "--dir", dir)...)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
+			}
+			var doc any
+			if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			jsonTimes(doc, &got)
+			for _, s := range got {
+				if !layout.MatchString(s) {
+					t.Errorf("time %q is not in the layout 2006-01-02T15:04:05.000Z", s)
+				}
+			}
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Errorf("no time %s among %v", w, got)
+				}
+			}
+		})
+	}
+}

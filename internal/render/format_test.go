@@ -1,0 +1,38 @@
+package render
+
+import (
+	"testing"
+	"time"
+)
+
+// Every --json time has the same width, so times of different commands
+// compare, sort and join as text.
+func TestJSONTime(t *testing.T) {
+	paris := time.FixedZone("CET", 3600)
+	tests := []struct {
+		name string
+		in   time.Time
+		want string
+	}{
+		{"trailing zeros are kept (.8 is .800)", time.Date(2026, 2, 11, 21, 41, 44, 800e6, time.UTC), "2026-02-11T21:41:44.800Z"},
+		{"a whole second still has three digits", time.Date(2026, 2, 11, 21, 41, 45, 0, time.UTC), "2026-02-11T21:41:45.000Z"},
+		{"milliseconds as written", time.Date(2026, 2, 11, 21, 41, 46, 123e6, time.UTC), "2026-02-11T21:41:46.123Z"},
+		{"finer precision is cut, not rounded into the next day", time.Date(2026, 12, 31, 23, 59, 59, 999999999, time.UTC), "2026-12-31T23:59:59.999Z"},
+		{"another zone is written in UTC", time.Date(2026, 2, 11, 22, 41, 44, 800e6, paris), "2026-02-11T21:41:44.800Z"},
+		{"the zero time is empty", time.Time{}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := JSONTime(tc.in); got != tc.want {
+				t.Errorf("JSONTime = %q, want %q", got, tc.want)
+			}
+			got := JSONTimeOrNull(tc.in)
+			switch {
+			case tc.want == "" && got != nil:
+				t.Errorf("JSONTimeOrNull = %q, want nil", *got)
+			case tc.want != "" && (got == nil || *got != tc.want):
+				t.Errorf("JSONTimeOrNull = %v, want %q", got, tc.want)
+			}
+		})
+	}
+}
