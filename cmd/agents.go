@@ -156,7 +156,10 @@ func agentsRun(o *AgentsOptions) error {
 
 // agentJSON is one agent in --json.
 type agentJSON struct {
-	AgentID          string       `json:"agent_id"`
+	// AgentID is null for a call that never got an agent (it failed before
+	// one was spawned): "" is the main conversation's key in
+	// `tokens --by agent`, and a script joining on it must not match.
+	AgentID          *string      `json:"agent_id"`
 	ToolUseID        string       `json:"tool_use_id"`
 	ParentAgentID    string       `json:"parent_agent_id"`
 	Depth            int          `json:"depth"`
@@ -220,13 +223,16 @@ func agentsDoc(res *agents.Result) agentsJSON {
 	}
 	for _, a := range res.Agents {
 		j := agentJSON{
-			AgentID: a.ID, ParentAgentID: a.ParentID, Depth: a.Depth, Kind: a.Kind, SubagentType: a.Type,
+			ParentAgentID: a.ParentID, Depth: a.Depth, Kind: a.Kind, SubagentType: a.Type,
 			Description: a.Description, Name: a.Name, TeamName: a.TeamName, Prompt: a.Prompt,
 			Models: a.Models, Status: a.Status, Background: a.Background, Path: a.Path, MetaPath: a.MetaPath,
 			Link: a.Link, StartedAt: render.JSONTime(a.Started), EndedAt: render.JSONTime(a.Ended),
 			DurationMs: a.DurationMs, APICalls: a.Total.APICalls, ToolUses: a.ToolUses,
 			MessagesSent: a.MessagesSent, MessagesReceived: a.MessagesIn, Total: a.Total,
 			TokenCheck: a.TokenCheck, Calls: []callJSON{}, Problems: a.Problems,
+		}
+		if a.ID != "" {
+			j.AgentID = &a.ID
 		}
 		if j.Models == nil {
 			j.Models = []string{}
@@ -280,7 +286,11 @@ func agentsTable(f *Factory, res *agents.Result) error {
 		t := render.NewTable(ro, "AGENT", "TOOL_USE", "PARENT", "DEPTH", "TYPE", "DESCRIPTION", "MODELS", "STATUS",
 			"CALLS", "TOKENS", "COST", "DURATION_MS", "TOOLS", "PROMPT", "PATH")
 		for _, a := range res.Agents {
-			row := []string{render.Safe(a.ID), agentsToolUse(a), render.Safe(a.ParentID), strconv.Itoa(a.Depth),
+			id := render.Safe(a.ID)
+			if id == "" {
+				id = "-" // no agent: an empty cell would read as the main conversation, as in tokens
+			}
+			row := []string{id, agentsToolUse(a), render.Safe(a.ParentID), strconv.Itoa(a.Depth),
 				render.Safe(a.Type), render.Safe(a.Description), render.Safe(strings.Join(a.Models, ",")), a.Status,
 				strconv.FormatInt(a.Total.APICalls, 10), strconv.FormatInt(a.Total.Tokens, 10), agentsCost(a.Total, false),
 				strconv.FormatInt(a.DurationMs, 10), strconv.Itoa(a.ToolUses)}

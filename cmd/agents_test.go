@@ -127,7 +127,7 @@ func TestAgentsFromStdin(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || code != 0 {
 		t.Fatalf("exit %d, %v, stderr %q", code, err, errOut)
 	}
-	if doc.SessionID != "5c0375b4-57a5-4f26-b12d-d022ee4e51b7" || len(doc.Agents) != 3 || doc.Agents[1].AgentID != "sidechain-6340ddef" {
+	if doc.SessionID != "5c0375b4-57a5-4f26-b12d-d022ee4e51b7" || len(doc.Agents) != 3 || doc.Agents[1].AgentID == nil || *doc.Agents[1].AgentID != "sidechain-6340ddef" {
 		t.Errorf("session %q, agents %+v", doc.SessionID, doc.Agents)
 	}
 }

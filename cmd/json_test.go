@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -83,6 +84,48 @@ func TestJSONTimesHaveMilliseconds(t *testing.T) {
 				if !slices.Contains(got, w) {
 					t.Errorf("no time %s among %v", w, got)
 				}
+			}
+		})
+	}
+}
+
+// A Task call that failed before spawning an agent has no agent id. In
+// `tokens --by agent` the key "" is the main conversation, so agents must
+// not write "" for it: a script joining the two would give the main
+// conversation's tokens to the failed call.
+func TestAgentsCallWithoutAnAgentHasNoID(t *testing.T) {
+	p := writeSession(t, timedSession...)
+	dir := filepath.Dir(filepath.Dir(p))
+
+	js := run(t, false, nil, "agents", "--json", "--dir", dir, "1111")
+	var doc struct {
+		Agents []map[string]any `json:"agents"`
+	}
+	if err := json.Unmarshal([]byte(js.out), &doc); err != nil || len(doc.Agents) != 1 {
+		t.Fatalf("exit %d, %v, agents %v", js.code, err, doc.Agents)
+	}
+	if id, present := doc.Agents[0]["agent_id"]; !present || id != nil {
+		t.Errorf("--json agent_id = %#v (present %v), want null", id, present)
+	}
+
+	tests := []struct {
+		name      string
+		tty       bool
+		wantFirst string // the row's first cell
+	}{
+		{"a pipe says - (an empty cell is the main conversation)", false, "-"},
+		{"a terminal names the call", true, "(toolu_1)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, tc.tty, map[string]string{"NO_COLOR": "1"}, "agents", "--dir", dir, "1111")
+			lines := strings.Split(r.out, "\n")
+			got := strings.Split(lines[0], "\t")[0]
+			if tc.tty {
+				got = strings.Fields(lines[1])[0] // under the header
+			}
+			if got != tc.wantFirst {
+				t.Errorf("first cell %q, want %q; output:\n%s", got, tc.wantFirst, r.out)
 			}
 		})
 	}

@@ -51,7 +51,7 @@ var (
 	}
 	agentsSchema     = schema{"schema_version": "n", "session_id": "s", "agents": "a", "main": "o", "warnings": "a"}
 	agentEntrySchema = schema{
-		"agent_id": "s", "tool_use_id": "s", "parent_agent_id": "s", "depth": "n", "kind": "s",
+		"agent_id": "s?", "tool_use_id": "s", "parent_agent_id": "s", "depth": "n", "kind": "s",
 		"subagent_type": "s", "description": "s", "name": "s", "team_name": "s", "prompt": "s",
 		"model": "s", "models": "a", "status": "s", "background": "b", "path": "s", "meta_path": "s",
 		"link": "s", "started_at": "s", "ended_at": "s", "duration_ms": "n", "api_calls": "n",
@@ -450,8 +450,14 @@ func TestAgentsJSON(t *testing.T) {
 						errs = append(errs, fmt.Sprintf("%s.%s %q", where, k, ts))
 					}
 				}
-				if tot, ok := a["total"].(map[string]any); ok {
-					byAgent[a["agent_id"].(string)] += num(tot["total_tokens"])
+				// A call that spawned no agent has agent_id null and no row
+				// in tokens, where "" is the main conversation.
+				id, isID := a["agent_id"].(string)
+				if isID && id == "" {
+					errs = append(errs, where+`.agent_id is "", the main conversation's key in tokens --by agent`)
+				}
+				if tot, ok := a["total"].(map[string]any); ok && isID {
+					byAgent[id] += num(tot["total_tokens"])
 				}
 			}
 			report(t, errs)
