@@ -70,7 +70,7 @@ type Call struct {
 	ResultFile string
 	ResultLine int
 	IsError    bool
-	ErrorText  string // first line of an error result
+	ErrorText  string // an error result's text, unwrapped and cut (errorText)
 	Result     reader.AgentResult
 }
 
@@ -526,7 +526,10 @@ func CallStatus(c *Call) string {
 	case !c.Answered:
 		return StatusRunning
 	case c.IsError:
-		if strings.Contains(strings.ToLower(c.ErrorText), "interrupted") {
+		// The first line says what happened ("[Request interrupted by user
+		// for tool use]"); the lines after it are details, which may
+		// mention the word for another reason.
+		if strings.Contains(strings.ToLower(firstLine(c.ErrorText)), "interrupted") {
 			return StatusInterrupted
 		}
 		return StatusFailed

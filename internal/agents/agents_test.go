@@ -1,11 +1,13 @@
 package agents
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -500,5 +502,80 @@ func TestAnUnreadableTranscriptIsNotAMismatch(t *testing.T) {
 	}
 	if len(a.Problems) != 1 || !strings.Contains(a.Problems[0], "transcript could not be read") {
 		t.Errorf("problems %v: its row does not say it is incomplete", a.Problems)
+	}
+}
+
+// A failed call keeps its whole error: the first line of a validation
+// error only announces it, the reason follows.
+func TestCallErrorText(t *testing.T) {
+	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	long := strings.Repeat("é", 5000)
+	cases := []struct {
+		name    string
+		content string // the tool_result's content, as JSON
+		isError bool
+		want    string
+		status  string
+	}{
+		{
+			name:    "the reason on the next line is kept, the tags are dropped",
+			content: quote("<tool_use_error>InputValidationError: Task failed due to the following issue:\nThe required parameter `prompt` is missing</tool_use_error>"),
+			isError: true,
+			want:    "InputValidationError: Task failed due to the following issue:\nThe required parameter `prompt` is missing",
+			status:  StatusFailed,
+		},
+		{
+			name:    "text blocks are joined line by line",
+			content: `[{"type":"text","text":"Agent failed:"},{"type":"text","text":"rate limited"}]`,
+			isError: true,
+			want:    "Agent failed:\nrate limited",
+			status:  StatusFailed,
+		},
+		{
+			name:    "a long error is cut to 2,000 characters, not bytes",
+			content: quote(long),
+			isError: true,
+			want:    strings.Repeat("é", MaxErrorRunes-1) + "…",
+			status:  StatusFailed,
+		},
+		{
+			name:    "an interruption is told by the first line",
+			content: `[{"type":"text","text":"[Request interrupted by user for tool use]"}]`,
+			isError: true,
+			want:    "[Request interrupted by user for tool use]",
+			status:  StatusInterrupted,
+		},
+		{
+			name:    "a detail that mentions an interruption does not make the call interrupted",
+			content: quote("<tool_use_error>Agent failed: out of credits\nthe previous run was interrupted</tool_use_error>"),
+			isError: true,
+			want:    "Agent failed: out of credits\nthe previous run was interrupted",
+			status:  StatusFailed,
+		},
+		{
+			name:    "a call that did not fail has no error",
+			content: quote("<tool_use_error>looks like one, but is_error is false</tool_use_error>"),
+			want:    "",
+			status:  StatusMissing, // completed, and no transcript: beside the point here
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := setup(t, map[string][]string{sid + ".jsonl": {
+				mainPrompt,
+				`{"type":"assistant","uuid":"c1","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Task","input":{"description":"x","prompt":"p"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+				`{"type":"user","uuid":"r1","parentUuid":"c1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:01:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":` + strconv.FormatBool(tc.isError) + `,"content":` + tc.content + `}]}}`,
+			}})
+			if len(res.Agents) != 1 || len(res.Agents[0].Calls) != 1 {
+				t.Fatalf("agents %v", ids(res))
+			}
+			a := res.Agents[0]
+			if got := a.Calls[0].ErrorText; got != tc.want {
+				t.Errorf("error text (%d runes)\n%.300q\nwant (%d runes)\n%.300q", utf8.RuneCountInString(got), got, utf8.RuneCountInString(tc.want), tc.want)
+			}
+			if a.Status != tc.status {
+				t.Errorf("status %q, want %q", a.Status, tc.status)
+			}
+		})
 	}
 }

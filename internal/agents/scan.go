@@ -3,6 +3,7 @@ package agents
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -188,12 +189,33 @@ func (s *scan) result(file string, e *reader.Entry) {
 		c.Answered, c.ResultTime, c.IsError = true, e.Timestamp, b.IsError
 		c.ResultFile, c.ResultLine = file, e.Line
 		if b.IsError {
-			c.ErrorText = firstLine(b.Text)
+			c.ErrorText = errorText(b.Text)
 		}
 		if len(results) == 1 {
 			c.Result = reader.ParseAgentResult(e.Raw)
 		}
 	}
+}
+
+// MaxErrorRunes caps the error text kept for a call. The reason often comes
+// after the first line ("InputValidationError: Task failed due to the
+// following issue:\nThe required parameter `prompt` is missing"), so the
+// whole text is kept, but a failed result can be long and one is held per
+// call.
+const MaxErrorRunes = 2000
+
+// errorText is a tool_result error as a person reads it: without the
+// <tool_use_error> tags Claude Code wraps it in, cut to MaxErrorRunes
+// (ending in "…").
+func errorText(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(s, "<tool_use_error>")
+	s = strings.TrimSuffix(s, "</tool_use_error>")
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) > MaxErrorRunes {
+		s = string([]rune(s)[:MaxErrorRunes-1]) + "…"
+	}
+	return s
 }
 
 func firstLine(s string) string {
