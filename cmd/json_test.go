@@ -130,3 +130,51 @@ func TestAgentsCallWithoutAnAgentHasNoID(t *testing.T) {
 		})
 	}
 }
+
+// Budgets in --json are numbers a script can compare: counts as integers,
+// cost in USD, and null for a cost that could not be computed.
+func TestTokensBudgetJSONHasNumbers(t *testing.T) {
+	unpriced := writeSession(t,
+		`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"mystery-model","content":[],"usage":{"input_tokens":1,"output_tokens":2}}}`)
+	tests := []struct {
+		name          string
+		args          []string
+		flag          string
+		limit, actual string // as written in the JSON
+	}{
+		{"tokens", []string{"--dir", samples, "b3edadab", "--max-tokens", "300k"}, "--max-tokens", "300000", "363124"},
+		{"output tokens", []string{"--dir", samples, "b3edadab", "--max-output-tokens", "1k"}, "--max-output-tokens", "1000", "1740"},
+		{"API calls", []string{"--dir", samples, "b3edadab", "--max-api-calls", "10"}, "--max-api-calls", "10", "18"},
+		{"context", []string{"--dir", samples, "b3edadab", "--max-context", "20k"}, "--max-context", "20000", "22680"},
+		{"cost in USD, no currency sign", []string{"--dir", samples, "b3edadab", "--max-cost", "$0.1"}, "--max-cost", "0.1", "0.445957"},
+		{"an unknown cost is null", []string{unpriced, "--max-cost", "1"}, "--max-cost", "1", "null"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, false, nil, append([]string{"tokens", "--json"}, tc.args...)...)
+			if r.code != ExitBudget {
+				t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
+			}
+			var doc struct {
+				Budget struct {
+					Exceeded []struct {
+						Flag   string          `json:"flag"`
+						Limit  json.RawMessage `json:"limit"`
+						Actual json.RawMessage `json:"actual"`
+					} `json:"exceeded"`
+				} `json:"budget"`
+			}
+			if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			ex := doc.Budget.Exceeded
+			if len(ex) != 1 || ex[0].Flag != tc.flag {
+				t.Fatalf("exceeded %+v, want one %s", ex, tc.flag)
+			}
+			if string(ex[0].Limit) != tc.limit || string(ex[0].Actual) != tc.actual {
+				t.Errorf("limit %s, actual %s; want %s, %s", ex[0].Limit, ex[0].Actual, tc.limit, tc.actual)
+			}
+		})
+	}
+}

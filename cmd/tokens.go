@@ -191,7 +191,7 @@ func tokensRun(o *TokensOptions) error {
 		if budget.Set() {
 			doc.Budget = &render.BudgetJSON{Exceeded: []render.BudgetViolationJSON{}}
 			for _, v := range violations {
-				doc.Budget.Exceeded = append(doc.Budget.Exceeded, render.BudgetViolationJSON{Scope: v.scope, Flag: v.Flag, Limit: v.Limit, Actual: v.Actual})
+				doc.Budget.Exceeded = append(doc.Budget.Exceeded, render.NewBudgetViolationJSON(v.scope, v.Violation))
 			}
 		}
 		if err := render.JSON(f.IO.Out, doc, f.Render()); err != nil {

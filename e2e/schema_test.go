@@ -43,7 +43,7 @@ var (
 		"speed": "s", "cost_usd": "n?", "file": "s", "line": "n", "lines_merged": "n",
 	}
 	budgetSchema   = schema{"exceeded": "a"}
-	exceededSchema = schema{"scope": "s", "flag": "s", "limit": "s", "actual": "s"}
+	exceededSchema = schema{"scope": "s", "flag": "s", "limit": "n", "actual": "n?"}
 	treeSchema     = schema{"schema_version": "n", "session_id": "s", "active_leaf": "s?", "roots": "a", "leaves": "a", "nodes": "a", "warnings": "a"}
 	treeNodeSchema = schema{
 		"uuid": "s", "parent_uuid": "s?", "logical_parent_uuid": "s?", "type": "s", "subtype": "s?",

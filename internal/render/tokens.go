@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"regexp"
@@ -85,12 +86,23 @@ type BudgetJSON struct {
 	Exceeded []BudgetViolationJSON `json:"exceeded"`
 }
 
-// BudgetViolationJSON is one exceeded budget of one scope.
+// BudgetViolationJSON is one exceeded budget of one scope. Limit and
+// Actual are numbers (a count, or USD for --max-cost) that a script can
+// compare; Actual is null when the cost is unknown.
 type BudgetViolationJSON struct {
-	Scope  string `json:"scope"` // a session id, or "total"
-	Flag   string `json:"flag"`
-	Limit  string `json:"limit"`
-	Actual string `json:"actual"`
+	Scope  string       `json:"scope"` // "session <id>", or "total"
+	Flag   string       `json:"flag"`
+	Limit  json.Number  `json:"limit"`
+	Actual *json.Number `json:"actual"`
+}
+
+// NewBudgetViolationJSON is v in scope.
+func NewBudgetViolationJSON(scope string, v tokens.Violation) BudgetViolationJSON {
+	j := BudgetViolationJSON{Scope: scope, Flag: v.Flag, Limit: v.Limit}
+	if v.Actual != "" {
+		j.Actual = &v.Actual
+	}
+	return j
 }
 
 // NewTokensJSON builds the JSON document of a report.

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -24,15 +25,27 @@ func (b Budget) Set() bool {
 	return b.Tokens >= 0 || b.Output >= 0 || b.APICalls >= 0 || b.Context >= 0 || b.CostUSD >= 0
 }
 
-// Violation is one exceeded limit.
+// Violation is one exceeded limit. Limit and Actual are plain decimal
+// numbers, so that JSON carries them as numbers and stderr prints the same
+// digits: a count for the token and call budgets, USD for --max-cost.
 type Violation struct {
-	Flag   string // the flag that set the limit
-	Limit  string
-	Actual string
+	Flag   string      // the flag that set the limit
+	Limit  json.Number // the limit
+	Actual json.Number // the value over it; "" when a cost is unknown (some model has no price)
+	// Unknown says, for an unknown cost, what could be priced.
+	Unknown string
 }
 
 func (v Violation) String() string {
-	return fmt.Sprintf("%s %s > %s (%s)", strings.TrimPrefix(strings.TrimPrefix(v.Flag, "--max-"), "-"), v.Actual, v.Limit, v.Flag)
+	unit := ""
+	if v.Flag == "--max-cost" {
+		unit = "$"
+	}
+	actual := unit + string(v.Actual)
+	if v.Actual == "" {
+		actual = "unknown (" + v.Unknown + ")"
+	}
+	return fmt.Sprintf("%s %s > %s%s (%s)", strings.TrimPrefix(strings.TrimPrefix(v.Flag, "--max-"), "-"), actual, unit, v.Limit, v.Flag)
 }
 
 // Check compares a total with the limits. A cost limit cannot be checked
@@ -42,7 +55,7 @@ func (b Budget) Check(t Total) []Violation {
 	var out []Violation
 	num := func(flag string, limit, actual int64) {
 		if limit >= 0 && actual > limit {
-			out = append(out, Violation{flag, strconv.FormatInt(limit, 10), strconv.FormatInt(actual, 10)})
+			out = append(out, Violation{Flag: flag, Limit: count(limit), Actual: count(actual)})
 		}
 	}
 	num("--max-tokens", b.Tokens, t.Tokens)
@@ -52,19 +65,22 @@ func (b Budget) Check(t Total) []Violation {
 	if b.CostUSD >= 0 {
 		switch {
 		case t.Cost > b.CostUSD:
-			out = append(out, Violation{"--max-cost", usd(b.CostUSD), usd(t.Cost)})
+			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost)})
 		case !t.CostKnown():
-			out = append(out, Violation{"--max-cost", usd(b.CostUSD),
-				fmt.Sprintf("unknown ($%.2f priced, %d call(s) of unpriced models; see --pricing)", t.Cost, t.UnpricedCalls)})
+			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD),
+				Unknown: fmt.Sprintf("$%.2f priced, %d call(s) of unpriced models; see --pricing", t.Cost, t.UnpricedCalls)})
 		}
 	}
 	return out
 }
 
-// usd prints an amount with the digits it needs: $5, $0.445, $0.451234
-// (never rounded so that a limit and a value over it print the same).
-func usd(v float64) string {
-	return "$" + strconv.FormatFloat(float64(int64(v*1e6+0.5))/1e6, 'f', -1, 64)
+func count(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+
+// usd writes an amount in USD with the digits it needs, to six decimals as
+// cost_usd is: 5, 0.445, 0.451234 (not cents, which would print a value
+// just over a limit as the limit).
+func usd(v float64) json.Number {
+	return json.Number(strconv.FormatFloat(float64(int64(v*1e6+0.5))/1e6, 'f', -1, 64))
 }
 
 // ParseCount reads a budget count: 400000, 400k, 1.5M, 2G (also 400_000).

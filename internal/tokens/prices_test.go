@@ -107,6 +107,8 @@ func TestBudget(t *testing.T) {
 	unpriced.UnpricedCalls = 2
 	if v := (Budget{Tokens: -1, Output: -1, APICalls: -1, Context: -1, CostUSD: 10}).Check(unpriced); len(v) != 1 {
 		t.Errorf("an unpriced cost passed a cost budget: %v", v)
+	} else if v[0].Limit != "10" || v[0].Actual != "" {
+		t.Errorf("an unknown cost: limit %q actual %q, want 10 and none", v[0].Limit, v[0].Actual)
 	}
 }
 
