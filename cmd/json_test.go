@@ -142,18 +142,19 @@ func TestTokensBudgetJSONHasNumbers(t *testing.T) {
 		args          []string
 		flag          string
 		limit, actual string // as written in the JSON
+		code          int
 	}{
-		{"tokens", []string{"--dir", samples, "b3edadab", "--max-tokens", "300k"}, "--max-tokens", "300000", "363124"},
-		{"output tokens", []string{"--dir", samples, "b3edadab", "--max-output-tokens", "1k"}, "--max-output-tokens", "1000", "1740"},
-		{"API calls", []string{"--dir", samples, "b3edadab", "--max-api-calls", "10"}, "--max-api-calls", "10", "18"},
-		{"context", []string{"--dir", samples, "b3edadab", "--max-context", "20k"}, "--max-context", "20000", "22680"},
-		{"cost in USD, no currency sign", []string{"--dir", samples, "b3edadab", "--max-cost", "$0.1"}, "--max-cost", "0.1", "0.445957"},
-		{"an unknown cost is null", []string{unpriced, "--max-cost", "1"}, "--max-cost", "1", "null"},
+		{"tokens", []string{"--dir", samples, "b3edadab", "--max-tokens", "300k"}, "--max-tokens", "300000", "363124", ExitBudget},
+		{"output tokens", []string{"--dir", samples, "b3edadab", "--max-output-tokens", "1k"}, "--max-output-tokens", "1000", "1740", ExitBudget},
+		{"API calls", []string{"--dir", samples, "b3edadab", "--max-api-calls", "10"}, "--max-api-calls", "10", "18", ExitBudget},
+		{"context", []string{"--dir", samples, "b3edadab", "--max-context", "20k"}, "--max-context", "20000", "22680", ExitBudget},
+		{"cost in USD, no currency sign", []string{"--dir", samples, "b3edadab", "--max-cost", "$0.1"}, "--max-cost", "0.1", "0.445957", ExitBudget},
+		{"an unknown cost is null", []string{unpriced, "--max-cost", "1"}, "--max-cost", "1", "null", ExitError}, // not checked: no pass, but not exceeded
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, false, nil, append([]string{"tokens", "--json"}, tc.args...)...)
-			if r.code != ExitBudget {
+			if r.code != tc.code {
 				t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
 			}
 			var doc struct {

@@ -49,9 +49,10 @@ func usageErrorf(format string, args ...any) error {
 	return &UsageError{Err: fmt.Errorf(format, args...)}
 }
 
-// BudgetError reports budgets that were exceeded; the report itself was
-// printed already.
-type BudgetError struct{ Lines []string }
+// BudgetError reports budgets that were exceeded (exit 3) or could not be
+// checked (exit 1 when none was exceeded); the report itself was printed
+// already.
+type BudgetError struct{ Lines, Unchecked []string }
 
 func (e *BudgetError) Error() string { return "budget exceeded" }
 
@@ -213,6 +214,12 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	case errors.As(err, &budget):
 		for _, l := range budget.Lines {
 			fmt.Fprintf(io.ErrOut, "cctx: budget exceeded: %s\n", l)
+		}
+		for _, l := range budget.Unchecked {
+			fmt.Fprintf(io.ErrOut, "cctx: error: %s\n", l)
+		}
+		if len(budget.Lines) == 0 {
+			return ExitError // nothing over a limit, but a limit not checked: no pass
 		}
 		return ExitBudget
 	case errors.As(err, &silent):

@@ -212,11 +212,15 @@ func tokensRun(o *TokensOptions) error {
 		}
 	}
 	if len(violations) > 0 {
-		var lines []string
+		be := &BudgetError{}
 		for _, v := range violations {
-			lines = append(lines, v.scope+": "+v.String())
+			if v.Unchecked() {
+				be.Unchecked = append(be.Unchecked, v.scope+": "+v.String())
+			} else {
+				be.Lines = append(be.Lines, v.scope+": "+v.String())
+			}
 		}
-		return &BudgetError{Lines: lines}
+		return be
 	}
 	// Counts that leave out a file are not an answer for the sessions the
 	// user named, nor a budget that passed: that is an error. Over every

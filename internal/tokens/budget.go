@@ -36,16 +36,20 @@ type Violation struct {
 	Unknown string
 }
 
+// Unchecked reports whether the limit could not be checked (a cost with
+// some model unpriced) rather than found exceeded.
+func (v Violation) Unchecked() bool { return v.Actual == "" }
+
 func (v Violation) String() string {
 	unit := ""
 	if v.Flag == "--max-cost" {
 		unit = "$"
 	}
-	actual := unit + string(v.Actual)
-	if v.Actual == "" {
-		actual = "unknown (" + v.Unknown + ")"
+	name := strings.TrimPrefix(strings.TrimPrefix(v.Flag, "--max-"), "-")
+	if v.Unchecked() {
+		return fmt.Sprintf("%s unknown (%s): %s %s%s cannot be checked", name, v.Unknown, v.Flag, unit, v.Limit)
 	}
-	return fmt.Sprintf("%s %s > %s%s (%s)", strings.TrimPrefix(strings.TrimPrefix(v.Flag, "--max-"), "-"), actual, unit, v.Limit, v.Flag)
+	return fmt.Sprintf("%s %s%s > %s%s (%s)", name, unit, v.Actual, unit, v.Limit, v.Flag)
 }
 
 // Check compares a total with the limits. A cost limit cannot be checked
