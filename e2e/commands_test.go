@@ -77,7 +77,7 @@ func TestPipedOutput(t *testing.T) {
 	}{
 		{"ls", []string{"ls", "--all"}, 6, "ef958aa1-0e93-49f0-bb71-150f63befcd1"},
 		{"ls long", []string{"ls", "--all", "--long"}, 0, "ef958aa1-0e93-49f0-bb71-150f63befcd1"},
-		{"tokens one session", []string{"tokens", "b3edadab"}, 9, "2025-12-20T08:57:03Z"},
+		{"tokens one session", []string{"tokens", "b3edadab"}, 9, "2025-12-20T08:57:03.329Z"},
 		{"tokens all", []string{"tokens"}, 0, ""},
 		{"tokens by model", []string{"tokens", "--by", "model"}, 0, ""},
 		{"agents", []string{"agents", "ef958aa1"}, 13, "a"},

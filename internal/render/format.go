@@ -87,14 +87,10 @@ func Ago(t, now time.Time) string {
 	return t.Local().Format("2006-01-02")
 }
 
-// Timestamp formats t as RFC 3339 in UTC to the second, or "" for the zero
-// time: the times of tab-separated output. JSON uses JSONTime.
-func Timestamp(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
-}
+// Timestamp formats a time of tab-separated output as JSON does
+// (JSONTimeLayout), or "" for the zero time: a script that reads both gets
+// the same text for the same time.
+func Timestamp(t time.Time) string { return JSONTime(t) }
 
 // JSONTimeLayout is the one layout of every time in --json output: UTC with
 // exactly three fractional digits. A fixed width lets the times of different
