@@ -191,21 +191,21 @@ type agentJSON struct {
 }
 
 type callJSON struct {
-	ToolUseID     string `json:"tool_use_id"`
-	Tool          string `json:"tool"`
-	ParentAgentID string `json:"parent_agent_id"`
-	Status        string `json:"status"`
-	Resume        string `json:"resume"`
-	Background    bool   `json:"background"`
-	Error         string `json:"error"`
-	File          string `json:"file"`
-	Line          int    `json:"line"`
-	At            string `json:"at"`
-	ResultAgentID string `json:"result_agent_id"`
-	ResultStatus  string `json:"result_status"`
-	TotalTokens   *int64 `json:"reported_total_tokens"`
-	DurationMs    *int64 `json:"reported_duration_ms"`
-	ToolUses      *int64 `json:"reported_tool_uses"`
+	ToolUseID     string  `json:"tool_use_id"`
+	Tool          string  `json:"tool"`
+	ParentAgentID string  `json:"parent_agent_id"`
+	Status        string  `json:"status"`
+	Resume        string  `json:"resume"`
+	Background    bool    `json:"background"`
+	Error         string  `json:"error"`
+	File          string  `json:"file"`
+	Line          int     `json:"line"`
+	At            string  `json:"at"`
+	ResultAgentID *string `json:"result_agent_id"` // null, as agent_id, when the result names none
+	ResultStatus  string  `json:"result_status"`
+	TotalTokens   *int64  `json:"reported_total_tokens"`
+	DurationMs    *int64  `json:"reported_duration_ms"`
+	ToolUses      *int64  `json:"reported_tool_uses"`
 }
 
 type agentsJSON struct {
@@ -254,7 +254,11 @@ func agentsDoc(res *agents.Result) agentsJSON {
 			cj := callJSON{
 				ToolUseID: c.ToolUseID, Tool: c.Tool, ParentAgentID: c.ParentAgentID, Status: agents.CallStatus(c),
 				Resume: c.Input.Resume, Background: c.Input.Background, Error: c.ErrorText, File: c.File, Line: c.Line,
-				At: render.JSONTime(c.Time), ResultAgentID: c.Result.AgentID, ResultStatus: c.Result.Status,
+				At: render.JSONTime(c.Time), ResultStatus: c.Result.Status,
+			}
+			if c.Result.AgentID != "" {
+				id := c.Result.AgentID
+				cj.ResultAgentID = &id
 			}
 			if c.Result.HasTotalTokens {
 				v := c.Result.TotalTokens

@@ -60,7 +60,7 @@ var (
 	}
 	agentCallSchema = schema{
 		"tool_use_id": "s", "tool": "s", "parent_agent_id": "s", "status": "s", "resume": "s",
-		"background": "b", "error": "s", "file": "s", "line": "n", "at": "s", "result_agent_id": "s",
+		"background": "b", "error": "s", "file": "s", "line": "n", "at": "s", "result_agent_id": "s?",
 		"result_status": "s", "reported_total_tokens": "n?", "reported_duration_ms": "n?", "reported_tool_uses": "n?",
 	}
 )
