@@ -22,8 +22,9 @@ const (
 )
 
 // contentFlags reads the content value at b[vs] and returns its flags,
-// the start of its first text (when wantText), and the index just past it
-// (-1 when malformed). With fp, it also gathers the blocks' tree facts.
+// the start of its first text a person typed (when wantText; see
+// ClassifyText), and the index just past it (-1 when malformed). With fp,
+// it also gathers the blocks' tree facts.
 func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags, string, int) {
 	if vs >= len(b) {
 		return 0, "", -1
@@ -39,7 +40,7 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags,
 		}
 		head := ""
 		if wantText {
-			head = textHead(b[vs:end])
+			head = promptHead(b[vs:end])
 		}
 		return HasText, head, end
 	case '[':
@@ -76,7 +77,7 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags,
 				typ = v
 			case "text":
 				if wantText && head == "" && v[0] == '"' {
-					text = textHead(v)
+					text = promptHead(v)
 				}
 			}
 			return ve
@@ -116,9 +117,21 @@ func strView(v []byte) string {
 // to tell typed text from what Claude Code writes itself.
 const textHeadBytes = 96
 
+// promptHead is textHead when the text is one a person typed
+// (ClassifyText), else "": an IDE selection before the typed text, in a
+// block of its own, does not hide it.
+func promptHead(v []byte) string {
+	if h := textHead(v); ClassifyText(h).IsPrompt() {
+		return h
+	}
+	return ""
+}
+
 // textHead decodes the start of a JSON string, trimmed of leading space.
+// Leading space is skipped before the cut, so that text after a long run
+// of blank lines is still seen.
 func textHead(v []byte) string {
-	inner := v[1 : len(v)-1]
+	inner := skipJSONSpace(v[1 : len(v)-1])
 	if len(inner) > textHeadBytes {
 		inner = inner[:textHeadBytes]
 		// Do not end inside an escape: drop a trailing partial one.
@@ -131,25 +144,20 @@ func textHead(v []byte) string {
 	return strings.TrimLeftFunc(gjson.ParseBytes(q).Str, unicode.IsSpace)
 }
 
-// localMarkup starts the user lines Claude Code writes itself: slash
-// command records, command output, bash mode, interruptions, memory input,
-// notifications. They are not prompts a person typed.
-var localMarkup = []string{"<command-name>", "<command-message>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>",
-	"[Request interrupted by user", "<user-memory-input>", "<task-notification>", "<system-reminder>"}
-
-// IsTypedPrompt reports whether the entry is a prompt a person typed: a
-// user line with text that is not a tool result, a meta or compaction
-// summary line, or text Claude Code wrote itself (localMarkup).
-func (e *Entry) IsTypedPrompt() bool {
-	if e.Type != "user" || e.Meta || e.CompactSummary || e.Content&HasText == 0 || e.Content&HasToolResult != 0 {
-		return false
-	}
-	for _, p := range localMarkup {
-		if strings.HasPrefix(e.TextHead, p) {
-			return false
+// skipJSONSpace skips the whitespace at the start of the inside of a JSON
+// string: spaces, tabs and line ends, raw or escaped.
+func skipJSONSpace(b []byte) []byte {
+	for len(b) > 0 {
+		switch {
+		case b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r':
+			b = b[1:]
+		case len(b) > 1 && b[0] == '\\' && (b[1] == 'n' || b[1] == 't' || b[1] == 'r'):
+			b = b[2:]
+		default:
+			return b
 		}
 	}
-	return true
+	return b
 }
 
 // blankString reports whether a JSON string holds only whitespace, without

@@ -44,7 +44,7 @@ type Entry struct {
 	HasUsage  bool
 	Usage     Usage
 	Content   ContentFlags // what message.content holds
-	TextHead  string       // the start of the first text of a user message
+	TextHead  string       // the start of the first text a person typed in a user message (see IsTypedPrompt)
 
 	// Compaction metadata of a system/compact_boundary entry.
 	CompactTrigger   string
@@ -254,7 +254,9 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass) in
 				}
 				fp.contentSeen = true
 			}
-			f, head, end := contentFlags(b, vs, e.Role == "user", cfp)
+			// A user line without message.role is still a user's.
+			user := e.Role == "user" || e.Role == "" && e.Type == "user"
+			f, head, end := contentFlags(b, vs, user, cfp)
 			e.Content, e.TextHead = f, head
 			return end
 		case "usage":

@@ -122,27 +122,6 @@ func (n *Node) IsMainConversation() bool {
 	return n.Agent == nil && !n.Sidechain && n.TeamName == ""
 }
 
-// IsTypedPrompt reports whether the node is text a person typed: a user
-// line with text that is not a tool result, meta, a compaction summary, an
-// interruption marker, a notification Claude Code injected, or the record
-// of a local slash command (/doctor, /exit, ! bash) — local commands share
-// a parent without being a rewind.
-func (n *Node) IsTypedPrompt() bool {
-	if n.Type != "user" || n.Meta || n.CompactSummary || len(n.ToolResults) > 0 || n.Prompt == "" {
-		return false
-	}
-	for _, p := range localMarkup {
-		if hasPrefix(n.Prompt, p) {
-			return false
-		}
-	}
-	return true
-}
-
-var localMarkup = []string{"<command-name>", "<local-command-", "<bash-input>", "<bash-stdout>", "<bash-stderr>", "[Request interrupted by user", "<user-memory-input>", "<task-notification>", "<system-reminder>"}
-
-func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
-
 // IsCompactBoundary reports whether the node is a system/compact_boundary.
 func (n *Node) IsCompactBoundary() bool {
 	return n.Type == "system" && n.Subtype == "compact_boundary"

@@ -201,6 +201,30 @@ func TestRules(t *testing.T) {
 			leaf: "a2", path: "u1 a1 u2 a2", leaves: "a2",
 		},
 		{
+			// A slash command that runs as a prompt is a typed prompt:
+			// sent again in its place, it is a rewind.
+			name: "a slash command run as a prompt starts a branch",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("c1", "a1", "<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>PR 12</command-args>", 2),
+				asst("a2", "c1", "m2", 3),
+				user("u2", "a1", "go on", 4), asst("a3", "u2", "m3", 5),
+			},
+			leaf: "a3", path: "u1 a1 u2 a3", leaves: "a2 a3", forks: "a1",
+		},
+		{
+			// Context Claude Code writes into the user's turn (IDE
+			// selection alone, a task notification) is not a prompt.
+			name: "context lines are not forks",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				user("c1", "a1", "<ide_selection>The user selected the lines 1 to 2 from main.go</ide_selection>", 2),
+				user("c2", "a1", "<task-notification>\n<task-id>b1</task-id>\n</task-notification>", 3),
+				user("u2", "a1", "go on", 4), asst("a2", "u2", "m2", 5),
+			},
+			leaf: "a2", path: "u1 a1 u2 a2", leaves: "a2",
+		},
+		{
 			name: "compaction",
 			lines: []string{
 				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),

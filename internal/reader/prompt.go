@@ -1,0 +1,182 @@
+package reader
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// TextKind is what one text of a user message is (a string content, or
+// one text block): something a person typed, or something Claude Code
+// wrote into the user's turn. ClassifyText decides it, and with it every
+// command's notion of a typed prompt (Entry.IsTypedPrompt), of a session's
+// title and of a tree run's label (PromptOf).
+type TextKind uint8
+
+const (
+	// TextContext is text Claude Code or an integration added: an IDE
+	// selection or opened file, hook output, a system reminder, a task
+	// notification, a local command's output or caveat, memory input, an
+	// interruption marker; any text that starts with a tag.
+	TextContext TextKind = iota
+	// TextTyped is text a person typed.
+	TextTyped
+	// TextCommand is a slash command that runs as a prompt (a custom
+	// command, a skill): Claude Code records it with <command-message>
+	// first, then <command-name> and <command-args>, sends its expansion
+	// (a meta line) to the model, and the model answers it.
+	TextCommand
+	// TextLocalCommand is a built-in local command (/clear, /model,
+	// /compact, /doctor, /exit): recorded with <command-name> first,
+	// answered by <local-command-stdout>, never by the model. Two of them
+	// in a row share a parent, so they are not rewinds either.
+	TextLocalCommand
+	// TextBash is bash-mode input (! cmd): run locally, answered by
+	// <bash-stdout>.
+	TextBash
+)
+
+// IsPrompt reports whether a text of this kind makes its line a typed
+// prompt: typed text, or a slash command that runs as a prompt. Local
+// commands and bash input are typed too, but they never reach the model
+// as a turn, so they count as prompts nowhere (ls, show, tree).
+func (k TextKind) IsPrompt() bool { return k == TextTyped || k == TextCommand }
+
+// ClassifyText tells what a text of a user message is from its start
+// (leading space ignored): the first few dozen bytes decide.
+func ClassifyText(s string) TextKind {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	switch {
+	case s == "":
+		return TextContext
+	case strings.HasPrefix(s, "<command-message>"):
+		return TextCommand
+	case strings.HasPrefix(s, "<command-name>"):
+		return TextLocalCommand
+	case strings.HasPrefix(s, "<bash-input>"):
+		return TextBash
+	case strings.HasPrefix(s, "[Request interrupted by user"), leadingTag(s):
+		return TextContext
+	}
+	return TextTyped
+}
+
+// leadingTag reports whether s starts with an XML-ish tag (<name>,
+// <name attr…>, <name/>): what Claude Code wraps everything it adds to a
+// user turn in. The SDKs skip such text when they look for a first
+// prompt, and so does cctx.
+func leadingTag(s string) bool {
+	if len(s) < 3 || s[0] != '<' || !isASCIILetter(s[1]) {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isASCIILetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-':
+		case c == '>' || c == '/' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// PromptOf is what a user message shows as its prompt, on one line: the
+// first text a person typed ("/name args" for a slash command), else the
+// first bash input ("! cmd") or local command ("/clear"), with its kind.
+// It is "" (TextContext) when every text is context. ls titles and tree
+// labels both come from here.
+func PromptOf(texts []string) (string, TextKind) {
+	fallback, fallbackKind := "", TextContext
+	for _, t := range texts {
+		k := ClassifyText(t)
+		switch {
+		case k == TextContext:
+			continue
+		case k.IsPrompt():
+			if l := promptLabel(t, k); l != "" {
+				return l, k
+			}
+		case fallback == "":
+			fallback, fallbackKind = promptLabel(t, k), k
+		}
+	}
+	if fallback == "" {
+		return "", TextContext
+	}
+	return fallback, fallbackKind
+}
+
+// promptLabel is the one-line form of a text of kind k.
+func promptLabel(t string, k TextKind) string {
+	switch k {
+	case TextCommand, TextLocalCommand:
+		name := strings.TrimPrefix(between(t, "<command-name>", "</command-name>"), "/")
+		if name == "" {
+			return ""
+		}
+		l := "/" + name
+		if args := between(t, "<command-args>", "</command-args>"); args != "" {
+			l += " " + args
+		}
+		return OneLine(l)
+	case TextBash:
+		return OneLine("! " + between(t, "<bash-input>", "</bash-input>"))
+	}
+	return OneLine(t)
+}
+
+// between is the trimmed text between the first open tag and the close
+// tag after it (to the end when the close is missing), or "".
+func between(s, open, close string) string {
+	i := strings.Index(s, open)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(open):]
+	if j := strings.Index(s, close); j >= 0 {
+		s = s[:j]
+	}
+	return strings.TrimSpace(s)
+}
+
+// OneLine makes text fit one line of a listing: whitespace runs become one
+// space, control characters are dropped, and it is cut to PromptRunes
+// runes with an ellipsis.
+func OneLine(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case unicode.IsControl(r) || r == utf8.RuneError:
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if utf8.RuneCountInString(out) > PromptRunes {
+		runes := []rune(out)
+		out = strings.TrimRightFunc(string(runes[:PromptRunes]), unicode.IsSpace) + "…"
+	}
+	return out
+}
+
+// IsTypedPrompt reports whether the entry is a prompt a person typed: a
+// user line that is not meta (a command's expansion, a caveat), not a
+// compaction summary, not a tool result, and has a text ClassifyText
+// calls a prompt (TextHead is that text's start). This one predicate
+// counts prompts for ls and show, starts turns for show --tail, and tells
+// a rewind from a recording artifact in tree.
+func (e *Entry) IsTypedPrompt() bool {
+	return e.Type == "user" && !e.Meta && !e.CompactSummary && e.Content&HasToolResult == 0 && e.TextHead != ""
+}
