@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/cctx-dev/cctx/internal/render"
 )
 
 // The commands must agree on what a session is: one rule for a typed
@@ -102,5 +105,62 @@ func TestPromptCountsAgree(t *testing.T) {
 				t.Errorf("crafted session: ls -l counts %d prompts, show %d; want 2 (the /review command and the prompt after the IDE selection)", s.Prompts, show.Session.Prompts)
 			}
 		}
+	}
+}
+
+// A tree run is labelled with its first typed prompt exactly as ls titles
+// a session with its first prompt: the IDE selection before it skipped, a
+// slash command as "/name args"; a run without one says so.
+func TestTreeLabelsAreLsFirstPrompts(t *testing.T) {
+	crafted := filepath.Dir(filepath.Dir(promptsSession(t)))
+	tr := run(t, false, nil, "tree", "--dir", crafted, "11111111")
+	if tr.code != 0 || !strings.Contains(tr.out, `"/review PR 12"`) {
+		t.Errorf("crafted session: exit %d, tree\n%s", tr.code, tr.out)
+	}
+	dirs := []string{crafted, samples}
+	more, _ := filepath.Glob("../../shared/corpus/real/*")
+	for _, d := range more {
+		if st, err := os.Stat(d); err == nil && st.IsDir() && filepath.Base(d) != "codex" {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		var ls struct {
+			Sessions []struct {
+				SessionID   string `json:"session_id"`
+				FirstPrompt string `json:"first_prompt"`
+			} `json:"sessions"`
+		}
+		decode(t, run(t, false, nil, "ls", "--all", "--json", "--dir", d), &ls)
+		for _, s := range ls.Sessions {
+			if s.FirstPrompt == "" || s.FirstPrompt == "[Image]" || s.FirstPrompt == "[Document]" {
+				continue // not a text tree labels show
+			}
+			tr := run(t, false, nil, "tree", "--dir", d, s.SessionID)
+			want := `"` + render.Cut(render.Safe(s.FirstPrompt), 100) + `"`
+			if !strings.Contains(tr.out, want) {
+				t.Errorf("%s %s: the tree has no run labelled %s:\n%.600s", d, s.SessionID, want, tr.out)
+			}
+			if strings.Contains(tr.out, `"<`) {
+				t.Errorf("%s %s: a run label quotes markup:\n%.600s", d, s.SessionID, tr.out)
+			}
+		}
+	}
+}
+
+// A run whose user lines are all context (here a task notification after
+// a compaction) is not labelled with that context.
+func TestTreeRunWithoutTypedPrompt(t *testing.T) {
+	p := writeSession(t,
+		agreeLine("u1", "", 1, "user", "start the job", ""),
+		agreeLine("a1", "u1", 2, "assistant", "Started.", ""),
+		`{"parentUuid":null,"logicalParentUuid":"a1","isSidechain":false,"cwd":"/w/app","sessionId":"11111111-2222-3333-4444-555555555555","type":"system","subtype":"compact_boundary","compactMetadata":{"trigger":"auto","preTokens":1000},"uuid":"b1","timestamp":"2026-03-01T10:00:03Z"}`,
+		agreeLine("s1", "b1", 4, "user", "This session is being continued from a previous conversation.", `"isCompactSummary":true,`),
+		agreeLine("u2", "s1", 5, "user", "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>", ""),
+		agreeLine("a2", "u2", 6, "assistant", "The job is done.", ""),
+	)
+	tr := run(t, false, nil, "tree", "--dir", filepath.Dir(filepath.Dir(p)), "11111111")
+	if tr.code != 0 || strings.Contains(tr.out, "task-notification") || !strings.Contains(tr.out, "(no typed prompt: continues after the compaction)") {
+		t.Errorf("exit %d, tree\n%s", tr.code, tr.out)
 	}
 }

@@ -543,8 +543,10 @@ func (v *treeView) runText(r treeSeg, indent int) string {
 		starts, _ := branches(r.end, v.kids[r.end.Pos()])
 		suffix = fmt.Sprintf("  ⑂ %d branches", len(starts))
 	}
-	if l := runLabel(r.nodes); l != "" {
+	if l := promptLabel(r.nodes); l != "" {
 		s += "  " + v.quote(l, indent+2+utf8.RuneCountInString(s)+4+utf8.RuneCountInString(suffix))
+	} else {
+		s += "  " + noPromptLabel(r.nodes)
 	}
 	return s + suffix
 }
@@ -572,59 +574,36 @@ func (v *treeView) quote(s string, used int) string {
 	return `"` + render.Cut(s, width) + `"`
 }
 
-// runLabel is the first typed prompt of a run (a slash command shows as
-// "/name args"); else the first other user text; else what starts the run.
-func runLabel(nodes []*tree.Node) string {
-	var fallback string
+// promptLabel is the first typed prompt of a run as ls titles a session
+// (reader.PromptOf: IDE selections, reminders and notifications skipped,
+// a slash command as "/name args"); else the first local command or bash
+// input of the run; "" when it has neither.
+func promptLabel(nodes []*tree.Node) string {
+	fallback := ""
 	for _, n := range nodes {
-		if n.Type != "user" || n.Prompt == "" || len(n.ToolResults) > 0 || n.CompactSummary {
-			continue
-		}
-		cmd := commandLabel(n.Prompt)
-		if n.IsTypedPrompt() && !strings.HasPrefix(n.Prompt, "<") {
-			return n.Prompt
-		}
-		if n.IsTypedPrompt() && cmd != "" {
-			return cmd
-		}
-		if fallback == "" {
-			fallback = cmd
-			if fallback == "" && !n.Meta {
-				fallback = n.Prompt
-			}
+		switch {
+		case n.IsTypedPrompt():
+			return n.Label
+		case fallback == "" && n.Type == "user" && !n.Meta && !n.CompactSummary && len(n.ToolResults) == 0:
+			fallback = n.Label // a local command or bash input, if any
 		}
 	}
-	if fallback != "" {
-		return fallback
-	}
-	if len(nodes) > 0 && nodes[0].Type == "assistant" {
-		return "(reply " + shortID(nodes[0].MessageID) + ")"
-	}
-	return ""
+	return fallback
 }
 
-// commandLabel turns the record of a slash command into "/name args".
-func commandLabel(p string) string {
-	name := between(p, "<command-name>", "</command-name>")
-	if name == "" {
+// noPromptLabel says what a run without a typed prompt starts with,
+// rather than quote text Claude Code wrote (a task notification, a
+// compaction summary) as if it had been typed.
+func noPromptLabel(nodes []*tree.Node) string {
+	switch {
+	case len(nodes) == 0:
 		return ""
+	case nodes[0].Type == "assistant":
+		return "(reply " + render.Safe(shortID(nodes[0].MessageID)) + ")"
+	case nodes[0].IsCompactBoundary():
+		return "(no typed prompt: continues after the compaction)"
 	}
-	if args := strings.TrimSpace(between(p, "<command-args>", "</command-args>")); args != "" {
-		return name + " " + args
-	}
-	return name
-}
-
-func between(s, open, close string) string {
-	i := strings.Index(s, open)
-	if i < 0 {
-		return ""
-	}
-	s = s[i+len(open):]
-	if j := strings.Index(s, close); j >= 0 {
-		return strings.TrimSpace(s[:j])
-	}
-	return strings.TrimSpace(s)
+	return "(no typed prompt)"
 }
 
 func shortID(s string) string {
@@ -823,7 +802,7 @@ func (v *treeView) trailer() {
 	if len(t.Islands) > 0 {
 		v.printf("%s\n", th.Yellow("islands (parent not in the file):"))
 		for _, is := range t.Islands {
-			label := runLabel([]*tree.Node{is.Root})
+			label := promptLabel([]*tree.Node{is.Root})
 			s := fmt.Sprintf("  line %d · %s · %s · parent %s missing", is.Root.Line, shortUUID(is.Root.UUID), plural(is.Size, "entry", "entries"), shortUUID(is.Missing))
 			if is.Root.Agent != nil {
 				s += " · in agent " + render.Safe(is.Root.Agent.ID)
@@ -852,7 +831,7 @@ func (v *treeView) trailer() {
 			for _, a := range unlinked {
 				s := "  " + v.agentText(a)
 				if len(a.Roots) > 0 {
-					if l := runLabel(a.Roots[:1]); l != "" {
+					if l := promptLabel(a.Roots[:1]); l != "" {
 						s += "  " + v.quote(l, len(s)+4)
 					}
 				}

@@ -31,6 +31,8 @@ func TestTreeGolden(t *testing.T) {
 		{"spotter-auto.txt", true, "spotter", "8463c716", nil},
 		{"spotter-manual.txt", true, "spotter", "ae4a77f8", nil},
 		{"slash-commands.txt", true, "claude-code-log", "0d3a8e6f", nil},
+		// Prompts after an IDE selection, and a 2.0.x warm-up agent.
+		{"ide-selection.txt", true, "claude-code-log", "cb2e607c", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.golden, func(t *testing.T) {

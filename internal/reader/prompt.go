@@ -97,9 +97,7 @@ func PromptOf(texts []string) (string, TextKind) {
 		case k == TextContext:
 			continue
 		case k.IsPrompt():
-			if l := promptLabel(t, k); l != "" {
-				return l, k
-			}
+			return promptLabel(t, k), k
 		case fallback == "":
 			fallback, fallbackKind = promptLabel(t, k), k
 		}
@@ -116,7 +114,10 @@ func promptLabel(t string, k TextKind) string {
 	case TextCommand, TextLocalCommand:
 		name := strings.TrimPrefix(between(t, "<command-name>", "</command-name>"), "/")
 		if name == "" {
-			return ""
+			name = strings.TrimSuffix(between(t, "<command-message>", "</command-message>"), " is running…")
+		}
+		if name == "" {
+			return OneLine(t)
 		}
 		l := "/" + name
 		if args := between(t, "<command-args>", "</command-args>"); args != "" {
@@ -148,6 +149,18 @@ func between(s, open, close string) string {
 // runes with an ellipsis.
 func OneLine(s string) string {
 	var b strings.Builder
+	n := 0
+	// emit writes r unless the line is full: then there is more than
+	// PromptRunes runes, and the rest is not read (a pasted prompt may be
+	// megabytes long).
+	emit := func(r rune) bool {
+		if n == PromptRunes {
+			return false
+		}
+		b.WriteRune(r)
+		n++
+		return true
+	}
 	space := false
 	for _, r := range s {
 		switch {
@@ -157,18 +170,12 @@ func OneLine(s string) string {
 		case unicode.IsControl(r) || r == utf8.RuneError:
 			continue
 		}
-		if space {
-			b.WriteByte(' ')
-			space = false
+		if space && !emit(' ') || !emit(r) {
+			return strings.TrimRightFunc(b.String(), unicode.IsSpace) + "…"
 		}
-		b.WriteRune(r)
+		space = false
 	}
-	out := b.String()
-	if utf8.RuneCountInString(out) > PromptRunes {
-		runes := []rune(out)
-		out = strings.TrimRightFunc(string(runes[:PromptRunes]), unicode.IsSpace) + "…"
-	}
-	return out
+	return b.String()
 }
 
 // IsTypedPrompt reports whether the entry is a prompt a person typed: a

@@ -35,6 +35,11 @@ type TreeFacts struct {
 	// sidechain's first prompt with the Task call that sent it.
 	Prompt     string
 	PromptHash uint64
+	// Label is the line's prompt as a listing shows it (PromptOf): the
+	// typed text on one line ("/name args" for a slash command), skipping
+	// the IDE selection or reminder blocks before it; for a local command
+	// or bash input, that; "" when the line is only context.
+	Label string
 
 	// Partial compaction (compactMetadata of a compact_boundary).
 	PreservedSegment  *PreservedSegment
@@ -304,7 +309,7 @@ func (p *factsPass) finish() {
 				parts[i] = jsonString(t)
 			}
 		}
-		p.f.setPrompt(strings.Join(parts, "\n"))
+		p.f.setPrompt(parts...)
 	}
 }
 
@@ -367,11 +372,14 @@ func jsonString(v []byte) string {
 	return gjson.Parse(view(v)).Str
 }
 
-func (f *TreeFacts) setPrompt(text string) {
-	t := strings.TrimSpace(text)
+// setPrompt sets the prompt facts of a user line from its texts (the
+// string content, or the text blocks in order).
+func (f *TreeFacts) setPrompt(texts ...string) {
+	t := strings.TrimSpace(strings.Join(texts, "\n"))
 	if t == "" {
 		return
 	}
+	f.Label, _ = PromptOf(texts) // a copy: it never aliases the line
 	f.PromptHash = HashPrompt(t)
 	if utf8.RuneCountInString(t) > PromptRunes {
 		r := []rune(t)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tidwall/gjson"
@@ -184,7 +183,7 @@ func extractTreeFactsGJSON(raw []byte) TreeFacts {
 			return true
 		})
 		if len(texts) > 0 && len(f.ToolResults) == 0 {
-			f.setPrompt(strings.Join(texts, "\n"))
+			f.setPrompt(texts...)
 		}
 	}
 

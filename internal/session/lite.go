@@ -147,7 +147,7 @@ func Lite(s *Session) (*Info, error) {
 		{"custom-title", custom}, {"ai-title", ai}, {"last-prompt", lastPrompt},
 		{"summary", summary}, {"first-prompt", in.FirstPrompt},
 	} {
-		if t := cleanTitle(c.title); t != "" {
+		if t := reader.OneLine(c.title); t != "" {
 			in.Title, in.TitleSource = t, c.src
 			break
 		}

@@ -233,7 +233,7 @@ func (p *piece) parse(r *reader.Reader) {
 		if fa := e.Facts; fa != nil && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
 			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
 			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
-			n.Prompt, n.PromptHash = fa.Prompt, fa.PromptHash
+			n.Prompt, n.PromptHash, n.Label = fa.Prompt, fa.PromptHash, fa.Label
 			n.facts = factsExtra{
 				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
 				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,

@@ -83,6 +83,7 @@ type Node struct {
 	Attachment  string               // attachment.type
 	Prompt      string               // typed text of a user line, cut to reader.PromptRunes runes
 	PromptHash  uint64
+	Label       string // the line's prompt as ls titles show it (reader.TreeFacts.Label)
 
 	// Relinked is set when partial-compaction metadata moved this node
 	// under another parent than its parentUuid.

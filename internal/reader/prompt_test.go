@@ -1,0 +1,45 @@
+package reader
+
+import (
+	"strings"
+	"testing"
+)
+
+// What a user message shows as its prompt, in ls titles and tree labels:
+// the typed text, with what Claude Code added around it left out.
+func TestPromptOf(t *testing.T) {
+	tests := []struct {
+		name  string
+		texts []string
+		label string
+		kind  TextKind
+	}{
+		{"typed text", []string{"fix the login bug"}, "fix the login bug", TextTyped},
+		{"on one line", []string{"  two\n\nlines\t here "}, "two lines here", TextTyped},
+		{"cut at 200 characters", []string{strings.Repeat("é", 300)}, strings.Repeat("é", 200) + "…", TextTyped},
+		{"control characters dropped", []string{"red \x1b[31mtext"}, "red [31mtext", TextTyped},
+		{"an IDE selection before the prompt", []string{"<ide_selection>The user selected the lines 508 to 508 from x.py</ide_selection>", "How can I install it with uv?"}, "How can I install it with uv?", TextTyped},
+		{"an opened file before the prompt", []string{"<ide_opened_file>The user opened README.md</ide_opened_file>", "add the steps"}, "add the steps", TextTyped},
+		{"a system reminder before the prompt", []string{"<system-reminder>be careful</system-reminder>", "go on"}, "go on", TextTyped},
+		{"a slash command run as a prompt, with arguments", []string{"<command-message>orchestrator is running…</command-message>\n<command-name>/orchestrator</command-name>\n<command-args>create TODO app by Next.js</command-args>"}, "/orchestrator create TODO app by Next.js", TextCommand},
+		{"a slash command run as a prompt, without arguments", []string{"<command-message>review</command-message>\n<command-name>/review</command-name>\n<command-args></command-args>"}, "/review", TextCommand},
+		{"a local command", []string{"<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args>and continue</command-args>"}, "/compact and continue", TextLocalCommand},
+		{"a local command of 1.0.x, no slash", []string{"<command-name>clear</command-name>\n<command-message>clear</command-message>"}, "/clear", TextLocalCommand},
+		{"bash input", []string{"<bash-input>ls -la</bash-input>"}, "! ls -la", TextBash},
+		{"a typed text wins over a local command before it", []string{"<command-name>/clear</command-name>", "then this"}, "then this", TextTyped},
+		{"a task notification", []string{"<task-notification>\n<task-id>be613ab</task-id>\n</task-notification>"}, "", TextContext},
+		{"a local command's output", []string{"<local-command-stdout>See ya!</local-command-stdout>"}, "", TextContext},
+		{"an interruption", []string{"[Request interrupted by user for tool use]"}, "", TextContext},
+		{"an IDE selection alone", []string{"<ide_selection>The user selected the lines 1 to 2</ide_selection>"}, "", TextContext},
+		{"blank", []string{" \n "}, "", TextContext},
+		{"a comparison is not a tag", []string{"<3 this, and a < b"}, "<3 this, and a < b", TextTyped},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			label, kind := PromptOf(tt.texts)
+			if label != tt.label || kind != tt.kind {
+				t.Errorf("PromptOf = %q (kind %d), want %q (kind %d)", label, kind, tt.label, tt.kind)
+			}
+		})
+	}
+}
