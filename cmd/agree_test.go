@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,5 +163,136 @@ func TestTreeRunWithoutTypedPrompt(t *testing.T) {
 	tr := run(t, false, nil, "tree", "--dir", filepath.Dir(filepath.Dir(p)), "11111111")
 	if tr.code != 0 || strings.Contains(tr.out, "task-notification") || !strings.Contains(tr.out, "(no typed prompt: continues after the compaction)") {
 		t.Errorf("exit %d, tree\n%s", tr.code, tr.out)
+	}
+}
+
+// startSessions writes sessions whose start or project is easy to get
+// wrong, each in a folder of its own under one projects dir: times out of
+// line order, no timestamp or cwd at all, a cwd only on a later line.
+func startSessions(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(folder, id string, lines ...string) {
+		p := filepath.Join(dir, folder, id+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reply := func(uuid, parent, ts, cwd string) string {
+		return fmt.Sprintf(`{"parentUuid":%q,"cwd":%q,"type":"assistant","message":{"id":"m-%s-%s","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":10,"output_tokens":5}},"uuid":%q,"timestamp":%q}`+"\n", parent, cwd, uuid, ts, uuid, ts)
+	}
+	prompt := func(uuid, ts, cwd string) string {
+		return fmt.Sprintf(`{"parentUuid":null,"cwd":%q,"type":"user","message":{"role":"user","content":"go"},"uuid":%q,"timestamp":%q}`+"\n", cwd, uuid, ts)
+	}
+	// The first line is written later than the second (a clock change):
+	// the start is the first line's, not the earliest.
+	write("-w-order", "aaaaaaaa-0000-4000-8000-000000000001",
+		prompt("u1", "2026-03-01T11:00:00.250Z", "/w/order"), reply("a1", "u1", "2026-03-01T09:00:00Z", "/w/order"))
+	// No cwd on the first line: the project is the first recorded one.
+	write("-w-later", "aaaaaaaa-0000-4000-8000-000000000002",
+		prompt("u1", "2026-03-01T10:00:00Z", ""), reply("a1", "u1", "2026-03-01T10:00:05Z", "/w/later"))
+	// No cwd anywhere: no project (tokens --by project still needs a key).
+	write("-w-nocwd", "aaaaaaaa-0000-4000-8000-000000000003",
+		prompt("u1", "2026-03-01T10:00:00Z", ""), reply("a1", "u1", "2026-03-01T10:00:07Z", ""))
+	// Only a summary, and an empty file: no start, no project.
+	write("-w-meta", "aaaaaaaa-0000-4000-8000-000000000004", `{"type":"summary","summary":"Earlier work","leafUuid":"x"}`+"\n")
+	write("-w-meta", "aaaaaaaa-0000-4000-8000-000000000005")
+	return dir
+}
+
+// ls, tokens and show give a session the same start and project: the
+// timestamp and cwd of the first line of its main file that has one (see
+// the README). None is "" in ls and tokens, null in show.
+func TestStartAndProjectAgree(t *testing.T) {
+	crafted := startSessions(t)
+	dirs := []string{crafted, samples}
+	more, _ := filepath.Glob("../../shared/corpus/real/*")
+	for _, d := range more {
+		if st, err := os.Stat(d); err == nil && st.IsDir() && filepath.Base(d) != "codex" {
+			dirs = append(dirs, d)
+		}
+	}
+	type fields struct{ Started, Project string }
+	orEmpty := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	got := map[string]fields{}
+	for _, d := range dirs {
+		var ls struct {
+			Sessions []struct {
+				SessionID string `json:"session_id"`
+				StartedAt string `json:"started_at"`
+				Project   string `json:"project"`
+			} `json:"sessions"`
+		}
+		decode(t, run(t, false, nil, "ls", "--all", "--empty", "--json", "--dir", d), &ls)
+		for _, s := range ls.Sessions {
+			var tok struct {
+				Sessions []struct {
+					StartedAt string `json:"started_at"`
+					Project   string `json:"project"`
+				} `json:"sessions"`
+			}
+			decode(t, run(t, false, nil, "tokens", "--json", "--dir", d, s.SessionID), &tok)
+			var show struct {
+				Session struct {
+					StartedAt *string `json:"started_at"`
+					Project   *string `json:"project"`
+				} `json:"session"`
+			}
+			decode(t, run(t, false, nil, "show", "--json", "--dir", d, s.SessionID), &show)
+			l := fields{s.StartedAt, s.Project}
+			k := fields{tok.Sessions[0].StartedAt, tok.Sessions[0].Project}
+			sh := fields{orEmpty(show.Session.StartedAt), orEmpty(show.Session.Project)}
+			if l != k || l != sh {
+				t.Errorf("%s %s: ls %+v, tokens %+v, show %+v", d, s.SessionID, l, k, sh)
+			}
+			got[s.SessionID] = l
+		}
+	}
+	for id, want := range map[string]fields{
+		"aaaaaaaa-0000-4000-8000-000000000001": {"2026-03-01T11:00:00Z", "/w/order"},
+		"aaaaaaaa-0000-4000-8000-000000000002": {"2026-03-01T10:00:00Z", "/w/later"},
+		"aaaaaaaa-0000-4000-8000-000000000003": {"2026-03-01T10:00:00Z", ""},
+		"aaaaaaaa-0000-4000-8000-000000000004": {"", ""},
+		"aaaaaaaa-0000-4000-8000-000000000005": {"", ""},
+	} {
+		if got[id] != want {
+			t.Errorf("%s: %+v, want %+v", id, got[id], want)
+		}
+	}
+}
+
+// tokens --by project groups a session without a cwd under its folder's
+// name, which is a key, not the session's project.
+func TestTokensByProjectKeysASessionWithoutCWD(t *testing.T) {
+	var doc struct {
+		Sessions []struct {
+			SessionID string `json:"session_id"`
+			Project   string `json:"project"`
+		} `json:"sessions"`
+		Groups []struct {
+			Key string `json:"key"`
+		} `json:"groups"`
+	}
+	decode(t, run(t, false, nil, "tokens", "--by", "project", "--json", "--dir", startSessions(t)), &doc)
+	var keys []string
+	for _, g := range doc.Groups {
+		keys = append(keys, g.Key)
+	}
+	slices.Sort(keys)
+	if strings.Join(keys, " ") != "-w-nocwd /w/later /w/order" {
+		t.Errorf("group keys %q", keys)
+	}
+	for _, s := range doc.Sessions {
+		if s.SessionID == "aaaaaaaa-0000-4000-8000-000000000003" && s.Project != "" {
+			t.Errorf("the session without a cwd has project %q", s.Project)
+		}
 	}
 }

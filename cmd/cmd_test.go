@@ -371,12 +371,19 @@ func TestTokensFromStdin(t *testing.T) {
 		} `json:"total"`
 		Sessions []struct {
 			SessionID string `json:"session_id"`
+			Project   string `json:"project"`
+			StartedAt string `json:"started_at"`
 		} `json:"sessions"`
 	}
 	json.Unmarshal(out.Bytes(), &doc)
 	// The main file alone: 15 responses (its subagent is not on stdin).
 	if doc.Total.APICalls != 15 || len(doc.Sessions) != 1 || doc.Sessions[0].SessionID != "b3edadab-bca0-4054-9b41-f7ffa6941260" {
 		t.Errorf("stdin report %+v", doc)
+	}
+	// Start and project come from the stream itself, as show - reads
+	// them: a stream has no head to read ahead, nor a folder.
+	if s := doc.Sessions; len(s) == 1 && (s[0].Project != "/Users/user/project" || s[0].StartedAt != "2025-12-20T08:57:00Z") {
+		t.Errorf("stdin session: project %q, started %q", s[0].Project, s[0].StartedAt)
 	}
 }
 

@@ -200,7 +200,11 @@ func lsRun(o *LsOptions) error {
 		switch {
 		case !ro.TTY:
 		case title == "":
-			title = th.Dim("(untitled session of " + in.StartedAt.Local().Format("2006-01-02 15:04") + ")")
+			when := in.StartedAt
+			if when.IsZero() {
+				when = in.UpdatedAt // no timestamp in the file: its last write
+			}
+			title = th.Dim("(untitled session of " + when.Local().Format("2006-01-02 15:04") + ")")
 		default:
 			title = render.Cut(title, tw)
 		}
@@ -218,13 +222,14 @@ func lsRun(o *LsOptions) error {
 // full ids and RFC 3339.
 func lsCells(in *session.Info, ro render.Options, f *Factory) []string {
 	th := ro.Theme
+	if !ro.TTY {
+		// The data, as in JSON: no project when no line records a cwd.
+		// Safe here too: a pipe often ends on a terminal (| less, | cat).
+		return []string{in.ID, render.Timestamp(in.UpdatedAt), render.Safe(in.Project), render.Safe(in.GitBranch), fmt.Sprint(in.Subagents)}
+	}
 	project := in.Project
 	if project == "" {
-		project = in.ProjectKey()
-	}
-	if !ro.TTY {
-		// Safe here too: a pipe often ends on a terminal (| less, | cat).
-		return []string{in.ID, render.Timestamp(in.UpdatedAt), render.Safe(project), render.Safe(in.GitBranch), fmt.Sprint(in.Subagents)}
+		project = in.ProjectKey() // a hint for people: the folder's name
 	}
 	active := render.Ago(in.UpdatedAt, f.Now())
 	if in.Live != nil {

@@ -307,7 +307,7 @@ func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]t
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
 	for i, s := range ss {
-		all[i] = tokens.Input{Session: s, Project: s.ProjectKey()}
+		all[i] = tokens.Input{Session: s}
 		if s.Path == session.StdinPath {
 			continue
 		}
@@ -318,13 +318,12 @@ func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]t
 			in := &all[i]
 			in.Agents = finder.Agents(s)
 			if started, project, err := session.Start(s); err == nil {
-				if project != "" {
-					in.Project = project
-				}
+				// As ls and show give them: the first cwd and timestamp of
+				// the main file, none when no line has one.
 				// No skip when the first timestamp is after --until: entries
 				// are not always in time order (clock changes, merged files),
 				// and the window is applied to each response.
-				in.Started = started
+				in.Project, in.Started = project, started
 			}
 		}()
 	}

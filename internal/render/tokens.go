@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
@@ -344,7 +345,12 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		started := Timestamp(s.Started)
 		project := Safe(s.Project)
 		if o.TTY {
-			started = s.Started.Local().Format("2006-01-02 15:04")
+			if !s.Started.IsZero() {
+				started = s.Started.Local().Format("2006-01-02 15:04")
+			}
+			if s.Project == "" && s.Session.Path != session.StdinPath {
+				project = Safe(s.Session.ProjectKey()) // a hint for people, as ls shows it
+			}
 			project = CutLeft(project, 32)
 		}
 		t.Row(append([]string{shortID(s.ID, o.TTY), project, started}, totalCells(s.Total)...)...)

@@ -71,7 +71,7 @@ func (f *Finder) List(o ListOptions) Listing {
 			continue
 		case !o.Since.IsZero() && in.UpdatedAt.Before(o.Since):
 			continue
-		case !o.Until.IsZero() && in.StartedAt.After(o.Until):
+		case !o.Until.IsZero() && activeFrom(in).After(o.Until):
 			continue
 		}
 		out.Sessions = append(out.Sessions, in)
@@ -104,4 +104,13 @@ func InProject(cwd, project string) bool {
 	}
 	cwd, project = filepath.Clean(cwd), filepath.Clean(project)
 	return cwd == project || strings.HasPrefix(cwd, strings.TrimSuffix(project, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// activeFrom is when a session's activity began, for --until: its start,
+// or for a file without a timestamp its last write.
+func activeFrom(in *Info) time.Time {
+	if in.StartedAt.IsZero() {
+		return in.UpdatedAt
+	}
+	return in.StartedAt
 }

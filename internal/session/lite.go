@@ -21,12 +21,12 @@ const firstPromptScanLimit = 32 << 20
 // Info is what a listing shows of a session, from a head-and-tail read.
 type Info struct {
 	*Session
-	Project     string    // cwd recorded in the entries; "" if none
+	Project     string    // the first cwd in the file, in line order; "" if none
 	Title       string    // see TitleSource
 	TitleSource string    // custom-title, ai-title, last-prompt, summary, first-prompt, or none
 	FirstPrompt string    // the first real user prompt, if found
 	GitBranch   string    // latest recorded branch
-	StartedAt   time.Time // first timestamp in the file
+	StartedAt   time.Time // the first timestamp in the file, in line order; zero if none
 	UpdatedAt   time.Time // last timestamp in the tail, else the file's mtime
 	Version     string    // Claude Code version of the latest entries
 	Sidechain   bool      // the file starts with a sidechain entry: not a real session
@@ -84,13 +84,19 @@ func Lite(s *Session) (*Info, error) {
 		}
 	}
 	in.FirstPrompt = firstPrompt(headLines)
-	if in.FirstPrompt == "" && !whole && cutUserLine(head) {
-		var first time.Time
-		var cwd string
-		in.FirstPrompt, first, cwd = scanFirstPrompt(s.Path)
-		// The cut line was the first with a time (2.1.x writes timestamp
-		// and cwd after the message).
-		if !first.IsZero() && (in.StartedAt.IsZero() || first.Before(in.StartedAt)) {
+	// What the head lacks may lie just past it: the first user line was
+	// longer than the head (a pasted screenshot; 2.1.x writes timestamp
+	// and cwd after the message), or lines without a time or a cwd fill
+	// it. The file is then read on from its start for what is missing, so
+	// that the start and project are those of the first line that has
+	// them, as show finds them reading the whole file.
+	wantPrompt := in.FirstPrompt == "" && cutUserLine(head)
+	if !whole && (wantPrompt || in.StartedAt.IsZero() || in.Project == "") {
+		prompt, first, cwd := scanHead(s.Path, wantPrompt, in.StartedAt.IsZero(), in.Project == "")
+		if wantPrompt {
+			in.FirstPrompt = prompt
+		}
+		if in.StartedAt.IsZero() {
 			in.StartedAt = first
 		}
 		if in.Project == "" {
@@ -132,9 +138,6 @@ func Lite(s *Session) (*Info, error) {
 				summary = t
 			}
 		}
-		if in.Project == "" && e.CWD != "" {
-			in.Project = e.CWD
-		}
 	}
 	if custom == "" {
 		custom = customHead
@@ -156,17 +159,17 @@ func Lite(s *Session) (*Info, error) {
 	if in.UpdatedAt.IsZero() {
 		in.UpdatedAt = s.ModTime
 	}
-	if in.StartedAt.IsZero() {
-		in.StartedAt = in.UpdatedAt
-	}
+	// A file with no timestamp has no start: its mtime says when it was
+	// last written, not when a session began.
 	return in, nil
 }
 
 // Start is a session's start time and project as Lite gives them
 // (Info.StartedAt, Info.Project), reading as little as it can: the head's
 // lines up to the first with a timestamp and the first with a cwd. Only
-// when the head holds neither does it fall back to Lite. A token count
-// orders thousands of sessions by their start, and needs nothing else.
+// when the head lacks one of them does it fall back to Lite, which reads
+// on. A token count orders thousands of sessions by their start, and
+// needs nothing else.
 func Start(s *Session) (time.Time, string, error) {
 	f, err := os.Open(s.Path)
 	if err != nil {
@@ -208,21 +211,20 @@ func Start(s *Session) (time.Time, string, error) {
 	return in.StartedAt, in.Project, nil
 }
 
-// scanFirstPrompt streams the start of a file whose head held no prompt:
-// the first user line was longer than the head. It stops at the first
-// prompt or after firstPromptScanLimit bytes, and returns the first
-// timestamp and cwd it saw on the way.
-func scanFirstPrompt(path string) (prompt string, first time.Time, cwd string) {
+// scanHead streams the start of a file whose head did not hold its first
+// prompt (wantPrompt), timestamp (wantTime) or cwd (wantCWD). It stops when
+// it has found what was wanted, or after firstPromptScanLimit bytes.
+func scanHead(path string, wantPrompt, wantTime, wantCWD bool) (prompt string, first time.Time, cwd string) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", first, ""
 	}
 	defer f.Close()
-	r := reader.New(io.LimitReader(f, firstPromptScanLimit), reader.Options{KeepRaw: true})
-	for {
+	r := reader.New(io.LimitReader(f, firstPromptScanLimit), reader.Options{KeepRaw: wantPrompt})
+	for (wantPrompt && prompt == "") || (wantTime && first.IsZero()) || (wantCWD && cwd == "") {
 		e, ok := r.Next()
 		if !ok {
-			return "", first, cwd
+			break
 		}
 		if first.IsZero() {
 			first = e.Timestamp
@@ -230,13 +232,11 @@ func scanFirstPrompt(path string) (prompt string, first time.Time, cwd string) {
 		if cwd == "" {
 			cwd = e.CWD
 		}
-		if e.Type != "user" {
-			continue
-		}
-		if p := firstPrompt([]parsedLine{{e, e.Raw}}); p != "" {
-			return p, first, cwd
+		if wantPrompt && prompt == "" && e.Type == "user" {
+			prompt = firstPrompt([]parsedLine{{e, e.Raw}})
 		}
 	}
+	return prompt, first, cwd
 }
 
 // parsedLine is a line of a head or tail read with its envelope.

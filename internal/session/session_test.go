@@ -361,6 +361,9 @@ func TestListFiltersAndOrder(t *testing.T) {
 		{"a project is not a string prefix", ListOptions{Project: "/w/ap"}, ""},
 		{"since", ListOptions{Since: day(2)}, "2222,2222"},
 		{"until", ListOptions{Until: day(2)}, "1111"},
+		// A file without a timestamp has no start; its last write (now)
+		// still places it after the window.
+		{"until, with empty files", ListOptions{Until: day(2), IncludeEmpty: true}, "1111"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -380,6 +383,48 @@ func TestHugeFirstLineIn21xKeyOrder(t *testing.T) {
 	in := liteOf(t, content)
 	if in.FirstPrompt != "look at this" || !in.StartedAt.Equal(time.Date(2026, 1, 2, 10, 0, 0, 0, time.UTC)) || in.Project != "/w/app" {
 		t.Errorf("prompt %q started %v project %q", in.FirstPrompt, in.StartedAt, in.Project)
+	}
+}
+
+// A session's start and project are the timestamp and cwd of the first
+// line of its file, in line order, that has one; Start (tokens) reads them
+// as Lite (ls) does, and a file without one has none: never its mtime,
+// never its folder's name.
+func TestStartAndProject(t *testing.T) {
+	at := func(h int) time.Time { return time.Date(2026, 1, 2, h, 0, 0, 0, time.UTC) }
+	line := func(typ, ts, cwd string) string {
+		return fmt.Sprintf(`{"type":%q,"timestamp":%q,"cwd":%q,"message":{"role":"user","content":"x"}}`, typ, ts, cwd)
+	}
+	summaries := strings.Repeat(`{"type":"summary","summary":"an earlier session, summed up","leafUuid":"0000"}`+"\n", 1200) // 90 KB: more than the head
+	tests := []struct {
+		name    string
+		content string
+		started time.Time
+		project string
+	}{
+		{"the first line's", lines(line("user", "2026-01-02T10:00:00Z", "/w/a"), line("assistant", "2026-01-02T11:00:00Z", "/w/b")), at(10), "/w/a"},
+		{"in line order, not the earliest", lines(line("user", "2026-01-02T11:00:00Z", "/w/a"), line("user", "2026-01-02T09:00:00Z", "/w/b")), at(11), "/w/a"},
+		{"lines without them are passed over", lines(`{"type":"permission-mode","permissionMode":"default"}`, line("user", "", ""), line("user", "2026-01-02T12:00:00Z", "/w/c")), at(12), "/w/c"},
+		{"past a head full of summaries", summaries + lines(line("user", "2026-01-02T13:00:00Z", "/w/d")) + summaries + lines(line("user", "2026-01-02T14:00:00Z", "/w/e")), at(13), "/w/d"},
+		{"none in a summary-only file", lines(`{"type":"summary","summary":"x","leafUuid":"0000"}`), time.Time{}, ""},
+		{"none in an empty file", "", time.Time{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := write(t, map[string]string{"-w-a/" + id1 + ".jsonl": tt.content})
+			s := &Session{ID: id1, Path: filepath.Join(root, "-w-a", id1+".jsonl"), ProjectDir: filepath.Join(root, "-w-a"), ModTime: at(20)}
+			in, err := Lite(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !in.StartedAt.Equal(tt.started) || in.Project != tt.project {
+				t.Errorf("Lite: started %v project %q, want %v %q", in.StartedAt, in.Project, tt.started, tt.project)
+			}
+			started, project, err := Start(s)
+			if err != nil || !started.Equal(tt.started) || project != tt.project {
+				t.Errorf("Start: started %v project %q (%v), want %v %q", started, project, err, tt.started, tt.project)
+			}
+		})
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 type Input struct {
 	Session *session.Session
 	Agents  []session.Agent
-	Project string    // recorded cwd, or the project folder's name
-	Started time.Time // first timestamp; orders sessions so that a resumed session's replayed lines belong to the original
+	Project string    // the first cwd in the main file ("" if none; --by project then groups by the folder's name)
+	Started time.Time // the first timestamp in the main file (zero if none); orders sessions so that a resumed session's replayed lines belong to the original
 }
 
 // Window keeps only responses whose time is inside it (zero: unbounded).
@@ -81,8 +81,8 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 	// later is the newer session.
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i], sorted[j]
-		if !a.Started.Equal(b.Started) {
-			return a.Started.Before(b.Started)
+		if as, bs := a.orderTime(), b.orderTime(); !as.Equal(bs) {
+			return as.Before(bs)
 		}
 		return a.Session.ModTime.Before(b.Session.ModTime)
 	})
@@ -103,6 +103,15 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		return rep
 	}
 	return buildGroups(sorted, [][]int{all}, prices, w, o, onErr, false)
+}
+
+// orderTime places a session among others: its start, or for a file
+// without a timestamp its last write.
+func (in Input) orderTime() time.Time {
+	if in.Started.IsZero() {
+		return in.Session.ModTime
+	}
+	return in.Started
 }
 
 // byFolder groups the sessions (indices into sorted, in order) by the
@@ -154,6 +163,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		sr := rep.Sessions[i]
 		if sorted[i].Session.Path == session.StdinPath {
 			sr.ID = one.firstID
+			sr.Started, sr.Project = one.firstTime, one.firstCWD
 			id := one.c.name(sr.ID)
 			for j := range int32(one.c.rows.len()) {
 				one.c.rows.at(j).session = id
@@ -164,7 +174,12 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		}
 		c.Merge(one.c)
 		one.c = nil
-		rep.projectOf[sr.ID] = sorted[i].Project
+		// A session with no recorded cwd still needs a key to group by:
+		// its folder's name (the session's project stays "").
+		rep.projectOf[sr.ID] = sr.Project
+		if sr.Project == "" {
+			rep.projectOf[sr.ID] = sr.Session.ProjectKey()
+		}
 		members = append(members, i)
 		if k+1 == len(order) || groupOf[order[k+1]] != groupOf[i] {
 			rep.total(c, members, w, detail)
@@ -204,8 +219,12 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 type readSession struct {
 	c       *Counter
 	firstID string // the first sessionId of its lines (stdin has no name)
-	issues  []reader.Issue
-	errs    []fileErr
+	// The first timestamp and cwd of standard input, which cannot be read
+	// ahead as a file's head is.
+	firstTime time.Time
+	firstCWD  string
+	issues    []reader.Issue
+	errs      []fileErr
 }
 
 type fileErr struct {
@@ -255,9 +274,21 @@ func readInOrder(sorted []Input, order []int, o reader.Options, detail bool) fun
 				if o.OnIssue != nil {
 					so.OnIssue = func(is reader.Issue) { rs.issues = append(rs.issues, is) }
 				}
+				stdin := sorted[i].Session.Path == session.StdinPath
+				if want := o.Want; stdin && want != nil {
+					// Every line is parsed until the first timestamp and
+					// cwd are found: those lines may be none a counter needs.
+					so.Want = func(line []byte) bool { return rs.firstTime.IsZero() || rs.firstCWD == "" || want(line) }
+				}
 				ReadSession(rs.c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
 					if rs.firstID == "" {
 						rs.firstID = e.SessionID
+					}
+					if stdin && rs.firstTime.IsZero() {
+						rs.firstTime = e.Timestamp
+					}
+					if stdin && rs.firstCWD == "" {
+						rs.firstCWD = e.CWD
 					}
 				}, func(path string, err error) { rs.errs = append(rs.errs, fileErr{path, err}) })
 			}()

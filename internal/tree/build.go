@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -165,7 +166,9 @@ type piece struct {
 	dropped   []reader.Entry // assistant lines with usage but no uuid
 	issues    []reader.Issue
 	lines     int
-	sessionID string // the first sessionId of the piece, on any line
+	sessionID string    // the first sessionId of the piece, on any line
+	started   time.Time // the first timestamp of the piece, on any line
+	cwd       string    // the first cwd of the piece, on any line
 	openErr   error
 	readErr   error
 }
@@ -215,6 +218,12 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		if p.sessionID == "" {
 			p.sessionID = e.SessionID
+		}
+		if p.started.IsZero() {
+			p.started = e.Timestamp
+		}
+		if p.cwd == "" {
+			p.cwd = e.CWD
 		}
 		if e.UUID == "" {
 			if e.Type == "assistant" && e.HasUsage {
@@ -286,6 +295,12 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		}
 		if f.Agent == nil && t.SessionID == "" {
 			t.SessionID = p.sessionID
+		}
+		if f.Started.IsZero() {
+			f.Started = p.started
+		}
+		if f.CWD == "" {
+			f.CWD = p.cwd
 		}
 		for _, n := range p.nodes {
 			n.Line += base

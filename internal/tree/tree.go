@@ -45,6 +45,13 @@ type File struct {
 	Name  string // for messages (the path, or "<stdin>")
 	Agent *Agent // nil for the main file
 
+	// Started and CWD are the timestamp and cwd of the first line of the
+	// file, in line order, that has one (any line, in the DAG or not):
+	// for the main file, the session's start and project as ls and tokens
+	// read them from its head.
+	Started time.Time
+	CWD     string
+
 	// Dropped are the envelopes (Raw nil) of the lines a token counter
 	// needs that are not nodes, in file order: assistant lines with usage
 	// but no uuid, and lines that lost to a later line with the same uuid.

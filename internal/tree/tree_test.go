@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -446,6 +447,37 @@ func TestEntriesKeepLinesThatAreNotNodes(t *testing.T) {
 	}
 	if n := len(tr.Main.Dropped); n != 2 {
 		t.Errorf("%d dropped lines, want 2", n)
+	}
+}
+
+// The main file's start and cwd are those of its first line, in line
+// order, that has one (any line, in the DAG or not): the session's start
+// and project, as ls reads them from the head. Read whole or in pieces.
+func TestMainFileStartAndCWD(t *testing.T) {
+	lines := []string{
+		`{"type":"summary","summary":"before","leafUuid":"x"}`,
+		`{"type":"queue-operation","operation":"enqueue","timestamp":"2026-01-01T11:00:00.500Z","sessionId":"s1"}`,
+		user("u1", "", "hello", 0), // 10:00:00, earlier, no cwd
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","cwd":"/w/app","timestamp":"2026-01-01T10:00:01Z","message":{"id":"m1","role":"assistant","content":[]}}`,
+		`{"type":"user","uuid":"u2","parentUuid":"a1","cwd":"/w/other","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"next"}}`,
+	}
+	want := time.Date(2026, 1, 1, 11, 0, 0, 500e6, time.UTC)
+	whole, _ := build(t, lines...)
+	if !whole.Main.Started.Equal(want) || whole.Main.CWD != "/w/app" {
+		t.Errorf("read whole: started %v cwd %q, want %v /w/app", whole.Main.Started, whole.Main.CWD, want)
+	}
+	path := filepath.Join(t.TempDir(), "test.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(old int64) { pieceBytes = old }(pieceBytes)
+	pieceBytes = 100
+	cut, err := LoadFiles(path, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cut.Main.Started.Equal(want) || cut.Main.CWD != "/w/app" {
+		t.Errorf("read in pieces: started %v cwd %q, want %v /w/app", cut.Main.Started, cut.Main.CWD, want)
 	}
 }
 

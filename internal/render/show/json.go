@@ -84,7 +84,9 @@ func (d *Doc) Session() SessionJSON {
 	h := d.Header
 	s := SessionJSON{
 		SessionID: h.SessionID, Path: h.Path, Project: optional(h.Project), GitBranch: optional(h.Branch),
-		Models: h.Models, StartedAt: optTime(h.Start), EndedAt: optTime(h.End),
+		// Whole seconds, as ls and tokens write a session's times: the
+		// same start reads the same in every command.
+		Models: h.Models, StartedAt: optional(render.Timestamp(h.Start)), EndedAt: optional(render.Timestamp(h.End)),
 		Prompts: h.Prompts, Subagents: h.Subagents, Branches: len(d.Tree.Leaves()),
 		ActiveLeafUUID: optional(h.Leaf), Messages: len(d.Items), Usage: h.Total,
 	}

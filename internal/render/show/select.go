@@ -310,26 +310,21 @@ func (d *Doc) attachUsage(rep Report) {
 func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 	h := Header{SessionID: t.SessionID, Total: rep.Total, Models: rep.Models}
 	if t.Main != nil {
-		h.Path = t.Main.Path
+		// The start and project ls and tokens give: the first timestamp
+		// and cwd of the main file, in line order (not the earliest time
+		// of any line, nor a subagent's).
+		h.Path, h.Start, h.Project = t.Main.Path, t.Main.Started, t.Main.CWD
+		h.End = h.Start
 	}
 	if t.Leaf != nil {
 		h.Leaf = t.Leaf.UUID
 	}
 	for _, n := range t.Nodes {
-		if n.Timestamp.IsZero() {
-			continue
-		}
-		if h.Start.IsZero() || n.Timestamp.Before(h.Start) {
-			h.Start = n.Timestamp
-		}
 		if n.Timestamp.After(h.End) {
 			h.End = n.Timestamp
 		}
 	}
 	for _, n := range path {
-		if h.Project == "" && n.CWD != "" {
-			h.Project = n.CWD
-		}
 		if n.GitBranch != "" {
 			h.Branch = n.GitBranch
 		}
