@@ -44,8 +44,8 @@ and 2.0.x warm-up agents are spawned by Claude Code itself and listed with
 their own type.
 
 Status: completed, failed, interrupted, running (no result yet), background
-(launched in background, no completion seen), teammate, missing_transcript,
-orphan.
+(launched in background, no completion seen), teammate, no_reply (a warm-up
+agent that got no reply: nothing waits for one), missing_transcript, orphan.
 
 Tokens, API calls and cost are deduplicated exactly as cctx tokens counts
 them: an agent's numbers equal its row in "cctx tokens <session> --by agent".

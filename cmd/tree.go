@@ -649,7 +649,10 @@ func (v *treeView) agentText(a *tree.Agent) string {
 		s += ` "` + render.Cut(render.Safe(a.Description), 60) + `"`
 	}
 	s += " · " + strings.Join(rest, " · ")
-	if a.Spawn == nil {
+	switch {
+	case a.Warmup && (a.Leaf == nil || a.Leaf.Type != "assistant"):
+		s += " · no reply" // as cctx agents says it: status no_reply
+	case a.Spawn == nil && !a.Warmup:
 		s += " · not linked to a tool call"
 	}
 	return s
@@ -820,10 +823,21 @@ func (v *treeView) trailer() {
 		}
 	}
 	if v.o.Agents {
-		var unlinked []*tree.Agent
+		// Warm-ups are started by Claude Code, not by a tool call: listed
+		// as what they are, not among the agents that failed to link.
+		var warmups, unlinked []*tree.Agent
 		for _, a := range t.Agents {
-			if a.Spawn == nil {
+			switch {
+			case a.Warmup:
+				warmups = append(warmups, a)
+			case a.Spawn == nil:
 				unlinked = append(unlinked, a)
+			}
+		}
+		if len(warmups) > 0 {
+			v.printf("%s\n", th.Dim("warm-up agents (started by Claude Code to warm its cache, not by a tool call):"))
+			for _, a := range warmups {
+				v.printf("  %s\n", v.agentText(a))
 			}
 		}
 		if len(unlinked) > 0 {

@@ -33,6 +33,8 @@ func TestTreeGolden(t *testing.T) {
 		{"slash-commands.txt", true, "claude-code-log", "0d3a8e6f", nil},
 		// Prompts after an IDE selection, and a 2.0.x warm-up agent.
 		{"ide-selection.txt", true, "claude-code-log", "cb2e607c", nil},
+		// An empty main file and a warm-up agent that got no reply.
+		{"warmup-no-reply.txt", true, "kfischer-claude-history", "0f13eeba", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.golden, func(t *testing.T) {

@@ -46,6 +46,10 @@ const (
 	StatusTeammate    = "teammate"   // spawned as a team member; runs on its own
 	StatusMissing     = "missing_transcript"
 	StatusOrphan      = "orphan" // a transcript no call spawned
+	// StatusNoReply is a warm-up agent whose transcript holds no reply:
+	// Claude Code did not wait for one, so it is not running, and a
+	// warm-up is never a problem.
+	StatusNoReply = "no_reply"
 )
 
 // Token checks: how toolUseResult.totalTokens compares with the transcript.
@@ -423,7 +427,7 @@ func (l *linker) finish(a *Agent, rs []tokens.Response) {
 	if a.Prompt == "" && t != nil {
 		a.Prompt = t.firstPrompt
 	}
-	if first == nil && t != nil && a.Kind == KindSubagent && a.Path != "" && t.firstPrompt == "Warmup" {
+	if first == nil && t != nil && a.Kind == KindSubagent && a.Path != "" && reader.IsWarmup(t.firstPrompt) {
 		a.Kind = KindWarmup
 	}
 	if a.Type == "" && first == nil && a.Kind != KindSubagent {
@@ -472,10 +476,13 @@ func (l *linker) status(a *Agent, t *transcript) string {
 	if len(a.Calls) == 0 {
 		switch a.Kind {
 		case KindCompaction, KindWarmup:
-			if t != nil && t.lastAssistant {
+			switch {
+			case t != nil && t.lastAssistant:
 				return StatusCompleted
+			case a.Kind == KindWarmup:
+				return StatusNoReply
 			}
-			return StatusRunning
+			return StatusRunning // a compaction in progress, or cut short
 		}
 		file := a.Path
 		if file == "" && a.Kind == KindSidechain {

@@ -150,6 +150,13 @@ func TestStatusesAndMismatches(t *testing.T) {
 			`{"type":"assistant","uuid":"` + id + `-2","parentUuid":"` + id + `-1","isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:30Z","requestId":"r-` + id + `-x","message":{"id":"msg-` + id + `-x","model":"claude-opus-4-7","role":"assistant","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":1,"output_tokens":` + strconv.Itoa(output) + `,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}}`,
 		}
 	}
+	warmup := func(id string, replied bool) []string {
+		lines := []string{`{"type":"user","uuid":"` + id + `-1","parentUuid":null,"isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"Warmup"}}`}
+		if replied {
+			lines = append(lines, agentLines(id, 5)[1])
+		}
+		return lines
+	}
 	cases := []struct {
 		name       string
 		files      map[string][]string
@@ -198,6 +205,27 @@ func TestStatusesAndMismatches(t *testing.T) {
 			files: map[string][]string{sid + ".jsonl": {mainPrompt},
 				sid + "/subagents/agent-lone.jsonl": agentLines("lone", 5)},
 			id: "lone", status: StatusOrphan, warn: "no Agent/Task call spawned agent lone",
+		},
+		{
+			// Claude Code 2.0.x warms its cache with an agent of its own.
+			name: "a warm-up that replied is completed, not an orphan",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt},
+				sid + "/subagents/agent-w1.jsonl": warmup("w1", true)},
+			id: "w1", status: StatusCompleted, noWarnings: true,
+		},
+		{
+			// Nothing waits for a warm-up's reply: without one it is not
+			// running.
+			name: "a warm-up without a reply is no_reply, not running",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt},
+				sid + "/subagents/agent-w2.jsonl": warmup("w2", false)},
+			id: "w2", status: StatusNoReply, noWarnings: true,
+		},
+		{
+			name: "a compaction agent without a reply is still running",
+			files: map[string][]string{sid + ".jsonl": {mainPrompt},
+				sid + "/subagents/agent-acompact-3c4d.jsonl": agentLines("acompact-3c4d", 5)[:1]},
+			id: "acompact-3c4d", status: StatusRunning, noWarnings: true,
 		},
 		{
 			name: "compaction agents are not orphans",

@@ -178,6 +178,12 @@ func OneLine(s string) string {
 	return b.String()
 }
 
+// IsWarmup reports whether an agent's first prompt is the "Warmup" that
+// Claude Code 2.0.x sends a subagent of its own at start, to warm the
+// prompt cache: no tool call spawns that agent, and nothing waits for its
+// reply. agents (kind warmup) and tree (Agent.Warmup) both ask this.
+func IsWarmup(firstPrompt string) bool { return strings.TrimSpace(firstPrompt) == "Warmup" }
+
 // IsTypedPrompt reports whether the entry is a prompt a person typed: a
 // user line that is not meta (a command's expansion, a caveat), not a
 // compaction summary, not a tool result, and has a text ClassifyText

@@ -71,9 +71,26 @@ func (b *builder) linkAgents() {
 		if a.Type == "" && a.Result != nil {
 			a.Type = a.Result.facts.agentType
 		}
+		if a.Spawn == nil && isWarmup(a) {
+			a.Warmup = true
+			if a.Type == "" {
+				a.Type = "warmup"
+			}
+		}
 	}
 	b.inlineSidechains(claimed)
 	b.unlinkedResults(resultByAgent)
+}
+
+// isWarmup reports whether a file agent's first prompt (its first user
+// line that is not a tool result, as cctx agents reads it) is a warm-up.
+func isWarmup(a *Agent) bool {
+	for _, n := range a.Nodes {
+		if n.Type == "user" && len(n.ToolResults) == 0 {
+			return reader.IsWarmup(n.Prompt)
+		}
+	}
+	return false
 }
 
 // unlinkedResults reports the Agent/Task results that name an agent whose

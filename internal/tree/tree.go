@@ -144,6 +144,10 @@ type Agent struct {
 	// Compaction is set for agent-acompact-* files: the agent that wrote a
 	// compaction summary. It hangs under its compact_boundary.
 	Compaction bool
+	// Warmup is set for a 2.0.x warm-up agent (reader.IsWarmup): Claude
+	// Code starts it to warm its cache, so no tool call links it, and that
+	// is no problem. Its Type is "warmup", as cctx agents names its kind.
+	Warmup bool
 
 	Nodes []*Node // file order
 	Roots []*Node // nodes without a parent in the agent (normally one)

@@ -601,6 +601,35 @@ func TestFileAgents(t *testing.T) {
 	}
 }
 
+// A 2.0.x warm-up agent (first prompt "Warmup", no call) is a warm-up, not
+// an agent that failed to link; an unlinked agent with another prompt is
+// not a warm-up.
+func TestWarmupAgents(t *testing.T) {
+	dir := t.TempDir()
+	main := filepath.Join(dir, "s1.jsonl")
+	writeFile(t, main, user("u1", "", "start", 0), asst("a1", "u1", "m1", 1))
+	agentLine := func(id, agent, text string) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"%s","parentUuid":null,"isSidechain":true,"agentId":"%s","sessionId":"s1","timestamp":"%s","message":{"role":"user","content":%q}}`, id, agent, ts(0), text)
+	}
+	writeFile(t, filepath.Join(dir, "agent-www.jsonl"), agentLine("w1", "www", "Warmup"), asst("w2", "w1", "mw", 1))
+	writeFile(t, filepath.Join(dir, "agent-nnn.jsonl"), agentLine("n1", "nnn", "  Warmup\n"))
+	writeFile(t, filepath.Join(dir, "agent-ooo.jsonl"), agentLine("o1", "ooo", "look around"))
+	tr, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]string{"www": "true warmup", "nnn": "true warmup", "ooo": "false "} {
+		a := tr.AgentByID(id)
+		if a == nil {
+			t.Errorf("agent %s not loaded", id)
+			continue
+		}
+		if got := fmt.Sprint(a.Warmup, " ", a.Type); got != want || a.Spawn != nil {
+			t.Errorf("agent %s: warm-up, type = %q, want %q (spawn %v)", id, got, want, a.Spawn)
+		}
+	}
+}
+
 // Inline sidechains (≤1.0.x) are linked by their first prompt, else by time.
 func TestInlineSidechains(t *testing.T) {
 	task := func(id, parent, tool, prompt string, sec int) string {
