@@ -15,7 +15,8 @@ import (
 const liteBytes = 64 << 10
 
 // firstPromptScanLimit bounds the extra read used when the head holds no
-// prompt because its first user line is huge (a pasted screenshot).
+// prompt because its first user line is huge (a pasted screenshot), or no
+// timestamp or cwd (scanHead).
 const firstPromptScanLimit = 32 << 20
 
 // Info is what a listing shows of a session, from a head-and-tail read.
