@@ -382,7 +382,7 @@ func TestTokensFromStdin(t *testing.T) {
 	}
 	// Start and project come from the stream itself, as show - reads
 	// them: a stream has no head to read ahead, nor a folder.
-	if s := doc.Sessions; len(s) == 1 && (s[0].Project != "/Users/user/project" || s[0].StartedAt != "2025-12-20T08:57:00Z") {
+	if s := doc.Sessions; len(s) == 1 && (s[0].Project != "/Users/user/project" || s[0].StartedAt != "2025-12-20T08:57:00.189Z") {
 		t.Errorf("stdin session: project %q, started %q", s[0].Project, s[0].StartedAt)
 	}
 }

@@ -253,9 +253,9 @@ func lsCells(in *session.Info, ro render.Options, f *Factory) []string {
 func titleWidth(width int, header []string, rows [][]string) int {
 	used := 0
 	for c := range len(header) - 1 {
-		w := len([]rune(strings.TrimSuffix(header[c], ">")))
+		w := render.Width(strings.TrimSuffix(header[c], ">"))
 		for _, r := range rows {
-			w = max(w, len([]rune(stripANSI(r[c]))))
+			w = max(w, render.Width(stripANSI(r[c])))
 		}
 		used += w + 2
 	}

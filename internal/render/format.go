@@ -2,12 +2,14 @@ package render
 
 import (
 	"fmt"
-
-	"github.com/cctx-dev/cctx/internal/termsafe"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
+	"github.com/cctx-dev/cctx/internal/termsafe"
 )
 
 // Count formats a count for people: 987, 12.3k, 4.56M, 1.2B.
@@ -130,29 +132,60 @@ func Duration(d time.Duration) string {
 	return fmt.Sprintf("%dd%dh", int(d.Hours()/24), int(d.Hours())%24)
 }
 
-// Cut shortens s to at most n display cells (runes), ending in "…".
+// Cut shortens s to at most n terminal columns, ending in "…" when cut. A
+// wide character (CJK, most emoji) takes two columns, as the table writer
+// counts them: by runes, a Japanese title overflowed its column.
 func Cut(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	if utf8.RuneCountInString(s) <= n {
+	if Width(s) <= n {
 		return s
 	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	var b strings.Builder
+	w := 0
+	for _, r := range s {
+		if w += runeWidth(r); w > n-1 {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + "…"
 }
 
-// CutLeft shortens s to at most n runes by dropping its start: paths keep
-// their most telling end ("…/src/app").
+// CutLeft shortens s to at most n terminal columns by dropping its start:
+// paths keep their most telling end ("…/src/app").
 func CutLeft(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	r := []rune(s)
-	if len(r) <= n {
+	if Width(s) <= n {
 		return s
 	}
-	return "…" + string(r[len(r)-n+1:])
+	r := []rune(s)
+	w, i := 0, len(r)
+	for i > 0 && w+runeWidth(r[i-1]) <= n-1 {
+		i--
+		w += runeWidth(r[i])
+	}
+	return "…" + string(r[i:])
+}
+
+// Width is how many terminal columns s takes (s holds no escape sequence).
+func Width(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return twwidth.WidthNoCache(s)
+		}
+	}
+	return len(s) // ASCII, the common case, without a table lookup a rune
+}
+
+func runeWidth(r rune) int {
+	if r < utf8.RuneSelf {
+		return 1
+	}
+	return twwidth.WidthNoCache(string(r))
 }
 
 // Safe makes text from a transcript harmless on a terminal (see

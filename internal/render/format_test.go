@@ -36,3 +36,29 @@ func TestJSONTime(t *testing.T) {
 		})
 	}
 }
+
+// Cut and CutLeft count terminal columns: a wide character takes two, so a
+// Japanese title cut to a column's width fits that column.
+func TestCutCountsColumns(t *testing.T) {
+	tests := []struct {
+		s        string
+		n        int
+		cut, lft string
+	}{
+		{"hello", 5, "hello", "hello"},
+		{"hello world", 6, "hello…", "…world"},
+		{"最新の状態", 10, "最新の状態", "最新の状態"}, // 5 wide runes: 10 columns
+		{"最新の状態", 9, "最新の状…", "…新の状態"},
+		{"最新の状態", 8, "最新の…", "…の状態"},
+		{"ab最新", 4, "ab…", "…新"},
+		{"x", 0, "", ""},
+	}
+	for _, tt := range tests {
+		if got := Cut(tt.s, tt.n); got != tt.cut || Width(got) > max(tt.n, 0) {
+			t.Errorf("Cut(%q, %d) = %q (%d columns), want %q", tt.s, tt.n, got, Width(got), tt.cut)
+		}
+		if got := CutLeft(tt.s, tt.n); got != tt.lft || Width(got) > max(tt.n, 0) {
+			t.Errorf("CutLeft(%q, %d) = %q (%d columns), want %q", tt.s, tt.n, got, Width(got), tt.lft)
+		}
+	}
+}
