@@ -61,10 +61,10 @@ func ClassifyText(s string) TextKind {
 	return TextTyped
 }
 
-// leadingTag reports whether s starts with an XML-ish tag (<name>,
-// <name attr…>, <name/>): what Claude Code wraps everything it adds to a
-// user turn in. The SDKs skip such text when they look for a first
-// prompt, and so does cctx.
+// leadingTag reports whether s starts with a tag Claude Code wraps what it
+// adds to a user turn in (contextTag). Only those: a person's prompt may
+// start with markup of its own ("<div> is not centered", "<Route path=…>
+// never matches"), and it is still a prompt, a turn and a rewind.
 func leadingTag(s string) bool {
 	if len(s) < 3 || s[0] != '<' || !isASCIILetter(s[1]) {
 		return false
@@ -74,12 +74,33 @@ func leadingTag(s string) bool {
 		switch {
 		case isASCIILetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-':
 		case c == '>' || c == '/' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return true
+			return contextTag(s[1:i])
 		default:
 			return false
 		}
 	}
 	return false
+}
+
+// contextTag reports whether a tag name is one of those Claude Code and
+// its integrations write into a user turn: IDE context (ide_selection,
+// ide_opened_file, ide_diagnostics), local command and bash-mode output,
+// hook output (user-prompt-submit-hook, session-start-hook, …), system
+// reminders, task and teammate notifications, memory input, and the
+// <tick> and <goal> of scheduled prompts. Command and bash input are
+// classified before this (ClassifyText).
+func contextTag(name string) bool {
+	switch name {
+	case "system-reminder", "task-notification", "teammate-message", "user-memory-input", "tick", "goal",
+		"command-name", "command-message", "command-args":
+		return true
+	}
+	for _, prefix := range []string{"ide_", "local-command-", "bash-"} {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return strings.HasSuffix(name, "-hook")
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -33,6 +33,18 @@ func TestPromptOf(t *testing.T) {
 		{"an IDE selection alone", []string{"<ide_selection>The user selected the lines 1 to 2</ide_selection>"}, "", TextContext},
 		{"blank", []string{" \n "}, "", TextContext},
 		{"a comparison is not a tag", []string{"<3 this, and a < b"}, "<3 this, and a < b", TextTyped},
+		// Markup a person pastes is their prompt; only Claude Code's tags are context.
+		{"a prompt that starts with HTML", []string{"<div> is not centered in the header"}, "<div> is not centered in the header", TextTyped},
+		{"a prompt that starts with JSX and attributes", []string{"<Button onClick> handler fires twice"}, "<Button onClick> handler fires twice", TextTyped},
+		{"a prompt that starts with a self-closing tag", []string{"<br/> renders as text, why?"}, "<br/> renders as text, why?", TextTyped},
+		{"an IDE diagnostics block", []string{"<ide_diagnostics>3 errors</ide_diagnostics>"}, "", TextContext},
+		{"hook output", []string{"<user-prompt-submit-hook>ok</user-prompt-submit-hook>"}, "", TextContext},
+		{"a session start hook", []string{"<session-start-hook>loaded</session-start-hook>"}, "", TextContext},
+		{"a teammate's message", []string{"<teammate-message teammate_id=\"bob\">done</teammate-message>"}, "", TextContext},
+		{"a bash-mode output", []string{"<bash-stdout>ok</bash-stdout><bash-stderr></bash-stderr>"}, "", TextContext},
+		{"a local command's caveat", []string{"<local-command-caveat>Caveat: …</local-command-caveat>"}, "", TextContext},
+		{"memory input", []string{"<user-memory-input>remember this</user-memory-input>"}, "", TextContext},
+		{"a scheduled tick", []string{"<tick>5m</tick>"}, "", TextContext},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
