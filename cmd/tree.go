@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -459,7 +458,7 @@ func (v *treeView) drawRuns(it item) []item {
 		if !active {
 			mark = "○"
 		}
-		text := v.runText(r, utf8.RuneCountInString(head))
+		text := v.runText(r, render.Width(head))
 		if !active {
 			text = th.Dim(text)
 		}
@@ -544,7 +543,7 @@ func (v *treeView) runText(r treeSeg, indent int) string {
 		suffix = fmt.Sprintf("  ⑂ %d branches", len(starts))
 	}
 	if l := promptLabel(r.nodes); l != "" {
-		s += "  " + v.quote(l, indent+2+utf8.RuneCountInString(s)+4+utf8.RuneCountInString(suffix))
+		s += "  " + v.quote(l, indent+2+render.Width(s)+4+render.Width(suffix))
 	} else {
 		s += "  " + noPromptLabel(r.nodes)
 	}

@@ -143,9 +143,9 @@ func Cut(s string, n int) string {
 		return s
 	}
 	var b strings.Builder
-	w := 0
+	w, room := 0, n-runeWidth('…') // two columns where East Asian widths apply
 	for _, r := range s {
-		if w += runeWidth(r); w > n-1 {
+		if w += runeWidth(r); w > room {
 			break
 		}
 		b.WriteRune(r)
@@ -163,8 +163,8 @@ func CutLeft(s string, n int) string {
 		return s
 	}
 	r := []rune(s)
-	w, i := 0, len(r)
-	for i > 0 && w+runeWidth(r[i-1]) <= n-1 {
+	w, i, room := 0, len(r), n-runeWidth('…')
+	for i > 0 && w+runeWidth(r[i-1]) <= room {
 		i--
 		w += runeWidth(r[i])
 	}

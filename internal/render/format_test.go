@@ -3,6 +3,8 @@ package render
 import (
 	"testing"
 	"time"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
 )
 
 // Every --json time has the same width, so times of different commands
@@ -59,6 +61,23 @@ func TestCutCountsColumns(t *testing.T) {
 		}
 		if got := CutLeft(tt.s, tt.n); got != tt.lft || Width(got) > max(tt.n, 0) {
 			t.Errorf("CutLeft(%q, %d) = %q (%d columns), want %q", tt.s, tt.n, got, Width(got), tt.lft)
+		}
+	}
+}
+
+// Where East Asian widths apply (a CJK locale, RUNEWIDTH_EASTASIAN=1), the
+// ellipsis itself takes two columns, and a cut line must still fit.
+func TestCutFitsWithEastAsianWidths(t *testing.T) {
+	twwidth.SetEastAsian(true)
+	defer twwidth.SetEastAsian(false)
+	for _, s := range []string{"hello world, a long title", "最新の状態にアップデートしてください"} {
+		for n := 3; n < 20; n++ {
+			if got := Cut(s, n); Width(got) > n {
+				t.Errorf("Cut(%q, %d) = %q: %d columns", s, n, got, Width(got))
+			}
+			if got := CutLeft(s, n); Width(got) > n {
+				t.Errorf("CutLeft(%q, %d) = %q: %d columns", s, n, got, Width(got))
+			}
 		}
 	}
 }
