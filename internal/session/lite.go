@@ -16,8 +16,14 @@ const liteBytes = 64 << 10
 
 // firstPromptScanLimit bounds the extra read used when the head holds no
 // prompt because its first user line is huge (a pasted screenshot), or no
-// timestamp or cwd (scanHead).
+// complete line at all (scanHead).
 const firstPromptScanLimit = 32 << 20
+
+// startScanLimit bounds the extra read for a timestamp or cwd when the head
+// holds complete lines without them: real transcripts record both on every
+// conversation line, so a file that goes on without them (metadata only,
+// or written by another tool) is not read whole by a listing.
+const startScanLimit = 4 << 20
 
 // Info is what a listing shows of a session, from a head-and-tail read.
 type Info struct {
@@ -93,7 +99,11 @@ func Lite(s *Session) (*Info, error) {
 	// them, as show finds them reading the whole file.
 	wantPrompt := in.FirstPrompt == "" && cutUserLine(head)
 	if !whole && (wantPrompt || in.StartedAt.IsZero() || in.Project == "") {
-		prompt, first, cwd := scanHead(s.Path, wantPrompt, in.StartedAt.IsZero(), in.Project == "")
+		limit := int64(startScanLimit)
+		if wantPrompt || bytes.IndexByte(head, '\n') < 0 {
+			limit = firstPromptScanLimit
+		}
+		prompt, first, cwd := scanHead(s.Path, limit, wantPrompt, in.StartedAt.IsZero(), in.Project == "")
 		if wantPrompt {
 			in.FirstPrompt = prompt
 		}
@@ -214,14 +224,14 @@ func Start(s *Session) (time.Time, string, error) {
 
 // scanHead streams the start of a file whose head did not hold its first
 // prompt (wantPrompt), timestamp (wantTime) or cwd (wantCWD). It stops when
-// it has found what was wanted, or after firstPromptScanLimit bytes.
-func scanHead(path string, wantPrompt, wantTime, wantCWD bool) (prompt string, first time.Time, cwd string) {
+// it has found what was wanted, or after limit bytes.
+func scanHead(path string, limit int64, wantPrompt, wantTime, wantCWD bool) (prompt string, first time.Time, cwd string) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", first, ""
 	}
 	defer f.Close()
-	r := reader.New(io.LimitReader(f, firstPromptScanLimit), reader.Options{KeepRaw: wantPrompt})
+	r := reader.New(io.LimitReader(f, limit), reader.Options{KeepRaw: wantPrompt})
 	for (wantPrompt && prompt == "") || (wantTime && first.IsZero()) || (wantCWD && cwd == "") {
 		e, ok := r.Next()
 		if !ok {
