@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -132,49 +133,63 @@ func TestAgentsCallWithoutAnAgentHasNoID(t *testing.T) {
 }
 
 // Budgets in --json are numbers a script can compare: counts as integers,
-// cost in USD, and null for a cost that could not be computed.
+// cost in USD. A cost budget that could not be checked (a model without a
+// price) is listed apart, and a cost over its limit by its priced part
+// alone is exceeded, as a lower bound.
 func TestTokensBudgetJSONHasNumbers(t *testing.T) {
 	unpriced := writeSession(t,
 		`{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`,
 		`{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m1","role":"assistant","model":"mystery-model","content":[],"usage":{"input_tokens":1,"output_tokens":2}}}`)
+	opusOnly := []string{"--dir", samples, "b3edadab", "--pricing", "testdata/prices-opus-only.json"}
 	tests := []struct {
-		name          string
-		args          []string
-		flag          string
-		limit, actual string // as written in the JSON
-		code          int
+		name      string
+		args      []string
+		code      int
+		exceeded  string // flag limit actual lower_bound, as written in the JSON
+		unchecked string // flag limit reason
 	}{
-		{"tokens", []string{"--dir", samples, "b3edadab", "--max-tokens", "300k"}, "--max-tokens", "300000", "363124", ExitBudget},
-		{"output tokens", []string{"--dir", samples, "b3edadab", "--max-output-tokens", "1k"}, "--max-output-tokens", "1000", "1740", ExitBudget},
-		{"API calls", []string{"--dir", samples, "b3edadab", "--max-api-calls", "10"}, "--max-api-calls", "10", "18", ExitBudget},
-		{"context", []string{"--dir", samples, "b3edadab", "--max-context", "20k"}, "--max-context", "20000", "22680", ExitBudget},
-		{"cost in USD, no currency sign", []string{"--dir", samples, "b3edadab", "--max-cost", "$0.1"}, "--max-cost", "0.1", "0.445957", ExitBudget},
-		{"an unknown cost is null", []string{unpriced, "--max-cost", "1"}, "--max-cost", "1", "null", ExitError}, // not checked: no pass, but not exceeded
+		{"tokens", []string{"--dir", samples, "b3edadab", "--max-tokens", "300k"}, ExitBudget, "--max-tokens 300000 363124 false", ""},
+		{"output tokens", []string{"--dir", samples, "b3edadab", "--max-output-tokens", "1k"}, ExitBudget, "--max-output-tokens 1000 1740 false", ""},
+		{"API calls", []string{"--dir", samples, "b3edadab", "--max-api-calls", "10"}, ExitBudget, "--max-api-calls 10 18 false", ""},
+		{"context", []string{"--dir", samples, "b3edadab", "--max-context", "20k"}, ExitBudget, "--max-context 20000 22680 false", ""},
+		{"cost in USD, no currency sign", []string{"--dir", samples, "b3edadab", "--max-cost", "$0.1"}, ExitBudget, "--max-cost 0.1 0.445957 false", ""},
+		{"an unknown cost is not checked", []string{unpriced, "--max-cost", "1"}, ExitError, "", `--max-cost 1 "cost unknown: $0.00 priced, 1 call(s) of unpriced models; see --pricing"`},
+		{"a priced part over the limit is a lower bound", append(opusOnly, "--max-cost", "0.1"), ExitBudget, "--max-cost 0.1 0.384592 true", ""},
+		{"a priced part within the limit is not checked", append(opusOnly, "--max-cost", "100"), ExitError, "", `--max-cost 100 "cost unknown: $0.38 priced, 3 call(s) of unpriced models; see --pricing"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, false, nil, append([]string{"tokens", "--json"}, tc.args...)...)
 			if r.code != tc.code {
-				t.Fatalf("exit %d, stderr %q", r.code, r.errOut)
+				t.Fatalf("exit %d, want %d, stderr %q", r.code, tc.code, r.errOut)
 			}
 			var doc struct {
 				Budget struct {
 					Exceeded []struct {
+						Flag       string          `json:"flag"`
+						Limit      json.RawMessage `json:"limit"`
+						Actual     json.RawMessage `json:"actual"`
+						LowerBound bool            `json:"lower_bound"`
+					} `json:"exceeded"`
+					Unchecked []struct {
 						Flag   string          `json:"flag"`
 						Limit  json.RawMessage `json:"limit"`
-						Actual json.RawMessage `json:"actual"`
-					} `json:"exceeded"`
+						Reason string          `json:"reason"`
+					} `json:"unchecked"`
 				} `json:"budget"`
 			}
 			if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
 				t.Fatal(err)
 			}
-			ex := doc.Budget.Exceeded
-			if len(ex) != 1 || ex[0].Flag != tc.flag {
-				t.Fatalf("exceeded %+v, want one %s", ex, tc.flag)
+			var ex, un []string
+			for _, e := range doc.Budget.Exceeded {
+				ex = append(ex, fmt.Sprintf("%s %s %s %v", e.Flag, e.Limit, e.Actual, e.LowerBound))
 			}
-			if string(ex[0].Limit) != tc.limit || string(ex[0].Actual) != tc.actual {
-				t.Errorf("limit %s, actual %s; want %s, %s", ex[0].Limit, ex[0].Actual, tc.limit, tc.actual)
+			for _, u := range doc.Budget.Unchecked {
+				un = append(un, fmt.Sprintf("%s %s %q", u.Flag, u.Limit, u.Reason))
+			}
+			if strings.Join(ex, "|") != tc.exceeded || strings.Join(un, "|") != tc.unchecked {
+				t.Errorf("exceeded %q, unchecked %q; want %q, %q", ex, un, tc.exceeded, tc.unchecked)
 			}
 		})
 	}

@@ -189,10 +189,11 @@ func tokensRun(o *TokensOptions) error {
 	if f.Globals.JSON {
 		doc := render.NewTokensJSON(rep, by, withResponses)
 		if budget.Set() {
-			doc.Budget = &render.BudgetJSON{Exceeded: []render.BudgetViolationJSON{}}
-			for _, v := range violations {
-				doc.Budget.Exceeded = append(doc.Budget.Exceeded, render.NewBudgetViolationJSON(v.scope, v.Violation))
+			scopes, vs := make([]string, len(violations)), make([]tokens.Violation, len(violations))
+			for i, v := range violations {
+				scopes[i], vs[i] = v.scope, v.Violation
 			}
+			doc.Budget = render.NewBudgetJSON(scopes, vs)
 		}
 		if err := render.JSON(f.IO.Out, doc, f.Render()); err != nil {
 			return err

@@ -28,6 +28,10 @@ var bin string
 // samples is the projects root bundled with the repository.
 var samples string
 
+// opusOnlyPrices is a price table without Sonnet, so that the samples' Sonnet
+// calls have no price (an absolute path: the binary runs in a temp dir).
+var opusOnlyPrices, _ = filepath.Abs("../cmd/testdata/prices-opus-only.json")
+
 func TestMain(m *testing.M) {
 	os.Exit(buildAndRun(m))
 }

@@ -42,10 +42,11 @@ var (
 		"cache_read_input_tokens": "n", "context_tokens": "n", "web_search_requests": "n",
 		"speed": "s", "cost_usd": "n?", "file": "s", "line": "n", "lines_merged": "n",
 	}
-	budgetSchema   = schema{"exceeded": "a"}
-	exceededSchema = schema{"scope": "s", "flag": "s", "limit": "n", "actual": "n?"}
-	treeSchema     = schema{"schema_version": "n", "session_id": "s", "active_leaf": "s?", "roots": "a", "leaves": "a", "nodes": "a", "warnings": "a"}
-	treeNodeSchema = schema{
+	budgetSchema    = schema{"exceeded": "a", "unchecked": "a"}
+	exceededSchema  = schema{"scope": "s", "flag": "s", "limit": "n", "actual": "n", "lower_bound": "b"}
+	uncheckedSchema = schema{"scope": "s", "flag": "s", "limit": "n", "reason": "s"}
+	treeSchema      = schema{"schema_version": "n", "session_id": "s", "active_leaf": "s?", "roots": "a", "leaves": "a", "nodes": "a", "warnings": "a"}
+	treeNodeSchema  = schema{
 		"uuid": "s", "parent_uuid": "s?", "logical_parent_uuid": "s?", "type": "s", "subtype": "s?",
 		"timestamp": "s?", "agent_id": "s?", "message_id": "s?", "children": "a", "active": "b", "fork": "b",
 	}
@@ -295,6 +296,8 @@ func TestTokensJSON(t *testing.T) {
 		{"by response", []string{"--by", "response"}, 0, false, true, false},
 		{"budget exceeded", []string{"b3edadab", "--max-tokens", "1k"}, 3, false, true, true},
 		{"budget kept", []string{"b3edadab", "--max-tokens", "1G"}, 0, false, true, true},
+		{"cost budget not checked", []string{"b3edadab", "--pricing", opusOnlyPrices, "--max-cost", "100"}, 1, false, true, true},
+		{"cost budget exceeded by its priced part", []string{"b3edadab", "--pricing", opusOnlyPrices, "--max-cost", "0.1"}, 3, false, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -356,8 +359,14 @@ func TestTokensJSON(t *testing.T) {
 				if (len(ex) > 0) != (tt.code == 3) {
 					errs = append(errs, fmt.Sprintf("%d budgets exceeded with exit %d", len(ex), tt.code))
 				}
+				if un := objs(b.(map[string]any)["unchecked"]); (len(un) > 0) != (tt.code == 1) {
+					errs = append(errs, fmt.Sprintf("%d budgets not checked with exit %d", len(un), tt.code))
+				}
 				for i, e := range ex {
 					errs = append(errs, exceededSchema.check(fmt.Sprintf("budget.exceeded[%d]", i), e)...)
+				}
+				for i, e := range objs(b.(map[string]any)["unchecked"]) {
+					errs = append(errs, uncheckedSchema.check(fmt.Sprintf("budget.unchecked[%d]", i), e)...)
 				}
 			}
 			report(t, errs)

@@ -82,28 +82,45 @@ type ResponseJSON struct {
 	Lines           int      `json:"lines_merged"`
 }
 
-// BudgetJSON lists the budgets that were exceeded.
+// BudgetJSON lists the budgets that were exceeded (exit 3) and those that
+// could not be checked (exit 1 when none was exceeded).
 type BudgetJSON struct {
-	Exceeded []BudgetViolationJSON `json:"exceeded"`
+	Exceeded  []BudgetViolationJSON `json:"exceeded"`
+	Unchecked []BudgetUncheckedJSON `json:"unchecked"`
 }
 
 // BudgetViolationJSON is one exceeded budget of one scope. Limit and
 // Actual are numbers (a count, or USD for --max-cost) that a script can
-// compare; Actual is null when the cost is unknown.
+// compare; LowerBound says Actual is the priced part of a cost that has
+// unpriced calls too.
 type BudgetViolationJSON struct {
-	Scope  string       `json:"scope"` // "session <id>", or "total"
-	Flag   string       `json:"flag"`
-	Limit  json.Number  `json:"limit"`
-	Actual *json.Number `json:"actual"`
+	Scope      string      `json:"scope"` // "session <id>", or "total"
+	Flag       string      `json:"flag"`
+	Limit      json.Number `json:"limit"`
+	Actual     json.Number `json:"actual"`
+	LowerBound bool        `json:"lower_bound"`
 }
 
-// NewBudgetViolationJSON is v in scope.
-func NewBudgetViolationJSON(scope string, v tokens.Violation) BudgetViolationJSON {
-	j := BudgetViolationJSON{Scope: scope, Flag: v.Flag, Limit: v.Limit}
-	if v.Actual != "" {
-		j.Actual = &v.Actual
+// BudgetUncheckedJSON is a budget of one scope that could not be checked:
+// a cost with calls of models that have no price, under the limit so far.
+type BudgetUncheckedJSON struct {
+	Scope  string      `json:"scope"`
+	Flag   string      `json:"flag"`
+	Limit  json.Number `json:"limit"`
+	Reason string      `json:"reason"`
+}
+
+// NewBudgetJSON sorts violations, each in its scope, into the two lists.
+func NewBudgetJSON(scopes []string, vs []tokens.Violation) *BudgetJSON {
+	b := &BudgetJSON{Exceeded: []BudgetViolationJSON{}, Unchecked: []BudgetUncheckedJSON{}}
+	for i, v := range vs {
+		if v.Unchecked() {
+			b.Unchecked = append(b.Unchecked, BudgetUncheckedJSON{Scope: scopes[i], Flag: v.Flag, Limit: v.Limit, Reason: "cost unknown: " + v.Unknown})
+			continue
+		}
+		b.Exceeded = append(b.Exceeded, BudgetViolationJSON{Scope: scopes[i], Flag: v.Flag, Limit: v.Limit, Actual: v.Actual, LowerBound: v.LowerBound})
 	}
-	return j
+	return b
 }
 
 // NewTokensJSON builds the JSON document of a report.

@@ -34,6 +34,9 @@ type Violation struct {
 	Actual json.Number // the value over it; "" when a cost is unknown (some model has no price)
 	// Unknown says, for an unknown cost, what could be priced.
 	Unknown string
+	// LowerBound is set when Actual is the priced part of a cost that has
+	// unpriced calls too: already over the limit, and the cost is more.
+	LowerBound bool
 }
 
 // Unchecked reports whether the limit could not be checked (a cost with
@@ -49,7 +52,11 @@ func (v Violation) String() string {
 	if v.Unchecked() {
 		return fmt.Sprintf("%s unknown (%s): %s %s%s cannot be checked", name, v.Unknown, v.Flag, unit, v.Limit)
 	}
-	return fmt.Sprintf("%s %s%s > %s%s (%s)", name, unit, v.Actual, unit, v.Limit, v.Flag)
+	atLeast := ""
+	if v.LowerBound {
+		atLeast = "at least "
+	}
+	return fmt.Sprintf("%s %s%s%s > %s%s (%s)", name, atLeast, unit, v.Actual, unit, v.Limit, v.Flag)
 }
 
 // Check compares a total with the limits. A cost limit cannot be checked
@@ -69,7 +76,7 @@ func (b Budget) Check(t Total) []Violation {
 	if b.CostUSD >= 0 {
 		switch {
 		case t.Cost > b.CostUSD:
-			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost)})
+			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost), LowerBound: !t.CostKnown()})
 		case !t.CostKnown():
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD),
 				Unknown: fmt.Sprintf("$%.2f priced, %d call(s) of unpriced models; see --pricing", t.Cost, t.UnpricedCalls)})
