@@ -233,6 +233,9 @@ func (o *ShowOptions) load(finder *session.Finder, s *session.Session) (*loaded,
 	f := o.F
 	l := &loaded{sess: s, src: &show.Source{}, tokPath: s.Path, cleanup: func() {}}
 	if s.Path != session.StdinPath {
+		if o.Follow {
+			f.Report().Following() // the last line, if cut, is followed to its end
+		}
 		t, err := tree.Load(finder, s, f.Report())
 		if err != nil {
 			return nil, err

@@ -1028,3 +1028,43 @@ func followRaw(t *testing.T, p string) (*syncBuffer, context.Context, context.Ca
 	}
 	return out, ctx, cancel, done
 }
+
+// show --follow starts on a session whose last line is still being
+// written: that line is followed to its end and shown, not a warning, and
+// --strict does not fail on it.
+func TestShowFollowWaitsForTheLineBeingWritten(t *testing.T) {
+	half := len(craftedSession[2]) / 2
+	p := writeSession(t, craftedSession[:2]...)
+	fh, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString(craftedSession[2][:half])
+	var errOut bytes.Buffer
+	out := &syncBuffer{}
+	f := &Factory{IO: &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &errOut}, Now: time.Now,
+		Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
+	f.Globals.Color, f.Globals.Strict = "never", true
+	f.resolveColor()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- showRun(&ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond})
+	}()
+	for !strings.Contains(out.String(), craftedSession[1]) && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	fh.WriteString(craftedSession[2][half:] + "\n")
+	fh.Close()
+	for !strings.Contains(out.String(), craftedSession[2]) && ctx.Err() == nil {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), craftedSession[2]) || f.Report().Warnings() != 0 || errOut.Len() != 0 {
+		t.Errorf("warnings %d, stderr %q, output:\n%s", f.Report().Warnings(), errOut.String(), out.String())
+	}
+}

@@ -23,14 +23,15 @@ const perFileLimit = 5
 
 // Reporter prints warnings and notes. It is safe for concurrent use.
 type Reporter struct {
-	mu       sync.Mutex
-	w        io.Writer
-	verbose  bool
-	strict   bool // --strict: every warning fails the run, so none is a quiet note
-	warnings int
-	files    int // files that could not be read
-	perFile  map[string]int
-	capped   []string // files whose line warnings passed perFileLimit, in order
+	mu        sync.Mutex
+	w         io.Writer
+	verbose   bool
+	strict    bool // --strict: every warning fails the run, so none is a quiet note
+	following bool // show --follow: an incomplete last line is read once it ends
+	warnings  int
+	files     int // files that could not be read
+	perFile   map[string]int
+	capped    []string // files whose line warnings passed perFileLimit, in order
 }
 
 // New returns a Reporter writing to w (normally stderr). verbose prints
@@ -43,6 +44,15 @@ func New(w io.Writer, verbose, strict bool) *Reporter {
 
 // Discard is a Reporter that prints nothing, for tests and library callers.
 func Discard() *Reporter { return New(io.Discard, false, false) }
+
+// Following tells the Reporter that the command follows its files as they
+// grow (show --follow): an incomplete last line is then the line being
+// written, read once it ends, and neither a warning nor a --strict failure.
+func (r *Reporter) Following() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.following = true
+}
 
 // Verbose reports whether notes are printed.
 func (r *Reporter) Verbose() bool { return r.verbose }
@@ -104,6 +114,9 @@ func (r *Reporter) Note(format string, args ...any) {
 func (r *Reporter) Line(is reader.Issue) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if is.Kind == reader.TruncatedTail && r.following {
+		return
+	}
 	r.warnings++
 	if is.Kind == reader.TruncatedTail && !r.strict {
 		if r.verbose {
