@@ -121,10 +121,33 @@ const textHeadBytes = 96
 // (ClassifyText), else "": an IDE selection before the typed text, in a
 // block of its own, does not hide it.
 func promptHead(v []byte) string {
-	if h := textHead(v); ClassifyText(h).IsPrompt() {
+	if h := textHead(v); classify(h, rawEnd(v)).IsPrompt() {
 		return h
 	}
 	return ""
+}
+
+// rawEnd is the end of a JSON string value, without its quote and the
+// whitespace escapes before it: enough to hold a closing tag, whose bytes
+// JSON does not escape.
+func rawEnd(v []byte) string {
+	e := v[1 : len(v)-1]
+	for {
+		switch {
+		case len(e) >= 2 && e[len(e)-2] == '\\' && (e[len(e)-1] == 'n' || e[len(e)-1] == 'r' || e[len(e)-1] == 't'):
+			e = e[:len(e)-2]
+		case len(e) >= 1 && (e[len(e)-1] == ' ' || e[len(e)-1] == '\t'):
+			e = e[:len(e)-1]
+		default:
+			tail := e[max(0, len(e)-64):]
+			if bytes.IndexByte(tail, '\\') >= 0 {
+				// Escaped (a writer that escapes < and > as \u003c):
+				// decode the text to see its end.
+				return strings.TrimRightFunc(gjson.ParseBytes(v).Str, unicode.IsSpace)
+			}
+			return view(tail)
+		}
+	}
 }
 
 // textHead decodes the start of a JSON string, trimmed of leading space.

@@ -43,9 +43,13 @@ const (
 func (k TextKind) IsPrompt() bool { return k == TextTyped || k == TextCommand }
 
 // ClassifyText tells what a text of a user message is from its start
-// (leading space ignored): the first few dozen bytes decide.
-func ClassifyText(s string) TextKind {
-	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+// (leading space ignored) and its end.
+func ClassifyText(s string) TextKind { return classify(s, s) }
+
+// classify is ClassifyText for a text known by its start (the first few
+// dozen bytes decide) and its end (enough of it to hold a closing tag).
+func classify(start, end string) TextKind {
+	s := strings.TrimLeftFunc(start, unicode.IsSpace)
 	switch {
 	case s == "":
 		return TextContext
@@ -55,52 +59,69 @@ func ClassifyText(s string) TextKind {
 		return TextLocalCommand
 	case strings.HasPrefix(s, "<bash-input>"):
 		return TextBash
-	case strings.HasPrefix(s, "[Request interrupted by user"), leadingTag(s):
+	case strings.HasPrefix(s, "[Request interrupted by user"):
+		return TextContext
+	}
+	if name, ok := leadingTag(s); ok && (contextTag(name) || wrapped(name, end)) {
 		return TextContext
 	}
 	return TextTyped
 }
 
-// leadingTag reports whether s starts with a tag Claude Code wraps what it
-// adds to a user turn in (contextTag). Only those: a person's prompt may
-// start with markup of its own ("<div> is not centered", "<Route path=…>
-// never matches"), and it is still a prompt, a turn and a rewind.
-func leadingTag(s string) bool {
+// leadingTag returns the name of the tag s starts with, if it starts with
+// one (<name>, <name attr…>, <name/>).
+func leadingTag(s string) (string, bool) {
 	if len(s) < 3 || s[0] != '<' || !isASCIILetter(s[1]) {
-		return false
+		return "", false
 	}
 	for i := 2; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case isASCIILetter(c) || c >= '0' && c <= '9' || c == '_' || c == '-':
 		case c == '>' || c == '/' || c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return contextTag(s[1:i])
+			return s[1:i], true
 		default:
-			return false
+			return "", false
 		}
 	}
-	return false
+	return "", false
 }
 
 // contextTag reports whether a tag name is one of those Claude Code and
-// its integrations write into a user turn: IDE context (ide_selection,
-// ide_opened_file, ide_diagnostics), local command and bash-mode output,
-// hook output (user-prompt-submit-hook, session-start-hook, …), system
-// reminders, task and teammate notifications, memory input, and the
-// <tick> and <goal> of scheduled prompts. Command and bash input are
-// classified before this (ClassifyText).
+// its integrations are known to write into a user turn: IDE context
+// (ide_selection, ide_opened_file, ide_diagnostics), local command and
+// bash-mode output, hook output (user-prompt-submit-hook, …), system
+// reminders, task, teammate, agent and cross-session messages, channel
+// and Slack messages, remote reviews, fetched web content, MCP resource
+// updates, memory input, and the <tick> and <goal> of scheduled prompts.
+// Command and bash input are classified before this (classify).
 func contextTag(name string) bool {
 	switch name {
-	case "system-reminder", "task-notification", "teammate-message", "user-memory-input", "tick", "goal",
+	case "system-reminder", "task-notification", "teammate-message", "agent-message", "cross-session-message",
+		"channel", "coordinator-relay", "fetched-web-content", "fork-boilerplate", "forked-skill-launch",
+		"artifact-type-instructions", "cowritten-artifact-html", "user-memory-input", "tick", "goal",
 		"command-name", "command-message", "command-args":
 		return true
 	}
-	for _, prefix := range []string{"ide_", "local-command-", "bash-"} {
+	for _, prefix := range []string{"ide_", "local-command-", "bash-", "remote-review", "slack-", "mcp-"} {
 		if strings.HasPrefix(name, prefix) {
 			return true
 		}
 	}
 	return strings.HasSuffix(name, "-hook")
+}
+
+// wrapped reports whether a text that starts with tag name is one element
+// of it, ending in </name>, and the name is of Claude Code's kind (words
+// joined by - or _). New integrations keep adding such tags; a person's
+// prompt that starts with markup ("<div> is not centered", "<router-view>
+// renders nothing") goes on after it, so it stays a prompt.
+func wrapped(name, end string) bool {
+	if !strings.ContainsAny(name, "-_") {
+		return false
+	}
+	end = strings.TrimRightFunc(end, unicode.IsSpace)
+	return strings.HasSuffix(end, "</"+name+">")
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

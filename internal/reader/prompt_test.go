@@ -45,6 +45,10 @@ func TestPromptOf(t *testing.T) {
 		{"a local command's caveat", []string{"<local-command-caveat>Caveat: …</local-command-caveat>"}, "", TextContext},
 		{"memory input", []string{"<user-memory-input>remember this</user-memory-input>"}, "", TextContext},
 		{"a scheduled tick", []string{"<tick>5m</tick>"}, "", TextContext},
+		{"a Slack message", []string{"<slack-tag-message channel=\"dev\">deploy?</slack-tag-message>"}, "", TextContext},
+		{"an MCP resource update", []string{"<mcp-resource-update uri=\"x\">changed</mcp-resource-update>"}, "", TextContext},
+		{"an unknown tag of Claude Code's kind, wrapping the text", []string{"<brand-new-notice>hi</brand-new-notice>\n"}, "", TextContext},
+		{"a custom element that starts a prompt", []string{"<router-view> renders nothing"}, "<router-view> renders nothing", TextTyped},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -418,6 +418,15 @@ func TestTypedPrompt(t *testing.T) {
 		{"a system reminder", user(blocks("<system-reminder>be careful</system-reminder>")), false},
 		{"a compaction summary", `{"type":"user","isCompactSummary":true,"message":{"role":"user","content":"This session is being continued from a previous conversation."}}`, false},
 		{"blank text", user(str("  \n ")), false},
+		// The tags of newer integrations, long enough that the head alone
+		// cannot see the end: a known name, or one element of a name of
+		// Claude Code's kind (words joined by - or _) that ends the text.
+		{"a channel message", user(str(`<channel source="plugin:telegram:bot">` + strings.Repeat("a long message ", 20) + `</channel>`)), false},
+		{"a cross-session message", user(str("<cross-session-message from=\"s2\">" + strings.Repeat("done ", 40) + "</cross-session-message>\n")), false},
+		{"a tag not known yet, wrapping the whole text", user(blocks("<brand-new-notice id=\"7\">" + strings.Repeat("news ", 40) + "</brand-new-notice>")), false},
+		{"a prompt that starts with a custom element", user(str("<router-view> renders nothing after the redirect, " + strings.Repeat("why ", 30))), true},
+		{"a prompt that quotes a whole element, then asks", user(str("<my-app>" + strings.Repeat("x", 120) + "</my-app> why is this blank?")), true},
+		{"a prompt that starts with HTML", user(str("<div> is not centered")), true},
 		{"an image alone", user(`[{"type":"image","source":{}}]`), false},
 		{"text after a long run of blank lines", user(str(strings.Repeat("\n", 60) + "fix it")), true},
 		{"a user line without message.role", `{"type":"user","message":{"content":"fix it"}}`, true},
