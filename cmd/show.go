@@ -604,15 +604,18 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 	for _, it := range doc.Items {
 		seen[it.Node.UUID] = true
 	}
+	// Following starts where each file's last node ends, before its
+	// newline: the lines before that are one fewer than the node's number.
 	end := map[string]int64{}
+	lines := map[string]int{}
 	for _, n := range t.Nodes {
 		if e := n.Offset + int64(n.Size); e > end[n.File.Path] {
-			end[n.File.Path] = e
+			end[n.File.Path], lines[n.File.Path] = e, n.Line-1
 		}
 	}
 	fw := &follow.Follower{Interval: o.PollInterval,
 		OnError: f.Report().FileError}
-	fw.Add(follow.File{Path: t.Main.Path, Offset: end[t.Main.Path]})
+	fw.Add(follow.File{Path: t.Main.Path, Offset: end[t.Main.Path], Line: lines[t.Main.Path]})
 	// The agent files the tree read, and only those: a second transcript
 	// of the same agent (the tree reads one) would be replayed from its
 	// start.
@@ -622,7 +625,7 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 			continue
 		}
 		read[a.ID] = a.File.Path
-		fw.Add(follow.File{Path: a.File.Path, Offset: end[a.File.Path], Tag: a.ID})
+		fw.Add(follow.File{Path: a.File.Path, Offset: end[a.File.Path], Line: lines[a.File.Path], Tag: a.ID})
 	}
 	// An agent whose file could not be read was reported then; its other
 	// copies, if any, are not followed either (they would replay it).
@@ -651,8 +654,13 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		term = show.NewTerminal(w, nil, o.termOptions(ro))
 	}
 	lastTag := ""
-	err := fw.Run(ctx, func(tag string, line []byte) error {
+	err := fw.Run(ctx, func(fl follow.Line) error {
+		tag, line := fl.Tag, fl.Text
 		e, ok := reader.ParseLine(line)
+		if !ok && !f.Report().Reported(fl.Path, fl.N) {
+			// Also the line a crash cut, with the next one appended to it.
+			f.Report().Line(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.Malformed, Size: len(line)})
+		}
 		if !ok || e.UUID == "" || seen[e.UUID] {
 			return nil
 		}
@@ -682,6 +690,8 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		term.Item(e, nil, line, depth, forID)
 		return term.Flush()
 	})
+	// A last line still cut when following ends was cut for good.
+	f.Report().FollowEnded(fw.Lines)
 	if isClosedPipe(err) {
 		return nil
 	}

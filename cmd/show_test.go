@@ -1068,3 +1068,60 @@ func TestShowFollowWaitsForTheLineBeingWritten(t *testing.T) {
 		t.Errorf("warnings %d, stderr %q, output:\n%s", f.Report().Warnings(), errOut.String(), out.String())
 	}
 }
+
+// What show --follow says about lines that do not parse, by the end of the
+// run: a line cut by a crash and never ended, or ended by the next line
+// appended right after it, is one warning with its line number; a broken
+// line read at the start is not reported again when followed.
+func TestShowFollowReportsEachBrokenLineOnce(t *testing.T) {
+	half := len(craftedSession[2]) / 2
+	tests := []struct {
+		name           string
+		start, appends string
+		warn           string // the one warning, "" for none
+	}{
+		{"a cut line that ends", craftedSession[2][:half], craftedSession[2][half:] + "\n", ""},
+		{"a cut line that never ends", craftedSession[2][:half], "", ":3: last line is incomplete"},
+		{"a cut line, then the next line appended to it", craftedSession[2][:half], craftedSession[3] + "\n", ":3: skipped malformed line"},
+		{"a broken line before following starts", "{\"type\":\"user\",oops}\n", craftedSession[3] + "\n", ":3: skipped malformed line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeSession(t, craftedSession[:2]...)
+			fh, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fh.Close()
+			fh.WriteString(tt.start)
+			var errOut bytes.Buffer
+			out := &syncBuffer{}
+			f := &Factory{IO: &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &errOut}, Now: time.Now,
+				Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
+			f.Globals.Color, f.Globals.Strict = "never", true
+			f.resolveColor()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				done <- showRun(&ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond})
+			}()
+			for !strings.Contains(out.String(), craftedSession[1]) && ctx.Err() == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+			fh.WriteString(tt.appends)
+			time.Sleep(100 * time.Millisecond) // some twenty polls
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			warnings := 0
+			if tt.warn != "" {
+				warnings = 1
+			}
+			if f.Report().Warnings() != warnings || strings.Count(errOut.String(), "cctx: warning: ") != warnings || !strings.Contains(errOut.String(), tt.warn) {
+				t.Errorf("%d warning(s), stderr %q, want %d with %q", f.Report().Warnings(), errOut.String(), warnings, tt.warn)
+			}
+		})
+	}
+}

@@ -26,8 +26,10 @@ type Reporter struct {
 	mu        sync.Mutex
 	w         io.Writer
 	verbose   bool
-	strict    bool // --strict: every warning fails the run, so none is a quiet note
-	following bool // show --follow: an incomplete last line is read once it ends
+	strict    bool            // --strict: every warning fails the run, so none is a quiet note
+	following bool            // show --follow: an incomplete last line is read once it ends
+	pending   []reader.Issue  // the incomplete last lines seen while following
+	lines     map[string]bool // "file:line" of every line issue, while following
 	warnings  int
 	files     int // files that could not be read
 	perFile   map[string]int
@@ -47,11 +49,36 @@ func Discard() *Reporter { return New(io.Discard, false, false) }
 
 // Following tells the Reporter that the command follows its files as they
 // grow (show --follow): an incomplete last line is then the line being
-// written, read once it ends, and neither a warning nor a --strict failure.
+// written, read once it ends. It is held back until FollowEnded, and
+// reported then only if it never ended.
 func (r *Reporter) Following() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.following = true
+	r.lines = map[string]bool{}
+}
+
+// Reported says whether a line issue was reported for file:line: a line
+// the follower reads again was reported once already.
+func (r *Reporter) Reported(file string, line int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lines[fmt.Sprintf("%s:%d", file, line)]
+}
+
+// FollowEnded reports the incomplete last lines held back while following
+// that never ended: linesRead(file) says how many complete lines of the
+// file the follower read.
+func (r *Reporter) FollowEnded(linesRead func(file string) int) {
+	r.mu.Lock()
+	pending := r.pending
+	r.pending, r.following = nil, false
+	r.mu.Unlock()
+	for _, is := range pending {
+		if linesRead(is.File) < is.Line {
+			r.Line(is)
+		}
+	}
 }
 
 // Verbose reports whether notes are printed.
@@ -114,8 +141,12 @@ func (r *Reporter) Note(format string, args ...any) {
 func (r *Reporter) Line(is reader.Issue) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if is.Kind == reader.TruncatedTail && r.following {
-		return
+	if r.following {
+		if is.Kind == reader.TruncatedTail {
+			r.pending = append(r.pending, is)
+			return
+		}
+		r.lines[fmt.Sprintf("%s:%d", is.File, is.Line)] = true
 	}
 	r.warnings++
 	if is.Kind == reader.TruncatedTail && !r.strict {

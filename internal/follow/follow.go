@@ -27,11 +27,21 @@ const maxReadPerPoll = 64 << 20
 const DefaultInterval = 250 * time.Millisecond
 
 // File is a file to follow from Offset on. Tag is handed back with each of
-// its lines (an agent id; "" for the main transcript).
+// its lines (an agent id; "" for the main transcript). Line is how many
+// lines come before Offset, so that lines are numbered as a reader of the
+// whole file numbers them.
 type File struct {
 	Path   string
 	Offset int64
+	Line   int
 	Tag    string
+}
+
+// Line is one complete line of a followed file.
+type Line struct {
+	Tag, Path string
+	N         int    // its 1-based number in the file
+	Text      []byte // without its newline, CR or surrounding whitespace
 }
 
 // Follower polls a set of files.
@@ -68,9 +78,8 @@ func (fl *Follower) Add(f File) {
 }
 
 // Run polls until ctx is done and calls emit with each complete line
-// (without its newline, CR or surrounding whitespace; blank lines are
-// skipped). It returns nil when ctx ends, or emit's error.
-func (fl *Follower) Run(ctx context.Context, emit func(tag string, line []byte) error) error {
+// (blank lines are skipped). It returns nil when ctx ends, or emit's error.
+func (fl *Follower) Run(ctx context.Context, emit func(Line) error) error {
 	interval := fl.Interval
 	if interval <= 0 {
 		interval = DefaultInterval
@@ -95,8 +104,19 @@ func (fl *Follower) Run(ctx context.Context, emit func(tag string, line []byte) 
 	}
 }
 
+// Lines is how many complete lines of the file at path were read, counting
+// those before its starting offset; -1 for a file not followed.
+func (fl *Follower) Lines(path string) int {
+	for _, t := range fl.files {
+		if t.Path == path {
+			return t.Line
+		}
+	}
+	return -1
+}
+
 // Poll reads what every file gained since the last poll.
-func (fl *Follower) Poll(emit func(tag string, line []byte) error) error {
+func (fl *Follower) Poll(emit func(Line) error) error {
 	for _, t := range fl.files {
 		if err := t.poll(emit); err != nil {
 			var ee *emitError
@@ -118,7 +138,7 @@ type emitError struct{ err error }
 
 func (e *emitError) Error() string { return e.err.Error() }
 
-func (t *tailed) poll(emit func(tag string, line []byte) error) error {
+func (t *tailed) poll(emit func(Line) error) error {
 	f, err := os.Open(t.Path)
 	if err != nil {
 		return err
@@ -131,7 +151,7 @@ func (t *tailed) poll(emit func(tag string, line []byte) error) error {
 	size := st.Size()
 	if size < t.Offset {
 		// The file was truncated or replaced: start again from its start.
-		t.Offset, t.skipping = 0, false
+		t.Offset, t.Line, t.skipping = 0, 0, false
 	}
 	if size == t.Offset {
 		return nil
@@ -158,6 +178,7 @@ func (t *tailed) poll(emit func(tag string, line []byte) error) error {
 		i := bytes.IndexByte(complete, '\n')
 		line := complete[:i]
 		complete = complete[i+1:]
+		t.Line++
 		if t.skipping {
 			t.skipping = false
 			continue
@@ -166,7 +187,7 @@ func (t *tailed) poll(emit func(tag string, line []byte) error) error {
 		if len(line) == 0 {
 			continue
 		}
-		if err := emit(t.Tag, line); err != nil {
+		if err := emit(Line{Tag: t.Tag, Path: t.Path, N: t.Line, Text: line}); err != nil {
 			return &emitError{err}
 		}
 	}

@@ -1,6 +1,7 @@
 package follow
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,10 +11,10 @@ func TestPollWaitsForWholeLines(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "s.jsonl")
 	os.WriteFile(p, []byte("{\"old\":1}\n"), 0o644)
 	fl := &Follower{}
-	fl.Add(File{Path: p, Offset: 10, Tag: "main"})
+	fl.Add(File{Path: p, Offset: 10, Line: 1, Tag: "main"})
 	var got []string
-	emit := func(tag string, line []byte) error {
-		got = append(got, tag+":"+string(line))
+	emit := func(l Line) error {
+		got = append(got, fmt.Sprintf("%s:%d:%s", l.Tag, l.N, l.Text))
 		return nil
 	}
 	appendTo := func(s string) {
@@ -40,13 +41,14 @@ func TestPollWaitsForWholeLines(t *testing.T) {
 			t.Fatalf("step %d: %q", i, got)
 		}
 	}
-	if got[0] != `main:{"a":1}` || got[1] != `main:{"b":2}` || got[2] != `main:{"c":3}` {
-		t.Errorf("%q", got)
+	// Numbered as in the whole file: blank lines count, as a reader counts them.
+	if got[0] != `main:2:{"a":1}` || got[1] != `main:5:{"b":2}` || got[2] != `main:6:{"c":3}` || fl.Lines(p) != 6 {
+		t.Errorf("%q, %d lines read", got, fl.Lines(p))
 	}
 	// A truncated (replaced) file is read again from its start.
 	os.WriteFile(p, []byte("{\"new\":1}\n"), 0o644)
 	fl.Poll(emit)
-	if got[len(got)-1] != `main:{"new":1}` {
+	if got[len(got)-1] != `main:1:{"new":1}` {
 		t.Errorf("after truncation: %q", got)
 	}
 }
@@ -56,7 +58,7 @@ func TestMissingFileIsReportedOnce(t *testing.T) {
 	fl := &Follower{OnError: func(string, error) { n++ }}
 	fl.Add(File{Path: filepath.Join(t.TempDir(), "gone.jsonl")})
 	for i := 0; i < 3; i++ {
-		fl.Poll(func(string, []byte) error { return nil })
+		fl.Poll(func(Line) error { return nil })
 	}
 	if n != 1 {
 		t.Errorf("reported %d times", n)
