@@ -15,14 +15,15 @@ import (
 const liteBytes = 64 << 10
 
 // firstPromptScanLimit bounds the extra read used when the head holds no
-// prompt because its first user line is huge (a pasted screenshot), or no
-// complete line at all (scanHead).
+// prompt because its first user line is huge (a pasted screenshot), or its
+// start or cwd lie in a line longer than the head (scanHead).
 const firstPromptScanLimit = 32 << 20
 
-// startScanLimit bounds the extra read for a timestamp or cwd when the head
-// holds complete lines without them: real transcripts record both on every
-// conversation line, so a file that goes on without them (metadata only,
-// or written by another tool) is not read whole by a listing.
+// startScanLimit bounds how far past the head a timestamp or cwd is looked
+// for: real transcripts record both on every conversation line, so a file
+// that goes on without them (metadata only, or written by another tool)
+// is not read whole by a listing. A line that starts within the bound is
+// read whole, however long (up to firstPromptScanLimit).
 const startScanLimit = 4 << 20
 
 // Info is what a listing shows of a session, from a head-and-tail read.
@@ -99,11 +100,7 @@ func Lite(s *Session) (*Info, error) {
 	// them, as show finds them reading the whole file.
 	wantPrompt := in.FirstPrompt == "" && cutUserLine(head)
 	if !whole && (wantPrompt || in.StartedAt.IsZero() || in.Project == "") {
-		limit := int64(startScanLimit)
-		if wantPrompt || bytes.IndexByte(head, '\n') < 0 {
-			limit = firstPromptScanLimit
-		}
-		prompt, first, cwd := scanHead(s.Path, limit, wantPrompt, in.StartedAt.IsZero(), in.Project == "")
+		prompt, first, cwd := scanHead(s.Path, int64(len(head)), wantPrompt, in.StartedAt.IsZero(), in.Project == "")
 		if wantPrompt {
 			in.FirstPrompt = prompt
 		}
@@ -222,25 +219,31 @@ func Start(s *Session) (time.Time, string, error) {
 	return in.StartedAt, in.Project, nil
 }
 
-// scanHead streams the start of a file whose head did not hold its first
-// prompt (wantPrompt), timestamp (wantTime) or cwd (wantCWD). It stops when
-// it has found what was wanted, or after limit bytes.
-func scanHead(path string, limit int64, wantPrompt, wantTime, wantCWD bool) (prompt string, first time.Time, cwd string) {
+// scanHead streams the start of a file whose head (its first head bytes)
+// did not hold its first prompt (wantPrompt), timestamp (wantTime) or cwd
+// (wantCWD). It stops when it has found what was wanted, or after
+// firstPromptScanLimit bytes; a time or cwd is looked for only in lines
+// that start less than startScanLimit past the head, whatever their
+// length (a first line of 5 MiB, a big hook output, is read whole).
+func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prompt string, first time.Time, cwd string) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", first, ""
 	}
 	defer f.Close()
-	r := reader.New(io.LimitReader(f, limit), reader.Options{KeepRaw: wantPrompt})
+	r := reader.New(io.LimitReader(f, firstPromptScanLimit), reader.Options{KeepRaw: wantPrompt})
 	for (wantPrompt && prompt == "") || (wantTime && first.IsZero()) || (wantCWD && cwd == "") {
 		e, ok := r.Next()
 		if !ok {
 			break
 		}
-		if first.IsZero() {
+		if e.Offset > head+startScanLimit {
+			wantTime, wantCWD = false, false
+		}
+		if wantTime && first.IsZero() {
 			first = e.Timestamp
 		}
-		if cwd == "" {
+		if wantCWD && cwd == "" {
 			cwd = e.CWD
 		}
 		if wantPrompt && prompt == "" && e.Type == "user" {

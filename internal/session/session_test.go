@@ -407,6 +407,10 @@ func TestStartAndProject(t *testing.T) {
 		{"lines without them are passed over", lines(`{"type":"permission-mode","permissionMode":"default"}`, line("user", "", ""), line("user", "2026-01-02T12:00:00Z", "/w/c")), at(12), "/w/c"},
 		{"past a head full of summaries", summaries + lines(line("user", "2026-01-02T13:00:00Z", "/w/d")) + summaries + lines(line("user", "2026-01-02T14:00:00Z", "/w/e")), at(13), "/w/d"},
 		{"none in a summary-only file", lines(`{"type":"summary","summary":"x","leafUuid":"0000"}`), time.Time{}, ""},
+		// 2.1.x starts with a short permission-mode line; a 5 MiB hook
+		// output that starts in the head is read whole for its time and cwd.
+		{"in a long line that starts in the head", lines(`{"type":"permission-mode","permissionMode":"default"}`,
+			`{"type":"attachment","attachment":{"type":"hook_success","content":"`+strings.Repeat("x", 5<<20)+`"},"timestamp":"2026-01-02T16:00:00Z","cwd":"/w/g"}`), at(16), "/w/g"},
 		// A listing does not read a file whole for them: 4 MiB past the head.
 		{"not looked for past 4 MiB of lines without them", strings.Repeat(summaries, 50) + lines(line("user", "2026-01-02T15:00:00Z", "/w/f")), time.Time{}, ""},
 		{"none in an empty file", "", time.Time{}, ""},
