@@ -458,7 +458,9 @@ func (v *treeView) drawRuns(it item) []item {
 		if !active {
 			mark = "○"
 		}
-		text := v.runText(r, render.Width(head))
+		// The mark takes one column, or two where East Asian widths apply;
+		// runText counts it as one.
+		text := v.runText(r, render.Width(head)+render.Width("●")-1)
 		if !active {
 			text = th.Dim(text)
 		}
@@ -631,7 +633,7 @@ func toolCalls(nodes []*tree.Node) int {
 	return c
 }
 
-func (v *treeView) agentText(a *tree.Agent) string {
+func (v *treeView) agentText(a *tree.Agent, indent int) string {
 	parts := []string{"agent " + render.Safe(a.ID)}
 	if a.Type != "" {
 		parts = append(parts, render.Safe(a.Type))
@@ -643,23 +645,28 @@ func (v *treeView) agentText(a *tree.Agent) string {
 		rest = append(rest, render.Count(tok)+" tok")
 	}
 	rest = append(rest, plural(len(a.Nodes), "entry", "entries"))
-	s := head
-	if a.Description != "" {
-		s += ` "` + render.Cut(render.Safe(a.Description), 60) + `"`
-	}
-	s += " · " + strings.Join(rest, " · ")
+	tail := " · " + strings.Join(rest, " · ")
 	switch {
 	case a.Warmup && (a.Leaf == nil || a.Leaf.Type != "assistant"):
-		s += " · no reply" // as cctx agents says it: status no_reply
+		tail += " · no reply" // as cctx agents says it: status no_reply
 	case a.Spawn == nil && !a.Warmup:
-		s += " · not linked to a tool call"
+		tail += " · not linked to a tool call"
 	}
-	return s
+	s := head
+	if a.Description != "" {
+		// At most 60 columns, and what the terminal leaves of its width.
+		width := 60
+		if v.ro.TTY {
+			width = min(width, v.ro.Width-indent-render.Width(head)-render.Width(tail)-3)
+		}
+		s += ` "` + render.Cut(render.Safe(a.Description), max(width, 10)) + `"`
+	}
+	return s + tail
 }
 
 func (v *treeView) drawAgent(it item) []item {
 	a := it.agent
-	v.printf("%s%s\n", it.head, v.th.Cyan(v.agentText(a)))
+	v.printf("%s%s\n", it.head, v.th.Cyan(v.agentText(a, render.Width(it.head))))
 	var more []item
 	if v.o.Full {
 		for i, r := range a.Roots {
@@ -836,13 +843,13 @@ func (v *treeView) trailer() {
 		if len(warmups) > 0 {
 			v.printf("%s\n", th.Dim("warm-up agents (started by Claude Code to warm its cache, not by a tool call):"))
 			for _, a := range warmups {
-				v.printf("  %s\n", v.agentText(a))
+				v.printf("  %s\n", v.agentText(a, 2))
 			}
 		}
 		if len(unlinked) > 0 {
 			v.printf("%s\n", th.Yellow("agents not linked to a tool call:"))
 			for _, a := range unlinked {
-				s := "  " + v.agentText(a)
+				s := "  " + v.agentText(a, 2)
 				if len(a.Roots) > 0 {
 					if l := promptLabel(a.Roots[:1]); l != "" {
 						s += "  " + v.quote(l, len(s)+4)

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/olekukonko/tablewriter/pkg/twwidth"
+
+	"github.com/cctx-dev/cctx/internal/render"
 )
 
 func TestTreeGolden(t *testing.T) {
@@ -193,6 +197,25 @@ func TestTreeUsageErrors(t *testing.T) {
 	} {
 		if r := run(t, false, nil, args...); r.code != ExitUsage || r.out != "" {
 			t.Errorf("%v: exit %d, stdout %q", args, r.code, r.out)
+		}
+	}
+}
+
+// Where East Asian widths apply (a CJK locale, RUNEWIDTH_EASTASIAN=1) the
+// tree's marks, box lines and ellipses take two columns; its lines, cut to
+// the terminal, must still fit it.
+func TestTreeFitsTheTerminalWithEastAsianWidths(t *testing.T) {
+	twwidth.SetEastAsian(true)
+	defer twwidth.SetEastAsian(false)
+	for _, id := range []string{"b3edadab", "ef958aa1", "c7d3d95c"} {
+		r := run(t, true, nil, "tree", "--dir", samples, "--color", "never", id)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", id, r.code, r.errOut)
+		}
+		for _, l := range strings.Split(strings.TrimRight(r.out, "\n"), "\n") {
+			if w := render.Width(l); w > 120 {
+				t.Errorf("%s: %d columns, terminal 120: %s", id, w, l)
+			}
 		}
 	}
 }
