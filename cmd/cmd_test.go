@@ -240,7 +240,7 @@ func TestExitCodes(t *testing.T) {
 			"cctx: budget exceeded: session b3edadab-bca0-4054-9b41-f7ffa6941260: tokens 363124 > 300000 (--max-tokens)\n", true},
 		{"budget kept", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "400k"}, 0, "", true},
 		{"a cost that cannot be checked is an error, not an excess", []string{"tokens", "--dir", samples, "b3edadab", "--pricing", "testdata/prices-opus-only.json", "--max-cost", "100"}, 1,
-			"cctx: error: session b3edadab-bca0-4054-9b41-f7ffa6941260: cost unknown ($0.38 priced, 3 call(s) of unpriced models; see --pricing): --max-cost $100 cannot be checked\n", true},
+			"cctx: error: session b3edadab-bca0-4054-9b41-f7ffa6941260: cost unknown ($0.384592 priced, 3 call(s) of unpriced models; see --pricing): --max-cost $100 cannot be checked\n", true},
 		{"an excess is still exit 3 beside a cost not checked", []string{"tokens", "--dir", samples, "b3edadab", "--pricing", "testdata/prices-opus-only.json", "--max-cost", "100", "--max-tokens", "300k"}, 3,
 			"cctx: budget exceeded: session b3edadab-bca0-4054-9b41-f7ffa6941260: tokens 363124 > 300000 (--max-tokens)\ncctx: error: session b3edadab", true},
 		{"bad budget", []string{"tokens", "--dir", samples, "--max-tokens", "lots"}, 2, `"lots" is not a count`, false},

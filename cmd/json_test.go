@@ -153,9 +153,9 @@ func TestTokensBudgetJSONHasNumbers(t *testing.T) {
 		{"API calls", []string{"--dir", samples, "b3edadab", "--max-api-calls", "10"}, ExitBudget, "--max-api-calls 10 18 false", ""},
 		{"context", []string{"--dir", samples, "b3edadab", "--max-context", "20k"}, ExitBudget, "--max-context 20000 22680 false", ""},
 		{"cost in USD, no currency sign", []string{"--dir", samples, "b3edadab", "--max-cost", "$0.1"}, ExitBudget, "--max-cost 0.1 0.445957 false", ""},
-		{"an unknown cost is not checked", []string{unpriced, "--max-cost", "1"}, ExitError, "", `--max-cost 1 "cost unknown: $0.00 priced, 1 call(s) of unpriced models; see --pricing"`},
+		{"an unknown cost is not checked", []string{unpriced, "--max-cost", "1"}, ExitError, "", `--max-cost 1 "cost unknown: $0 priced, 1 call(s) of unpriced models; see --pricing"`},
 		{"a priced part over the limit is a lower bound", append(opusOnly, "--max-cost", "0.1"), ExitBudget, "--max-cost 0.1 0.384592 true", ""},
-		{"a priced part within the limit is not checked", append(opusOnly, "--max-cost", "100"), ExitError, "", `--max-cost 100 "cost unknown: $0.38 priced, 3 call(s) of unpriced models; see --pricing"`},
+		{"a priced part within the limit is not checked", append(opusOnly, "--max-cost", "100"), ExitError, "", `--max-cost 100 "cost unknown: $0.384592 priced, 3 call(s) of unpriced models; see --pricing"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

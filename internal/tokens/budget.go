@@ -79,7 +79,7 @@ func (b Budget) Check(t Total) []Violation {
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost), LowerBound: !t.CostKnown()})
 		case !t.CostKnown():
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD),
-				Unknown: fmt.Sprintf("$%.2f priced, %d call(s) of unpriced models; see --pricing", t.Cost, t.UnpricedCalls)})
+				Unknown: fmt.Sprintf("$%s priced, %d call(s) of unpriced models; see --pricing", usd(t.Cost), t.UnpricedCalls)})
 		}
 	}
 	return out
