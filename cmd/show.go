@@ -271,6 +271,7 @@ func (l *loaded) count(prices *tokens.Prices) (tokens.Total, []tokens.Response) 
 		id = t.SessionID
 	}
 	c := tokens.NewCounter()
+	c.Grow(len(t.Nodes)) // at most one response a line
 	var cur *tree.File
 	var cf *tokens.File
 	t.Entries(func(fl *tree.File, e *reader.Entry) {

@@ -172,6 +172,15 @@ func anonKey(path string, line int) key {
 // NewCounter returns an empty Counter that keeps the ids of its responses.
 func NewCounter() *Counter { return newCounter(true) }
 
+// Grow makes room for n more responses in an empty counter's index, for a
+// caller that knows how many lines it will add (growing the index a step
+// at a time cost more than filling it).
+func (c *Counter) Grow(n int) {
+	if len(c.byMID) == 0 {
+		c.byMID = make(map[hash128]int32, n)
+	}
+}
+
 func newCounter(keepIDs bool) *Counter {
 	return &Counter{byMID: map[hash128]int32{}, names: []string{""}, nameIdx: map[string]int32{"": 0}, keepIDs: keepIDs}
 }

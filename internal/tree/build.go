@@ -267,8 +267,17 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		t.Main = f
 	}
 	t.Files = append(t.Files, f)
-	idx := map[string]*Node{}
+	total := 0
+	for _, p := range pieces {
+		total += len(p.nodes)
+	}
+	// Sized once: growing a map of a few hundred thousand uuids step by
+	// step cost more than filling it.
+	idx := make(map[string]*Node, total)
 	if f.Agent == nil {
+		if len(t.byUUID) == 0 {
+			t.byUUID = idx
+		}
 		idx = t.byUUID
 	}
 	b.fileIdx[f] = idx
@@ -278,7 +287,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		oldLine int
 	}
 	var dups []dup
-	var nodes []*Node
+	nodes := make([]*Node, 0, total)
 	var readErr error
 	base := 0
 	for _, p := range pieces {
@@ -659,6 +668,21 @@ func subtreeSize(n *Node) int {
 // index builds the lookups the repair and the agent linking use.
 func (b *builder) index() {
 	t := b.t
+	// The maps sized once, from a count: growing them step by step cost
+	// more than filling them on a large session.
+	uses, results, msgs := 0, 0, 0
+	for _, n := range t.Nodes {
+		uses += len(n.ToolUses)
+		results += len(n.ToolResults)
+		if n.Type == "assistant" {
+			msgs++
+		}
+	}
+	if len(t.toolUse) == 0 && len(t.results) == 0 && len(t.byMsg) == 0 {
+		t.toolUse = make(map[string]*Node, uses)
+		t.results = make(map[string][]*Node, results)
+		t.byMsg = make(map[msgKey][]*Node, msgs)
+	}
 	for _, n := range t.Nodes {
 		for _, tu := range n.ToolUses {
 			if tu.ID != "" {

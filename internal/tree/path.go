@@ -267,9 +267,11 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 // linear in the size of the tree.
 func (b *builder) findLeaves() {
 	t := b.t
-	covered := map[*Node]bool{}
+	// Sets of nodes by position: a map of every node cost more to grow
+	// than the walk itself on a large session.
+	covered := newNodeSet(len(t.Nodes))
 	for _, n := range t.active {
-		covered[n] = true
+		covered.add(n)
 	}
 	var leaves []*Node
 	if t.Leaf != nil {
@@ -278,14 +280,14 @@ func (b *builder) findLeaves() {
 	// walked: the chains already walked up. A walk stops there, not at a
 	// node merely covered as a sibling line of a response: the walk must
 	// go on above it (a split response's first line is its parent).
-	walked := map[*Node]bool{}
+	walked := newNodeSet(len(t.Nodes))
 	for _, n := range t.active {
-		walked[n] = true
+		walked.add(n)
 	}
 	cover := func(n *Node) {
-		for cur := n; cur != nil && !walked[cur]; cur = cur.Parent {
-			walked[cur] = true
-			covered[cur] = true
+		for cur := n; cur != nil && !walked.has(cur); cur = cur.Parent {
+			walked.add(cur)
+			covered.add(cur)
 			if cur.Type != "assistant" {
 				continue
 			}
@@ -294,33 +296,33 @@ func (b *builder) findLeaves() {
 				members = t.byMsg[msgKey{cur.File, cur.Sidechain, cur.MessageID}]
 			}
 			for _, m := range members {
-				covered[m] = true
+				covered.add(m)
 				for _, tu := range m.ToolUses {
 					for _, r := range t.results[tu.ID] {
-						covered[r] = true
+						covered.add(r)
 					}
 				}
 				for _, r := range t.bySource[m] {
-					covered[r] = true
+					covered.add(r)
 				}
 			}
 		}
 	}
-	visited := map[*Node]bool{}
+	visited := newNodeSet(len(t.Nodes))
 	for i := len(t.Nodes) - 1; i >= 0; i-- {
 		n := t.Nodes[i]
 		if !isMainForLeaf(n) || hasMainChild(n) {
 			continue
 		}
 		var cand *Node
-		for cur := n; cur != nil && !visited[cur]; cur = cur.Parent {
-			visited[cur] = true
+		for cur := n; cur != nil && !visited.has(cur); cur = cur.Parent {
+			visited.add(cur)
 			if cur.IsConversation() {
 				cand = cur
 				break
 			}
 		}
-		if cand == nil || covered[cand] || cand != t.Leaf && b.isCyclic(cand) {
+		if cand == nil || covered.has(cand) || cand != t.Leaf && b.isCyclic(cand) {
 			continue // an entry of a cut cycle is listed with the cycles
 		}
 		if realBranchEnd(cand, covered) {
@@ -342,7 +344,7 @@ func (b *builder) findLeaves() {
 // and the branch still starts at the real fork above (decided there). It
 // is not climbed past when another leaf's branch already covers it: then n
 // hangs under an artifact of a counted branch, not under a fork of its own.
-func realBranchEnd(n *Node, covered map[*Node]bool) bool {
+func realBranchEnd(n *Node, covered nodeSet) bool {
 	seen := map[*Node]bool{}
 	prev := n
 	for cur := n.Parent; cur != nil && !seen[cur]; cur = cur.Parent {
@@ -350,7 +352,7 @@ func realBranchEnd(n *Node, covered map[*Node]bool) bool {
 		switch {
 		case cur.Fork:
 			return prev.IsTypedPrompt() || prev.Type == "assistant"
-		case covered[cur]:
+		case covered.has(cur):
 			return false
 		case len(cur.Children) >= 2 && !isArtifactChild(cur, prev):
 			return false
@@ -367,4 +369,19 @@ func isArtifactChild(p, c *Node) bool {
 		return true
 	}
 	return c.Type == "assistant" && p.Type == "assistant" && c.MessageID != "" && c.MessageID == p.MessageID
+}
+
+// nodeSet is a set of a tree's nodes, by position in Tree.Nodes.
+type nodeSet []bool
+
+func newNodeSet(n int) nodeSet { return make(nodeSet, n) }
+
+func (s nodeSet) has(n *Node) bool { return n.pos < len(s) && s[n.pos] }
+
+// add adds n; a node that is not in Tree.Nodes (none should be) is left
+// out rather than grown for.
+func (s nodeSet) add(n *Node) {
+	if n.pos < len(s) {
+		s[n.pos] = true
+	}
 }

@@ -265,9 +265,10 @@ func grepTurns(items []Item, src *Source, re *regexp.Regexp) ([]Item, error) {
 // that response. Lines without message.id are matched by the file and line
 // whose usage the counter kept.
 func (d *Doc) attachUsage(rep Report) {
-	byID := map[[2]string]*tokens.Response{} // (message.id, requestId)
-	byMID := map[string]*tokens.Response{}   // message.id → its first response
-	byLine := map[string]*tokens.Response{}
+	n := len(rep.Responses)                         // the maps sized once: growing them cost more than filling them
+	byID := make(map[[2]string]*tokens.Response, n) // (message.id, requestId)
+	byMID := make(map[string]*tokens.Response, n)   // message.id → its first response
+	byLine := make(map[string]*tokens.Response, n)
 	for i := range rep.Responses {
 		r := &rep.Responses[i]
 		if r.MessageID != "" {
@@ -285,7 +286,7 @@ func (d *Doc) attachUsage(rep Report) {
 	if fileKey == nil {
 		fileKey = func(f *tree.File) string { return f.Path }
 	}
-	shown := map[*tokens.Response]bool{}
+	shown := make(map[*tokens.Response]bool, n)
 	for _, it := range d.Items {
 		n := it.Node
 		if n.Type != "assistant" {
