@@ -271,7 +271,16 @@ func (l *loaded) count(prices *tokens.Prices) (tokens.Total, []tokens.Response) 
 		id = t.SessionID
 	}
 	c := tokens.NewCounter()
-	c.Grow(len(t.Nodes)) // at most one response a line
+	n := 0 // at most one response an assistant line
+	for _, nd := range t.Nodes {
+		if nd.Type == "assistant" {
+			n++
+		}
+	}
+	for _, fl := range t.Files {
+		n += len(fl.Dropped)
+	}
+	c.Grow(n)
 	var cur *tree.File
 	var cf *tokens.File
 	t.Entries(func(fl *tree.File, e *reader.Entry) {
