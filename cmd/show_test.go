@@ -1029,61 +1029,23 @@ func followRaw(t *testing.T, p string) (*syncBuffer, context.Context, context.Ca
 	return out, ctx, cancel, done
 }
 
-// show --follow starts on a session whose last line is still being
-// written: that line is followed to its end and shown, not a warning, and
-// --strict does not fail on it.
-func TestShowFollowWaitsForTheLineBeingWritten(t *testing.T) {
-	half := len(craftedSession[2]) / 2
-	p := writeSession(t, craftedSession[:2]...)
-	fh, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fh.WriteString(craftedSession[2][:half])
-	var errOut bytes.Buffer
-	out := &syncBuffer{}
-	f := &Factory{IO: &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: &errOut}, Now: time.Now,
-		Env: session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}}
-	f.Globals.Color, f.Globals.Strict = "never", true
-	f.resolveColor()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- showRun(&ShowOptions{F: f, Session: p, Follow: true, Raw: true, Context: ctx, PollInterval: 5 * time.Millisecond})
-	}()
-	for !strings.Contains(out.String(), craftedSession[1]) && ctx.Err() == nil {
-		time.Sleep(5 * time.Millisecond)
-	}
-	fh.WriteString(craftedSession[2][half:] + "\n")
-	fh.Close()
-	for !strings.Contains(out.String(), craftedSession[2]) && ctx.Err() == nil {
-		time.Sleep(5 * time.Millisecond)
-	}
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), craftedSession[2]) || f.Report().Warnings() != 0 || errOut.Len() != 0 {
-		t.Errorf("warnings %d, stderr %q, output:\n%s", f.Report().Warnings(), errOut.String(), out.String())
-	}
-}
-
 // What show --follow says about lines that do not parse, by the end of the
-// run: a line cut by a crash and never ended, or ended by the next line
-// appended right after it, is one warning with its line number; a broken
-// line read at the start is not reported again when followed.
+// run, with --strict: a last line still being written is waited for and
+// shown once whole; a line cut by a crash and never ended, or ended by the
+// next line appended right after it, is one warning with its line number;
+// a broken line read at the start is not reported again when followed.
 func TestShowFollowReportsEachBrokenLineOnce(t *testing.T) {
 	half := len(craftedSession[2]) / 2
 	tests := []struct {
 		name           string
 		start, appends string
 		warn           string // the one warning, "" for none
+		shown          bool   // craftedSession[3] is appended whole and shown
 	}{
-		{"a cut line that ends", craftedSession[2][:half], craftedSession[2][half:] + "\n", ""},
-		{"a cut line that never ends", craftedSession[2][:half], "", ":3: last line is incomplete"},
-		{"a cut line, then the next line appended to it", craftedSession[2][:half], craftedSession[3] + "\n", ":3: skipped malformed line"},
-		{"a broken line before following starts", "{\"type\":\"user\",oops}\n", craftedSession[3] + "\n", ":3: skipped malformed line"},
+		{"a cut line that ends", craftedSession[2][:half], craftedSession[2][half:] + "\n" + craftedSession[3] + "\n", "", true},
+		{"a cut line that never ends", craftedSession[2][:half], "", ":3: last line is incomplete", false},
+		{"a cut line, then the next line appended to it", craftedSession[2][:half], craftedSession[3] + "\n", ":3: skipped malformed line", false},
+		{"a broken line before following starts", "{\"type\":\"user\",oops}\n", craftedSession[3] + "\n", ":3: skipped malformed line", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1110,7 +1072,14 @@ func TestShowFollowReportsEachBrokenLineOnce(t *testing.T) {
 				time.Sleep(5 * time.Millisecond)
 			}
 			fh.WriteString(tt.appends)
-			time.Sleep(100 * time.Millisecond) // some twenty polls
+			// Until the last line is shown, or the broken one warned about:
+			// then every appended line was polled.
+			for ctx.Err() == nil && (tt.shown && !strings.Contains(out.String(), craftedSession[3]) || !tt.shown && tt.appends != "" && f.Report().Warnings() == 0) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if tt.appends == "" {
+				time.Sleep(50 * time.Millisecond) // some polls that find nothing new
+			}
 			cancel()
 			if err := <-done; err != nil {
 				t.Fatal(err)
@@ -1118,6 +1087,9 @@ func TestShowFollowReportsEachBrokenLineOnce(t *testing.T) {
 			warnings := 0
 			if tt.warn != "" {
 				warnings = 1
+			}
+			if tt.warn == "" && !strings.Contains(out.String(), craftedSession[2]) {
+				t.Errorf("the line that was being written is not shown:\n%s", out.String())
 			}
 			if f.Report().Warnings() != warnings || strings.Count(errOut.String(), "cctx: warning: ") != warnings || !strings.Contains(errOut.String(), tt.warn) {
 				t.Errorf("%d warning(s), stderr %q, want %d with %q", f.Report().Warnings(), errOut.String(), warnings, tt.warn)
