@@ -86,13 +86,7 @@ func decode(t *testing.T, r result, v any) {
 // it shows: with one rule for both, ls never counts fewer.
 func TestPromptCountsAgree(t *testing.T) {
 	crafted := filepath.Dir(filepath.Dir(promptsSession(t)))
-	dirs := []string{crafted, samples}
-	more, _ := filepath.Glob("../../shared/corpus/real/*")
-	for _, d := range more {
-		if st, err := os.Stat(d); err == nil && st.IsDir() && filepath.Base(d) != "codex" {
-			dirs = append(dirs, d)
-		}
-	}
+	dirs := withCorpus(crafted, samples)
 	for _, d := range dirs {
 		var ls lsHeaderDoc
 		decode(t, run(t, false, nil, "ls", "--long", "--all", "--empty", "--json", "--dir", d), &ls)
@@ -118,13 +112,7 @@ func TestTreeLabelsAreLsFirstPrompts(t *testing.T) {
 	if tr.code != 0 || !strings.Contains(tr.out, `"/review PR 12"`) {
 		t.Errorf("crafted session: exit %d, tree\n%s", tr.code, tr.out)
 	}
-	dirs := []string{crafted, samples}
-	more, _ := filepath.Glob("../../shared/corpus/real/*")
-	for _, d := range more {
-		if st, err := os.Stat(d); err == nil && st.IsDir() && filepath.Base(d) != "codex" {
-			dirs = append(dirs, d)
-		}
-	}
+	dirs := withCorpus(crafted, samples)
 	for _, d := range dirs {
 		var ls struct {
 			Sessions []struct {
@@ -208,13 +196,7 @@ func startSessions(t *testing.T) string {
 // the README). None is "" in ls and tokens, null in show.
 func TestStartAndProjectAgree(t *testing.T) {
 	crafted := startSessions(t)
-	dirs := []string{crafted, samples}
-	more, _ := filepath.Glob("../../shared/corpus/real/*")
-	for _, d := range more {
-		if st, err := os.Stat(d); err == nil && st.IsDir() && filepath.Base(d) != "codex" {
-			dirs = append(dirs, d)
-		}
-	}
+	dirs := withCorpus(crafted, samples)
 	type fields struct{ Started, Project string }
 	orEmpty := func(s *string) string {
 		if s == nil {

@@ -28,6 +28,19 @@ func realCorpus(t *testing.T) string {
 	return p
 }
 
+// withCorpus is dirs followed by each projects folder of the shared corpus
+// beside the repository (none when it is absent; the codex folder holds no
+// Claude Code transcripts).
+func withCorpus(dirs ...string) []string {
+	more, _ := filepath.Glob("../../shared/corpus/real/*")
+	for _, d := range more {
+		if st, err := os.Stat(d); err == nil && st.IsDir() && filepath.Base(d) != "codex" {
+			dirs = append(dirs, d)
+		}
+	}
+	return dirs
+}
+
 type result struct {
 	code        int
 	out, errOut string
@@ -453,14 +466,7 @@ func TestTokensStrictValidatesEveryLine(t *testing.T) {
 // their start); --strict parses every line. Both count the same prompts,
 // calls and tokens on every sample and corpus folder.
 func TestLsLongSkipsToolResultsWithoutLosingPrompts(t *testing.T) {
-	dirs := []string{"../testdata/projects"}
-	more, _ := filepath.Glob("../../shared/corpus/real/*")
-	for _, d := range more {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			dirs = append(dirs, d)
-		}
-	}
-	for _, d := range dirs {
+	for _, d := range withCorpus("../testdata/projects") {
 		lean := run(t, false, nil, "ls", "--long", "--all", "--json", "--dir", d)
 		strict := run(t, false, nil, "ls", "--long", "--all", "--json", "--strict", "--dir", d)
 		if lean.code != 0 || lean.out != strict.out {
