@@ -121,16 +121,17 @@ const textHeadBytes = 96
 // (ClassifyText), else "": an IDE selection before the typed text, in a
 // block of its own, does not hide it.
 func promptHead(v []byte) string {
-	if h := textHead(v); classify(h, rawEnd(v)).IsPrompt() {
+	h := textHead(v)
+	if classify(h, func(name string) bool { return rawClosesOnce(v, name) }).IsPrompt() {
 		return h
 	}
 	return ""
 }
 
-// rawEnd is the end of a JSON string value, without its quote and the
-// whitespace escapes before it: enough to hold a closing tag, whose bytes
-// JSON does not escape.
-func rawEnd(v []byte) string {
+// rawClosesOnce is ClassifyText's end test on a raw JSON string value: the
+// first </name> is its end (whitespace aside). The tag is found as JSON
+// may write it (<\/name>, \u003c/name\u003e) without decoding the text.
+func rawClosesOnce(v []byte, name string) bool {
 	e := v[1 : len(v)-1]
 	for {
 		switch {
@@ -139,13 +140,12 @@ func rawEnd(v []byte) string {
 		case len(e) >= 1 && (e[len(e)-1] == ' ' || e[len(e)-1] == '\t'):
 			e = e[:len(e)-1]
 		default:
-			tail := e[max(0, len(e)-64):]
-			if bytes.IndexByte(tail, '\\') >= 0 {
-				// Escaped (a writer that escapes < and > as \u003c):
-				// decode the text to see its end.
-				return strings.TrimRightFunc(gjson.ParseBytes(v).Str, unicode.IsSpace)
+			for _, closing := range []string{"</" + name + ">", "<\\/" + name + ">", "\\u003c/" + name + "\\u003e", "\\u003c\\/" + name + "\\u003e"} {
+				if i := bytes.Index(e, []byte(closing)); i >= 0 {
+					return i+len(closing) == len(e)
+				}
 			}
-			return view(tail)
+			return false
 		}
 	}
 }

@@ -42,13 +42,21 @@ const (
 // as a turn, so they count as prompts nowhere (ls, show, tree).
 func (k TextKind) IsPrompt() bool { return k == TextTyped || k == TextCommand }
 
-// ClassifyText tells what a text of a user message is from its start
-// (leading space ignored) and its end.
-func ClassifyText(s string) TextKind { return classify(s, s) }
+// ClassifyText tells what a text of a user message is, from its start
+// (leading space ignored) and, for a tag not known, its end.
+func ClassifyText(s string) TextKind {
+	return classify(s, func(name string) bool {
+		closing := "</" + name + ">"
+		t := strings.TrimRightFunc(s, unicode.IsSpace)
+		i := strings.Index(t, closing)
+		return i >= 0 && i+len(closing) == len(t)
+	})
+}
 
 // classify is ClassifyText for a text known by its start (the first few
-// dozen bytes decide) and its end (enough of it to hold a closing tag).
-func classify(start, end string) TextKind {
+// dozen bytes decide) and by closesOnce, which says whether the text's
+// first </name> is its end: called only for a tag not known.
+func classify(start string, closesOnce func(name string) bool) TextKind {
 	s := strings.TrimLeftFunc(start, unicode.IsSpace)
 	switch {
 	case s == "":
@@ -62,7 +70,7 @@ func classify(start, end string) TextKind {
 	case strings.HasPrefix(s, "[Request interrupted by user"):
 		return TextContext
 	}
-	if name, ok := leadingTag(s); ok && (contextTag(name) || wrapped(name, end)) {
+	if name, ok := leadingTag(s); ok && (contextTag(name) || wrapped(name, closesOnce)) {
 		return TextContext
 	}
 	return TextTyped
@@ -112,16 +120,14 @@ func contextTag(name string) bool {
 }
 
 // wrapped reports whether a text that starts with tag name is one element
-// of it, ending in </name>, and the name is of Claude Code's kind (words
-// joined by - or _). New integrations keep adding such tags; a person's
-// prompt that starts with markup ("<div> is not centered", "<router-view>
-// renders nothing") goes on after it, so it stays a prompt.
-func wrapped(name, end string) bool {
-	if !strings.ContainsAny(name, "-_") {
-		return false
-	}
-	end = strings.TrimRightFunc(end, unicode.IsSpace)
-	return strings.HasSuffix(end, "</"+name+">")
+// of it, closed once, at its end, and the name is of Claude Code's kind
+// (words joined by - or _). New integrations keep adding such tags; a
+// person's prompt that starts with markup ("<div> is not centered",
+// "<router-view> renders nothing", "<todo-item>milk</todo-item> and
+// <todo-item>eggs</todo-item>") goes on after the element, so it stays a
+// prompt.
+func wrapped(name string, closesOnce func(string) bool) bool {
+	return strings.ContainsAny(name, "-_") && closesOnce(name)
 }
 
 func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }

@@ -49,6 +49,7 @@ func TestPromptOf(t *testing.T) {
 		{"an MCP resource update", []string{"<mcp-resource-update uri=\"x\">changed</mcp-resource-update>"}, "", TextContext},
 		{"an unknown tag of Claude Code's kind, wrapping the text", []string{"<brand-new-notice>hi</brand-new-notice>\n"}, "", TextContext},
 		{"a custom element that starts a prompt", []string{"<router-view> renders nothing"}, "<router-view> renders nothing", TextTyped},
+		{"elements of a list, and words between", []string{"<todo-item>milk</todo-item> and <todo-item>eggs</todo-item>"}, "<todo-item>milk</todo-item> and <todo-item>eggs</todo-item>", TextTyped},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
