@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -322,6 +323,12 @@ func showRun(o *ShowOptions) error {
 	l, err := o.load(finder, s)
 	if err != nil {
 		return err
+	}
+	if o.Follow {
+		// A cut last line held back for following is reported if show ends
+		// before it follows (the pager closed, an error); after following,
+		// this finds nothing left.
+		defer f.Report().FollowEnded(func(string) int { return -1 })
 	}
 	defer l.cleanup()
 	defer l.src.Close()
@@ -664,14 +671,32 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		term = show.NewTerminal(w, nil, o.termOptions(ro))
 	}
 	lastTag := ""
+	// What is wrong with a followed line is said as the reader says it,
+	// once: a line read at the start was reported then.
+	say := func(is reader.Issue) {
+		if !f.Report().Reported(is.File, is.Line) {
+			f.Report().Line(is)
+		}
+	}
+	fw.OnReset = f.Report().ForgetFile
+	fw.OnLong = func(path string, line int, size int64) {
+		say(reader.Issue{File: path, Line: line, Kind: reader.TooLong, Size: int(min(size, math.MaxInt32)), Limit: follow.LineLimit})
+	}
 	err := fw.Run(ctx, func(fl follow.Line) error {
 		tag, line := fl.Tag, fl.Text
-		e, ok := reader.ParseLine(line)
-		if !ok && !f.Report().Reported(fl.Path, fl.N) {
-			// Also the line a crash cut, with the next one appended to it.
-			f.Report().Line(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.Malformed, Size: len(line)})
+		if cut, rest := reader.SplitCrashResidue(line); cut > 0 && (len(rest) == 0 || rest[0] == '{') {
+			say(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.CrashResidue, Size: cut}) // the line after it is read
+			if line = rest; len(line) == 0 {
+				return nil
+			}
 		}
-		if !ok || e.UUID == "" || seen[e.UUID] {
+		e, ok := reader.ParseLine(line)
+		if !ok {
+			// Also the line a crash cut, with the next one appended to it.
+			say(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.Malformed, Size: len(line)})
+			return nil
+		}
+		if e.UUID == "" || seen[e.UUID] {
 			return nil
 		}
 		seen[e.UUID] = true

@@ -1046,6 +1046,7 @@ func TestShowFollowReportsEachBrokenLineOnce(t *testing.T) {
 		{"a cut line that never ends", craftedSession[2][:half], "", ":3: last line is incomplete", false},
 		{"a cut line, then the next line appended to it", craftedSession[2][:half], craftedSession[3] + "\n", ":3: skipped malformed line", false},
 		{"a broken line before following starts", "{\"type\":\"user\",oops}\n", craftedSession[3] + "\n", ":3: skipped malformed line", true},
+		{"a crash's NUL run, then the next line", "", craftedSession[2][:half] + "\x00\x00\x00" + craftedSession[3] + "\n", ":3: skipped 161 bytes ending in NUL bytes", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

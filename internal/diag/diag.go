@@ -26,10 +26,10 @@ type Reporter struct {
 	mu        sync.Mutex
 	w         io.Writer
 	verbose   bool
-	strict    bool            // --strict: every warning fails the run, so none is a quiet note
-	following bool            // show --follow: an incomplete last line is read once it ends
-	pending   []reader.Issue  // the incomplete last lines seen while following
-	lines     map[string]bool // "file:line" of every line issue, while following
+	strict    bool                    // --strict: every warning fails the run, so none is a quiet note
+	following bool                    // show --follow: an incomplete last line is read once it ends
+	pending   []reader.Issue          // the incomplete last lines seen while following
+	lines     map[string]map[int]bool // the lines of each file with an issue, while following
 	warnings  int
 	files     int // files that could not be read
 	perFile   map[string]int
@@ -55,7 +55,22 @@ func (r *Reporter) Following() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.following = true
-	r.lines = map[string]bool{}
+	r.lines = map[string]map[int]bool{}
+}
+
+// ForgetFile drops what was said of a followed file's lines, held back or
+// reported: it was truncated or replaced, and is read again from its start.
+func (r *Reporter) ForgetFile(file string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.lines, file)
+	kept := r.pending[:0]
+	for _, is := range r.pending {
+		if is.File != file {
+			kept = append(kept, is)
+		}
+	}
+	r.pending = kept
 }
 
 // Reported says whether a line issue was reported for file:line: a line
@@ -63,7 +78,7 @@ func (r *Reporter) Following() {
 func (r *Reporter) Reported(file string, line int) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.lines[fmt.Sprintf("%s:%d", file, line)]
+	return r.lines[file][line]
 }
 
 // FollowEnded reports the incomplete last lines held back while following
@@ -146,7 +161,10 @@ func (r *Reporter) Line(is reader.Issue) {
 			r.pending = append(r.pending, is)
 			return
 		}
-		r.lines[fmt.Sprintf("%s:%d", is.File, is.Line)] = true
+		if r.lines[is.File] == nil {
+			r.lines[is.File] = map[int]bool{}
+		}
+		r.lines[is.File][is.Line] = true
 	}
 	r.warnings++
 	if is.Kind == reader.TruncatedTail && !r.strict {

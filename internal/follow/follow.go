@@ -23,6 +23,9 @@ import (
 // the reader would accept up to reader.MaxLineBytes.
 const maxReadPerPoll = 64 << 20
 
+// LineLimit is the longest line followed (maxReadPerPoll).
+const LineLimit = maxReadPerPoll
+
 // DefaultInterval is how often files are polled.
 const DefaultInterval = 250 * time.Millisecond
 
@@ -54,14 +57,23 @@ type Follower struct {
 	Discover func() []File
 	// OnError reports a file that cannot be read (it is retried).
 	OnError func(path string, err error)
+	// OnReset, when set, is told that a file shrank (truncated or
+	// replaced) and is read again from its start: what was said of its
+	// lines no longer holds.
+	OnReset func(path string)
+	// OnLong, when set, is told of a line longer than maxReadPerPoll,
+	// which is skipped: its number and the bytes skipped.
+	OnLong func(path string, line int, size int64)
 
 	files []*tailed
 	known map[string]bool
+	limit int64 // maxReadPerPoll; tests set less
 }
 
 type tailed struct {
 	File
-	skipping bool // inside a line longer than maxReadPerPoll
+	skipping bool  // inside a line longer than maxReadPerPoll
+	skipped  int64 // bytes of it skipped so far
 	reported bool
 }
 
@@ -98,7 +110,9 @@ func (fl *Follower) Run(ctx context.Context, emit func(Line) error) error {
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			// One last look: a line finished since the last poll is read,
+			// not taken for one that never ended.
+			return fl.Poll(emit)
 		case <-tick.C:
 		}
 	}
@@ -118,7 +132,7 @@ func (fl *Follower) Lines(path string) int {
 // Poll reads what every file gained since the last poll.
 func (fl *Follower) Poll(emit func(Line) error) error {
 	for _, t := range fl.files {
-		if err := t.poll(emit); err != nil {
+		if err := t.poll(fl, emit); err != nil {
 			var ee *emitError
 			if errors.As(err, &ee) {
 				return ee.err
@@ -138,7 +152,7 @@ type emitError struct{ err error }
 
 func (e *emitError) Error() string { return e.err.Error() }
 
-func (t *tailed) poll(emit func(Line) error) error {
+func (t *tailed) poll(fl *Follower, emit func(Line) error) error {
 	f, err := os.Open(t.Path)
 	if err != nil {
 		return err
@@ -151,12 +165,19 @@ func (t *tailed) poll(emit func(Line) error) error {
 	size := st.Size()
 	if size < t.Offset {
 		// The file was truncated or replaced: start again from its start.
-		t.Offset, t.Line, t.skipping = 0, 0, false
+		t.Offset, t.Line, t.skipping, t.skipped = 0, 0, false, 0
+		if fl.OnReset != nil {
+			fl.OnReset(t.Path)
+		}
 	}
 	if size == t.Offset {
 		return nil
 	}
-	n := min(size-t.Offset, maxReadPerPoll)
+	limit := fl.limit
+	if limit == 0 {
+		limit = maxReadPerPoll
+	}
+	n := min(size-t.Offset, limit)
 	buf := make([]byte, n)
 	got, err := f.ReadAt(buf, t.Offset)
 	if err != nil && err != io.EOF {
@@ -165,9 +186,10 @@ func (t *tailed) poll(emit func(Line) error) error {
 	buf = buf[:got]
 	last := bytes.LastIndexByte(buf, '\n')
 	if last < 0 {
-		if got == maxReadPerPoll {
+		if int64(got) == limit {
 			// No end in sight: skip this line's bytes.
 			t.skipping = true
+			t.skipped += int64(got)
 			t.Offset += int64(got)
 		}
 		return nil
@@ -181,7 +203,14 @@ func (t *tailed) poll(emit func(Line) error) error {
 		t.Line++
 		if t.skipping {
 			t.skipping = false
+			if fl.OnLong != nil {
+				fl.OnLong(t.Path, t.Line, t.skipped+int64(len(line)))
+			}
+			t.skipped = 0
 			continue
+		}
+		if t.Line == 1 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf")) // a BOM, as the reader drops it
 		}
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {

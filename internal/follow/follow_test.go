@@ -1,10 +1,14 @@
 package follow
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestPollWaitsForWholeLines(t *testing.T) {
@@ -62,5 +66,61 @@ func TestMissingFileIsReportedOnce(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("reported %d times", n)
+	}
+}
+
+// What the follower tells besides lines: a BOM on a file's first line is
+// dropped as the reader drops it; a line longer than the limit is skipped
+// and told with its number and size; a file that shrank is told and read
+// again from its start; and when following stops, a line finished since
+// the last poll is still read.
+func TestFollowerTellsWhatItSkips(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(p, []byte("\xef\xbb\xbf{\"a\":1}\n"), 0o644)
+	var got, long, resets []string
+	fl := &Follower{limit: 16,
+		OnLong:  func(path string, line int, size int64) { long = append(long, fmt.Sprintf("%d:%d", line, size)) },
+		OnReset: func(path string) { resets = append(resets, filepath.Base(path)) }}
+	fl.Add(File{Path: p})
+	emit := func(l Line) error { got = append(got, fmt.Sprintf("%d:%s", l.N, l.Text)); return nil }
+	appendTo := func(s string) {
+		f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString(s)
+		f.Close()
+	}
+	fl.Poll(emit)
+	appendTo(`{"b":"` + strings.Repeat("x", 40) + "\"}\n")
+	for i := 0; i < 4; i++ {
+		fl.Poll(emit)
+	}
+	appendTo("{\"c\":3}\n")
+	fl.Poll(emit)
+	if strings.Join(got, " ") != `1:{"a":1} 3:{"c":3}` || strings.Join(long, " ") != "2:48" {
+		t.Errorf("lines %q, long %q", got, long)
+	}
+	os.WriteFile(p, []byte("{\"d\":4}\n"), 0o644)
+	fl.Poll(emit)
+	if got[len(got)-1] != `1:{"d":4}` || strings.Join(resets, " ") != "s.jsonl" {
+		t.Errorf("after the file shrank: lines %q, resets %q", got, resets)
+	}
+
+	// Stopping: the last poll comes after the stop, however long the interval.
+	fl2 := &Follower{Interval: time.Hour}
+	fl2.Add(File{Path: p, Offset: 8, Line: 1})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var last []string
+	var mu sync.Mutex
+	go func() {
+		done <- fl2.Run(ctx, func(l Line) error { mu.Lock(); last = append(last, string(l.Text)); mu.Unlock(); return nil })
+	}()
+	time.Sleep(20 * time.Millisecond) // the first poll has run
+	appendTo("{\"e\":5}\n")
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(last, " ") != `{"e":5}` {
+		t.Errorf("lines read by the last poll: %q", last)
 	}
 }

@@ -20,6 +20,19 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// SplitCrashResidue splits a line that holds a NUL byte at its last one. A
+// run of NUL bytes is what a crash leaves where a write was lost, and
+// Claude Code appends its next line right after it: that line (rest, space
+// trimmed) is read if it is an object, what comes before it (cut bytes)
+// is not. cut is 0 for a line without NUL.
+func SplitCrashResidue(line []byte) (cut int, rest []byte) {
+	z := bytes.LastIndexByte(line, 0)
+	if z < 0 {
+		return 0, line
+	}
+	return z + 1, trimSpace(line[z+1:])
+}
+
 // MaxLineBytes is the longest line the reader accepts. Real transcripts hold
 // lines of tens of MB (base64 screenshots, huge tool results); a line longer
 // than this is reported and skipped, never a crash.
@@ -66,6 +79,8 @@ type Issue struct {
 	Size int // bytes in the line (CrashResidue: the bytes skipped)
 	// Detail says what was odd (OddValue).
 	Detail string
+	// Limit is the line limit a TooLong line went over; 0: MaxLineBytes.
+	Limit int
 }
 
 func (i Issue) Error() string {
@@ -80,7 +95,11 @@ func (i Issue) Message() string {
 	case NotObject:
 		return "skipped line: JSON value is not an object"
 	case TooLong:
-		return fmt.Sprintf("skipped line of %s: longer than the %s limit", humanBytes(i.Size), humanBytes(MaxLineBytes))
+		limit := i.Limit
+		if limit == 0 {
+			limit = MaxLineBytes
+		}
+		return fmt.Sprintf("skipped line of %s: longer than the %s limit", humanBytes(i.Size), humanBytes(limit))
 	case ImplausibleCount:
 		return fmt.Sprintf("a token count in this line's usage is over %d: read as 0", MaxTokenCount)
 	case TruncatedTail:
@@ -288,18 +307,8 @@ func (r *Reader) Next() (Entry, bool) {
 		}
 		at := start  // where the JSON of the line starts (moved by a crash's residue)
 		nul := false // a NUL byte stays in the line: malformed (the parse does not look)
-		if z := bytes.IndexByte(line, 0); z >= 0 {
-			// A run of NUL bytes is what a crash leaves where a write was
-			// lost, and Claude Code appends its next line right after it:
-			// that line is read, what comes before the last NUL is not.
-			cut := z + 1
-			for k := len(line) - 1; k > z; k-- {
-				if line[k] == 0 {
-					cut = k + 1
-					break
-				}
-			}
-			switch rest := trimSpace(line[cut:]); {
+		if cut, rest := SplitCrashResidue(line); cut > 0 {
+			switch {
 			case len(rest) == 0: // nothing but the residue: the line is skipped
 				r.issue(CrashResidue, r.drained+len(line))
 				r.skipped++
@@ -384,7 +393,11 @@ func (r *Reader) issueDetail(kind IssueKind, size int, detail string) {
 		r.skipped++
 	}
 	if r.opts.OnIssue != nil {
-		r.opts.OnIssue(Issue{File: r.opts.Name, Line: r.line, Kind: kind, Size: size, Detail: detail})
+		is := Issue{File: r.opts.Name, Line: r.line, Kind: kind, Size: size, Detail: detail}
+		if kind == TooLong {
+			is.Limit = r.max
+		}
+		r.opts.OnIssue(is)
 	}
 }
 
