@@ -118,6 +118,9 @@ func TestReaderLongLines(t *testing.T) {
 		if len(is) != 1 || is[0].Kind != TooLong || is[0].Line != 2 {
 			t.Fatalf("issues = %+v, want one TooLong on line 2", is)
 		}
+		if msg := is[0].Message(); !strings.Contains(msg, "longer than the 1.0 MiB limit") {
+			t.Errorf("message %q does not name the limit the line went over", msg)
+		}
 		if es[1].Line != 3 || es[1].Offset != int64(len(`{"uuid":"a"}`)+1+len(big)+1) {
 			t.Errorf("entry after the long line: line %d offset %d", es[1].Line, es[1].Offset)
 		}
