@@ -849,11 +849,17 @@ func (v *treeView) trailer() {
 		if len(unlinked) > 0 {
 			v.printf("%s\n", th.Yellow("agents not linked to a tool call:"))
 			for _, a := range unlinked {
-				s := "  " + v.agentText(a, 2)
+				label := ""
 				if len(a.Roots) > 0 {
-					if l := promptLabel(a.Roots[:1]); l != "" {
-						s += "  " + v.quote(l, len(s)+4)
-					}
+					label = promptLabel(a.Roots[:1])
+				}
+				reserve := 0 // room for the quoted prompt after the description
+				if label != "" {
+					reserve = min(render.Width(label), 40) + 4
+				}
+				s := "  " + v.agentText(a, 2+reserve)
+				if label != "" {
+					s += "  " + v.quote(label, render.Width(s)+4)
 				}
 				v.printf("%s\n", s)
 			}

@@ -219,3 +219,26 @@ func TestTreeFitsTheTerminalWithEastAsianWidths(t *testing.T) {
 		}
 	}
 }
+
+// An agent no tool call spawned is listed with its description and its
+// first prompt; the line is cut to the terminal, in either width mode.
+func TestUnlinkedAgentLinesFitTheTerminal(t *testing.T) {
+	p := writeSession(t, craftedSession[:2]...)
+	sub := filepath.Join(filepath.Dir(p), "11111111-2222-3333-4444-555555555555", "subagents")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "agent-a1.jsonl"), []byte(`{"type":"user","uuid":"s1","parentUuid":null,"isSidechain":true,"agentId":"a1","sessionId":"s1","timestamp":"2026-01-02T10:00:05Z","message":{"role":"user","content":"`+strings.Repeat("survey every module and report ", 8)+`"}}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(sub, "agent-a1.meta.json"), []byte(`{"agentType":"general-purpose","description":"`+strings.Repeat("a long description ", 8)+`"}`), 0o644)
+	for _, ea := range []bool{false, true} {
+		twwidth.SetEastAsian(ea)
+		r := run(t, true, nil, "tree", "--color", "never", p)
+		twwidth.SetEastAsian(false)
+		if !strings.Contains(r.out, "agents not linked to a tool call:") {
+			t.Fatalf("no unlinked agent:\n%s", r.out)
+		}
+		for _, l := range strings.Split(strings.TrimRight(r.out, "\n"), "\n") {
+			if w := render.Width(l); w > 120 {
+				t.Errorf("east asian %v: %d columns, terminal 120: %s", ea, w, l)
+			}
+		}
+	}
+}
