@@ -26,10 +26,12 @@ import (
 // trimmed) is read if it is an object, what comes before it (cut bytes)
 // is not. cut is 0 for a line without NUL.
 func SplitCrashResidue(line []byte) (cut int, rest []byte) {
-	z := bytes.LastIndexByte(line, 0)
-	if z < 0 {
+	// IndexByte first: it is vectorised, LastIndexByte is a byte loop, and
+	// nearly every line has no NUL at all.
+	if bytes.IndexByte(line, 0) < 0 {
 		return 0, line
 	}
+	z := bytes.LastIndexByte(line, 0)
 	return z + 1, trimSpace(line[z+1:])
 }
 
