@@ -348,16 +348,28 @@ func showRun(o *ShowOptions) error {
 	}
 
 	prices := tokens.DefaultPrices()
-	total, responses := l.count(prices)
+	// The usage is counted on the other core while the entries to show are
+	// picked: a large session prints its first line sooner.
+	var total tokens.Total
+	var responses []tokens.Response
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		total, responses = l.count(prices)
+	}()
+	defer func() { <-counted }()
 	tokPath := l.tokPath
-	report := show.Report{
-		Total: total, Responses: responses, Models: show.ModelsByTokens(responses),
-		FileKey: func(fl *tree.File) string {
-			if fl == t.Main {
-				return tokPath
-			}
-			return fl.Path
-		},
+	report := func() show.Report {
+		<-counted
+		return show.Report{
+			Total: total, Responses: responses, Models: show.ModelsByTokens(responses),
+			FileKey: func(fl *tree.File) string {
+				if fl == t.Main {
+					return tokPath
+				}
+				return fl.Path
+			},
+		}
 	}
 	doc, err := show.Build(t, report, prices, l.src, show.Options{
 		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: re,

@@ -88,9 +88,11 @@ type Report struct {
 	FileKey func(*tree.File) string
 }
 
-// Build selects the entries to show and attaches usage to them. src is
-// needed only for --grep (it reads content); it may be nil otherwise.
-func Build(t *tree.Tree, rep Report, prices *tokens.Prices, src *Source, o Options) (*Doc, error) {
+// Build selects the entries to show and attaches usage to them. report is
+// called once the entries are selected, so that a caller may count the
+// usage meanwhile. src is needed only for --grep (it reads content); it may
+// be nil otherwise.
+func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *Source, o Options) (*Doc, error) {
 	d := &Doc{Tree: t, Prices: prices, usage: map[*tree.Node]*tokens.Response{}, agentTotals: map[string]tokens.Total{}}
 	var path []*tree.Node
 	if o.Leaf != nil {
@@ -122,6 +124,7 @@ func Build(t *tree.Tree, rep Report, prices *tokens.Prices, src *Source, o Optio
 	if o.Tail > 0 {
 		d.Items = tailTurns(d.Items, o.Tail)
 	}
+	rep := report()
 	d.attachUsage(rep)
 	d.Header = header(t, rep, path, d.Items)
 	if o.Leaf != nil {
@@ -136,19 +139,47 @@ type selector struct {
 	items []Item
 }
 
+// marks is a set of nodes: the nodes of a path, or those emitted.
+type marks struct {
+	byPos []bool              // by position in Tree.Nodes: for the main path, long
+	set   map[*tree.Node]bool // for a subagent's path, short
+}
+
+func newMarks(t *tree.Tree, pathLen, depth int) marks {
+	if depth == 0 {
+		// Filling a map of a long main path cost more than the walk.
+		return marks{byPos: make([]bool, len(t.Nodes))}
+	}
+	return marks{set: make(map[*tree.Node]bool, pathLen)}
+}
+
+func (m marks) has(n *tree.Node) bool {
+	if m.byPos != nil {
+		return m.byPos[n.Pos()]
+	}
+	return m.set[n]
+}
+
+func (m marks) add(n *tree.Node) {
+	if m.byPos != nil {
+		m.byPos[n.Pos()] = true
+	} else {
+		m.set[n] = true
+	}
+}
+
 // emit appends the visible entries of path. Tool results follow the line
 // that made the call, after the subagent the call spawned (--agents).
 func (s *selector) emit(path []*tree.Node, depth int, forID string, active map[*tree.Agent]bool) {
-	on := make(map[*tree.Node]bool, len(path))
+	on, done := newMarks(s.t, len(path), depth), newMarks(s.t, len(path), depth)
 	for _, n := range path {
-		on[n] = true
+		on.add(n)
 	}
-	done := map[*tree.Node]bool{}
 	for _, n := range path {
-		if done[n] {
+		if done.has(n) {
 			continue
 		}
-		done[n] = true
+		done.add(n)
 		if !s.visible(n) {
 			continue
 		}
@@ -165,8 +196,8 @@ func (s *selector) emit(path []*tree.Node, depth int, forID string, active map[*
 				}
 			}
 			for _, r := range s.t.ResultNodes(tu.ID) {
-				if on[r] && !done[r] {
-					done[r] = true
+				if on.has(r) && !done.has(r) {
+					done.add(r)
 					s.items = append(s.items, Item{Node: r, Depth: depth, For: tu.ID})
 				}
 			}
