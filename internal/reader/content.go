@@ -2,8 +2,10 @@ package reader
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -186,11 +188,37 @@ func skipJSONSpace(b []byte) []byte {
 // blankString reports whether a JSON string holds only whitespace, without
 // decoding it unless it must (a prompt may be megabytes long).
 func blankString(v []byte) bool {
-	for _, c := range v[1 : len(v)-1] {
+	// Decoded as far as the first character that is not space: a prompt
+	// of megabytes that starts with a newline escape or a non-ASCII letter
+	// is not decoded whole to find that it is not blank.
+	in := v[1 : len(v)-1]
+	for i := 0; i < len(in); {
+		c := in[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		case c == '\\' || c >= 0x80:
-			return strings.TrimSpace(gjson.Parse(view(v)).Str) == ""
+			i++
+		case c == '\\' && i+1 < len(in):
+			switch in[i+1] {
+			case 'n', 'r', 't', 'f':
+				i += 2
+			case 'u':
+				if i+6 > len(in) {
+					return false
+				}
+				r, err := strconv.ParseUint(string(in[i+2:i+6]), 16, 32)
+				if err != nil || !unicode.IsSpace(rune(r)) {
+					return false
+				}
+				i += 6
+			default:
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRune(in[i:])
+			if !unicode.IsSpace(r) {
+				return false
+			}
+			i += n
 		default:
 			return false
 		}
