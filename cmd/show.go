@@ -328,7 +328,7 @@ func showRun(o *ShowOptions) error {
 		// A cut last line held back for following is reported if show ends
 		// before it follows (the pager closed, an error); after following,
 		// this finds nothing left.
-		defer f.Report().FollowEnded(func(string) int { return -1 })
+		defer f.Report().FollowEnded(false, nil)
 	}
 	defer l.cleanup()
 	defer l.src.Close()
@@ -633,18 +633,12 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 	for _, it := range doc.Items {
 		seen[it.Node.UUID] = true
 	}
-	// Following starts where each file's last node ends, before its
-	// newline: the lines before that are one fewer than the node's number.
-	end := map[string]int64{}
-	lines := map[string]int{}
-	for _, n := range t.Nodes {
-		if e := n.Offset + int64(n.Size); e > end[n.File.Path] {
-			end[n.File.Path], lines[n.File.Path] = e, n.Line-1
-		}
-	}
+	// Each file is followed from past its last line the tree read whole:
+	// a line still being written then is read once it ends, and nothing
+	// read is read again.
 	fw := &follow.Follower{Interval: o.PollInterval,
 		OnError: f.Report().FileError}
-	fw.Add(follow.File{Path: t.Main.Path, Offset: end[t.Main.Path], Line: lines[t.Main.Path]})
+	fw.Add(follow.File{Path: t.Main.Path, Offset: t.Main.Done, Line: t.Main.DoneLines})
 	// The agent files the tree read, and only those: a second transcript
 	// of the same agent (the tree reads one) would be replayed from its
 	// start.
@@ -654,7 +648,7 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 			continue
 		}
 		read[a.ID] = a.File.Path
-		fw.Add(follow.File{Path: a.File.Path, Offset: end[a.File.Path], Line: lines[a.File.Path], Tag: a.ID})
+		fw.Add(follow.File{Path: a.File.Path, Offset: a.File.Done, Line: a.File.DoneLines, Tag: a.ID})
 	}
 	// An agent whose file could not be read was reported then; its other
 	// copies, if any, are not followed either (they would replay it).
@@ -686,7 +680,7 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 	// What is wrong with a followed line is said as the reader says it,
 	// once: a line read at the start was reported then.
 	say := func(is reader.Issue) {
-		if !f.Report().Reported(is.File, is.Line) {
+		if !f.Report().Reported(is.File, is.Line, is.Kind) {
 			f.Report().Line(is)
 		}
 	}
@@ -738,7 +732,11 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		return term.Flush()
 	})
 	// A last line still cut when following ends was cut for good.
-	f.Report().FollowEnded(fw.Lines)
+	var tails []reader.Issue
+	for _, tl := range fw.Tails() {
+		tails = append(tails, reader.Issue{File: tl.Path, Line: tl.Line, Kind: reader.TruncatedTail, Size: int(min(tl.Size, math.MaxInt32))})
+	}
+	f.Report().FollowEnded(true, tails)
 	if isClosedPipe(err) {
 		return nil
 	}

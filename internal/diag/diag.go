@@ -26,10 +26,10 @@ type Reporter struct {
 	mu        sync.Mutex
 	w         io.Writer
 	verbose   bool
-	strict    bool                    // --strict: every warning fails the run, so none is a quiet note
-	following bool                    // show --follow: an incomplete last line is read once it ends
-	pending   []reader.Issue          // the incomplete last lines seen while following
-	lines     map[string]map[int]bool // the lines of each file with an issue, while following
+	strict    bool                      // --strict: every warning fails the run, so none is a quiet note
+	following bool                      // show --follow: an incomplete last line is read once it ends
+	pending   []reader.Issue            // the incomplete last lines seen while following
+	lines     map[string]map[int]uint32 // each file's lines with issues (bits by kind), while following
 	warnings  int
 	files     int // files that could not be read
 	perFile   map[string]int
@@ -55,7 +55,7 @@ func (r *Reporter) Following() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.following = true
-	r.lines = map[string]map[int]bool{}
+	r.lines = map[string]map[int]uint32{}
 }
 
 // ForgetFile drops what was said of a followed file's lines, held back or
@@ -73,26 +73,32 @@ func (r *Reporter) ForgetFile(file string) {
 	r.pending = kept
 }
 
-// Reported says whether a line issue was reported for file:line: a line
-// the follower reads again was reported once already.
-func (r *Reporter) Reported(file string, line int) bool {
+// Reported says whether an issue of this kind was reported for file:line
+// while following.
+func (r *Reporter) Reported(file string, line int, kind reader.IssueKind) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.lines[file][line]
+	return r.lines[file][line]&(1<<kind) != 0
 }
 
-// FollowEnded reports the incomplete last lines held back while following
-// that never ended: linesRead(file) says how many complete lines of the
-// file the follower read.
-func (r *Reporter) FollowEnded(linesRead func(file string) int) {
+// FollowEnded ends following. When the files were followed, tails are
+// their last lines still not whole when it stopped (the lines held back
+// at the start either ended and were read, or are among them); when show
+// ended before following, the lines held back are reported instead.
+func (r *Reporter) FollowEnded(followed bool, tails []reader.Issue) {
 	r.mu.Lock()
+	if !r.following {
+		r.mu.Unlock()
+		return // ended already
+	}
 	pending := r.pending
 	r.pending, r.following = nil, false
 	r.mu.Unlock()
+	if followed {
+		pending = tails
+	}
 	for _, is := range pending {
-		if linesRead(is.File) < is.Line {
-			r.Line(is)
-		}
+		r.Line(is)
 	}
 }
 
@@ -162,9 +168,9 @@ func (r *Reporter) Line(is reader.Issue) {
 			return
 		}
 		if r.lines[is.File] == nil {
-			r.lines[is.File] = map[int]bool{}
+			r.lines[is.File] = map[int]uint32{}
 		}
-		r.lines[is.File][is.Line] = true
+		r.lines[is.File][is.Line] |= 1 << is.Kind
 	}
 	r.warnings++
 	if is.Kind == reader.TruncatedTail && !r.strict {

@@ -110,23 +110,37 @@ func (fl *Follower) Run(ctx context.Context, emit func(Line) error) error {
 		}
 		select {
 		case <-ctx.Done():
-			// One last look: a line finished since the last poll is read,
-			// not taken for one that never ended.
+			// One last look: a line finished or a file created since the
+			// last poll is read, not taken for one that never ended.
+			if fl.Discover != nil {
+				for _, f := range fl.Discover() {
+					fl.Add(f)
+				}
+			}
 			return fl.Poll(emit)
 		case <-tick.C:
 		}
 	}
 }
 
-// Lines is how many complete lines of the file at path were read, counting
-// those before its starting offset; -1 for a file not followed.
-func (fl *Follower) Lines(path string) int {
+// Tail is the last line of a followed file that is not whole yet.
+type Tail struct {
+	Path string
+	Line int   // its 1-based number
+	Size int64 // its bytes so far
+}
+
+// Tails lists the files whose last line is not whole, as of now.
+func (fl *Follower) Tails() []Tail {
+	var out []Tail
 	for _, t := range fl.files {
-		if t.Path == path {
-			return t.Line
+		st, err := os.Stat(t.Path)
+		if err != nil || st.Size() <= t.Offset {
+			continue
 		}
+		out = append(out, Tail{Path: t.Path, Line: t.Line + 1, Size: st.Size() - t.Offset + t.skipped})
 	}
-	return -1
+	return out
 }
 
 // Poll reads what every file gained since the last poll.

@@ -144,20 +144,24 @@ type Options struct {
 
 // Reader streams entries from one transcript.
 type Reader struct {
-	br      *bufio.Reader
-	opts    Options
-	max     int
-	line    int   // number of the line last read (1-based)
-	offset  int64 // byte offset of the next line
-	buf     []byte
-	err     error
-	skipped int
-	pooled  bool
-	eof     bool
-	strs    lineStrings
-	midFile bool // the first line read is not the file's first (OpenRange)
-	facts   factsPass
-	drained int // bytes of the current line drained before a crash's NUL run (readLine)
+	br     *bufio.Reader
+	opts   Options
+	max    int
+	line   int   // number of the line last read (1-based)
+	offset int64 // byte offset of the next line
+	// done and doneLines: the offset just past the last line read whole
+	// (newline included), and the lines up to there (Done).
+	done      int64
+	doneLines int
+	buf       []byte
+	err       error
+	skipped   int
+	pooled    bool
+	eof       bool
+	strs      lineStrings
+	midFile   bool // the first line read is not the file's first (OpenRange)
+	facts     factsPass
+	drained   int // bytes of the current line drained before a crash's NUL run (readLine)
 }
 
 // New reads a transcript from r.
@@ -225,6 +229,7 @@ func OpenRange(path string, start, end int64, o Options) (*Reader, io.Closer, er
 	}
 	r := newPooled(src, o)
 	r.offset, r.midFile = start, start > 0
+	r.done = start
 	return r, closeFunc(func() error { r.release(); return f.Close() }), nil
 }
 
@@ -276,6 +281,12 @@ func (r *Reader) Skipped() int { return r.skipped }
 
 // Line is the number of lines read so far.
 func (r *Reader) Line() int { return r.line }
+
+// Done is the byte offset just past the last line read whole, its newline
+// included, and the number of lines read up to there: where to go on
+// reading a file that is still being written (its last line may not be
+// whole yet).
+func (r *Reader) Done() (offset int64, lines int) { return r.done, r.doneLines }
 
 // Next returns the next entry. It returns false at the end of the input or on
 // a read error (see Err). Skipped lines are reported through Options.OnIssue.
@@ -473,11 +484,14 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 			return nil, 0, false, false, shape
 		}
 		r.line++
+		complete = err == nil
+		if complete {
+			r.done, r.doneLines = r.offset, r.line
+		}
 		if tooLong {
 			r.issue(TooLong, size)
 			continue
 		}
-		complete = err == nil
 		if unwanted && hasNUL(chunk) {
 			r.drained = size - len(chunk) // as above
 			unwanted, start = false, start+int64(r.drained)

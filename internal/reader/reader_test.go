@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // readAll collects every entry and issue of a transcript.
@@ -651,5 +653,63 @@ func TestParseLineRefusesNUL(t *testing.T) {
 	}
 	if e, ok := ParseLine([]byte(`{"uuid":"ab"}`)); !ok || e.UUID != "ab" {
 		t.Errorf("%+v %v", e, ok)
+	}
+}
+
+// Done is where reading goes on in a file still being written: past the
+// last line read whole, newline included, whatever it held (a BOM, spaces,
+// a line that is not an entry, a broken one), and before a last line not
+// yet whole.
+func TestDoneIsPastTheLastWholeLine(t *testing.T) {
+	tests := []struct {
+		name, input string
+		lines       int
+	}{
+		{"empty", "", 0},
+		{"whole lines", "{\"uuid\":\"a\"}\n{\"uuid\":\"b\"}\n", 2},
+		{"a BOM and spaces", "\uFEFF  {\"uuid\":\"a\"}  \r\n", 1},
+		{"then a broken line and a blank one", "{\"uuid\":\"a\"}\n{oops\n\n", 3},
+		{"then a last line not yet whole", "{\"uuid\":\"a\"}\n{\"uuid\":\"b\",\"x\":", 1},
+		{"nothing whole yet", "{\"uuid\":\"a\"", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := New(strings.NewReader(tt.input), Options{})
+			for {
+				if _, ok := r.Next(); !ok {
+					break
+				}
+			}
+			want := int64(strings.LastIndexByte(tt.input, '\n') + 1)
+			if off, lines := r.Done(); off != want || lines != tt.lines {
+				t.Errorf("Done() = %d, %d lines; want %d, %d", off, lines, want, tt.lines)
+			}
+		})
+	}
+}
+
+// A text block counts only when it is not blank. Blank is what
+// strings.TrimSpace leaves empty, escapes and non-ASCII spaces included,
+// decided without decoding more than the leading space.
+func TestBlankString(t *testing.T) {
+	for _, tt := range []struct {
+		raw   string
+		blank bool
+	}{
+		{`""`, true},
+		{`"  \n\t\r "`, true},
+		{`" \u0020\u00a0\u3000 "`, true},
+		{"\"\u00a0\u3000\u2028\"", true},
+		{`"\f"`, true},
+		{`" x "`, false},
+		{`"\nfix it"`, false},
+		{`"\"quoted\""`, false},
+		{`"\u00e9t\u00e9"`, false},
+		{`"日本"`, false},
+		{`"\b"`, false},
+	} {
+		if got, want := blankString([]byte(tt.raw)), strings.TrimSpace(gjson.Parse(tt.raw).Str) == ""; got != tt.blank || got != want {
+			t.Errorf("blankString(%s) = %v, want %v (TrimSpace says %v)", tt.raw, got, tt.blank, want)
+		}
 	}
 }

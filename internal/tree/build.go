@@ -166,6 +166,8 @@ type piece struct {
 	dropped   []reader.Entry // assistant lines with usage but no uuid
 	issues    []reader.Issue
 	lines     int
+	done      int64 // reader.Done: past the last line read whole
+	doneLines int
 	sessionID string    // the first sessionId of the piece, on any line
 	started   time.Time // the first timestamp of the piece, on any line
 	cwd       string    // the first cwd of the piece, on any line
@@ -254,6 +256,7 @@ func (p *piece) parse(r *reader.Reader) {
 		p.nodes = append(p.nodes, n)
 	}
 	p.lines, p.readErr = r.Line(), r.Err()
+	p.done, p.doneLines = r.Done()
 }
 
 // addFile adds the parsed pieces of one file, in order: line numbers
@@ -321,6 +324,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 			idx[n.UUID] = n
 			nodes = append(nodes, n)
 		}
+		f.Done, f.DoneLines = p.done, base+p.doneLines
 		base += p.lines
 		if p.readErr != nil && f.Agent == nil {
 			readErr = p.readErr // said below, after what was read

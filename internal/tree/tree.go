@@ -52,6 +52,12 @@ type File struct {
 	Started time.Time
 	CWD     string
 
+	// Done is the byte offset just past the file's last line read whole,
+	// and DoneLines the lines up to there: where show --follow goes on
+	// reading (a last line still being written is read once it ends).
+	Done      int64
+	DoneLines int
+
 	// Dropped are the envelopes (Raw nil) of the lines a token counter
 	// needs that are not nodes, in file order: assistant lines with usage
 	// but no uuid, and lines that lost to a later line with the same uuid.
