@@ -47,7 +47,7 @@ func (k TextKind) IsPrompt() bool { return k == TextTyped || k == TextCommand }
 func ClassifyText(s string) TextKind {
 	return classify(s, func(name string) bool {
 		closing := "</" + name + ">"
-		t := strings.TrimRightFunc(s, unicode.IsSpace)
+		t := strings.TrimRight(s, " \t\n\r") // as rawClosesOnce trims the raw end
 		i := strings.Index(t, closing)
 		return i >= 0 && i+len(closing) == len(t)
 	})
