@@ -677,21 +677,15 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		term = show.NewTerminal(w, nil, o.termOptions(ro))
 	}
 	lastTag := ""
-	// What is wrong with a followed line is said as the reader says it,
-	// once: a line read at the start was reported then.
-	say := func(is reader.Issue) {
-		if !f.Report().Reported(is.File, is.Line, is.Kind) {
-			f.Report().Line(is)
-		}
-	}
-	fw.OnReset = f.Report().ForgetFile
+	// What is wrong with a followed line is said as the reader says it;
+	// following starts past what the tree read, so nothing is said twice.
 	fw.OnLong = func(path string, line int, size int64) {
-		say(reader.Issue{File: path, Line: line, Kind: reader.TooLong, Size: int(min(size, math.MaxInt32)), Limit: follow.LineLimit})
+		f.Report().Line(reader.Issue{File: path, Line: line, Kind: reader.TooLong, Size: int(min(size, math.MaxInt32)), Limit: follow.LineLimit})
 	}
 	err := fw.Run(ctx, func(fl follow.Line) error {
 		tag, line := fl.Tag, fl.Text
 		if cut, rest := reader.SplitCrashResidue(line); cut > 0 && (len(rest) == 0 || rest[0] == '{') {
-			say(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.CrashResidue, Size: cut}) // the line after it is read
+			f.Report().Line(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.CrashResidue, Size: cut}) // the line after it is read
 			if line = rest; len(line) == 0 {
 				return nil
 			}
@@ -699,7 +693,7 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 		e, ok := reader.ParseLine(line)
 		if !ok {
 			// Also the line a crash cut, with the next one appended to it.
-			say(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.Malformed, Size: len(line)})
+			f.Report().Line(reader.Issue{File: fl.Path, Line: fl.N, Kind: reader.Malformed, Size: len(line)})
 			return nil
 		}
 		if e.UUID == "" || seen[e.UUID] {

@@ -26,10 +26,9 @@ type Reporter struct {
 	mu        sync.Mutex
 	w         io.Writer
 	verbose   bool
-	strict    bool                      // --strict: every warning fails the run, so none is a quiet note
-	following bool                      // show --follow: an incomplete last line is read once it ends
-	pending   []reader.Issue            // the incomplete last lines seen while following
-	lines     map[string]map[int]uint32 // each file's lines with issues (bits by kind), while following
+	strict    bool           // --strict: every warning fails the run, so none is a quiet note
+	following bool           // show --follow: an incomplete last line is read once it ends
+	pending   []reader.Issue // the incomplete last lines seen while following
 	warnings  int
 	files     int // files that could not be read
 	perFile   map[string]int
@@ -55,30 +54,6 @@ func (r *Reporter) Following() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.following = true
-	r.lines = map[string]map[int]uint32{}
-}
-
-// ForgetFile drops what was said of a followed file's lines, held back or
-// reported: it was truncated or replaced, and is read again from its start.
-func (r *Reporter) ForgetFile(file string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.lines, file)
-	kept := r.pending[:0]
-	for _, is := range r.pending {
-		if is.File != file {
-			kept = append(kept, is)
-		}
-	}
-	r.pending = kept
-}
-
-// Reported says whether an issue of this kind was reported for file:line
-// while following.
-func (r *Reporter) Reported(file string, line int, kind reader.IssueKind) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.lines[file][line]&(1<<kind) != 0
 }
 
 // FollowEnded ends following. When the files were followed, tails are
@@ -162,15 +137,9 @@ func (r *Reporter) Note(format string, args ...any) {
 func (r *Reporter) Line(is reader.Issue) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.following {
-		if is.Kind == reader.TruncatedTail {
-			r.pending = append(r.pending, is)
-			return
-		}
-		if r.lines[is.File] == nil {
-			r.lines[is.File] = map[int]uint32{}
-		}
-		r.lines[is.File][is.Line] |= 1 << is.Kind
+	if r.following && is.Kind == reader.TruncatedTail {
+		r.pending = append(r.pending, is)
+		return
 	}
 	r.warnings++
 	if is.Kind == reader.TruncatedTail && !r.strict {

@@ -70,3 +70,33 @@ func TestStrictPrintsWhatFailsTheRun(t *testing.T) {
 		}
 	}
 }
+
+// While show --follow follows, an incomplete last line is held back: it
+// is the line being written. When following ends, the last lines still
+// not whole are reported; if show ended before following, the lines held
+// back are. Ending twice says nothing more.
+func TestFollowingHoldsBackTheLineBeingWritten(t *testing.T) {
+	held := reader.Issue{File: "a.jsonl", Line: 3, Kind: reader.TruncatedTail, Size: 5}
+	tail := reader.Issue{File: "a.jsonl", Line: 4, Kind: reader.TruncatedTail, Size: 7}
+	for _, tc := range []struct {
+		name     string
+		followed bool
+		want     string // the line reported
+	}{
+		{"followed: the tails when it stopped", true, "a.jsonl:4:"},
+		{"ended before following: the lines held back", false, "a.jsonl:3:"},
+	} {
+		var b strings.Builder
+		r := New(&b, false, true)
+		r.Following()
+		r.Line(held)
+		if r.Warnings() != 0 || b.Len() != 0 {
+			t.Fatalf("%s: held back, yet %d warning(s): %q", tc.name, r.Warnings(), b.String())
+		}
+		r.FollowEnded(tc.followed, []reader.Issue{tail})
+		r.FollowEnded(tc.followed, []reader.Issue{tail})
+		if r.Warnings() != 1 || strings.Count(b.String(), "cctx: warning: ") != 1 || !strings.Contains(b.String(), tc.want) {
+			t.Errorf("%s: %d warning(s): %q, want one for %s", tc.name, r.Warnings(), b.String(), tc.want)
+		}
+	}
+}

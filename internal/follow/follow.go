@@ -57,10 +57,6 @@ type Follower struct {
 	Discover func() []File
 	// OnError reports a file that cannot be read (it is retried).
 	OnError func(path string, err error)
-	// OnReset, when set, is told that a file shrank (truncated or
-	// replaced) and is read again from its start: what was said of its
-	// lines no longer holds.
-	OnReset func(path string)
 	// OnLong, when set, is told of a line longer than maxReadPerPoll,
 	// which is skipped: its number and the bytes skipped.
 	OnLong func(path string, line int, size int64)
@@ -180,9 +176,6 @@ func (t *tailed) poll(fl *Follower, emit func(Line) error) error {
 	if size < t.Offset {
 		// The file was truncated or replaced: start again from its start.
 		t.Offset, t.Line, t.skipping, t.skipped = 0, 0, false, 0
-		if fl.OnReset != nil {
-			fl.OnReset(t.Path)
-		}
 	}
 	if size == t.Offset {
 		return nil
