@@ -269,9 +269,9 @@ func (b *builder) findLeaves() {
 	t := b.t
 	// Sets of nodes by position: a map of every node cost more to grow
 	// than the walk itself on a large session.
-	covered := newNodeSet(len(t.Nodes))
+	covered := t.NewNodeSet()
 	for _, n := range t.active {
-		covered.add(n)
+		covered.Add(n)
 	}
 	var leaves []*Node
 	if t.Leaf != nil {
@@ -280,14 +280,14 @@ func (b *builder) findLeaves() {
 	// walked: the chains already walked up. A walk stops there, not at a
 	// node merely covered as a sibling line of a response: the walk must
 	// go on above it (a split response's first line is its parent).
-	walked := newNodeSet(len(t.Nodes))
+	walked := t.NewNodeSet()
 	for _, n := range t.active {
-		walked.add(n)
+		walked.Add(n)
 	}
 	cover := func(n *Node) {
-		for cur := n; cur != nil && !walked.has(cur); cur = cur.Parent {
-			walked.add(cur)
-			covered.add(cur)
+		for cur := n; cur != nil && !walked.Has(cur); cur = cur.Parent {
+			walked.Add(cur)
+			covered.Add(cur)
 			if cur.Type != "assistant" {
 				continue
 			}
@@ -296,33 +296,33 @@ func (b *builder) findLeaves() {
 				members = t.byMsg[msgKey{cur.File, cur.Sidechain, cur.MessageID}]
 			}
 			for _, m := range members {
-				covered.add(m)
+				covered.Add(m)
 				for _, tu := range m.ToolUses {
 					for _, r := range t.results[tu.ID] {
-						covered.add(r)
+						covered.Add(r)
 					}
 				}
 				for _, r := range t.bySource[m] {
-					covered.add(r)
+					covered.Add(r)
 				}
 			}
 		}
 	}
-	visited := newNodeSet(len(t.Nodes))
+	visited := t.NewNodeSet()
 	for i := len(t.Nodes) - 1; i >= 0; i-- {
 		n := t.Nodes[i]
 		if !isMainForLeaf(n) || hasMainChild(n) {
 			continue
 		}
 		var cand *Node
-		for cur := n; cur != nil && !visited.has(cur); cur = cur.Parent {
-			visited.add(cur)
+		for cur := n; cur != nil && !visited.Has(cur); cur = cur.Parent {
+			visited.Add(cur)
 			if cur.IsConversation() {
 				cand = cur
 				break
 			}
 		}
-		if cand == nil || covered.has(cand) || cand != t.Leaf && b.isCyclic(cand) {
+		if cand == nil || covered.Has(cand) || cand != t.Leaf && b.isCyclic(cand) {
 			continue // an entry of a cut cycle is listed with the cycles
 		}
 		if realBranchEnd(cand, covered) {
@@ -344,7 +344,7 @@ func (b *builder) findLeaves() {
 // and the branch still starts at the real fork above (decided there). It
 // is not climbed past when another leaf's branch already covers it: then n
 // hangs under an artifact of a counted branch, not under a fork of its own.
-func realBranchEnd(n *Node, covered nodeSet) bool {
+func realBranchEnd(n *Node, covered NodeSet) bool {
 	seen := map[*Node]bool{}
 	prev := n
 	for cur := n.Parent; cur != nil && !seen[cur]; cur = cur.Parent {
@@ -352,7 +352,7 @@ func realBranchEnd(n *Node, covered nodeSet) bool {
 		switch {
 		case cur.Fork:
 			return prev.IsTypedPrompt() || prev.Type == "assistant"
-		case covered.has(cur):
+		case covered.Has(cur):
 			return false
 		case len(cur.Children) >= 2 && !isArtifactChild(cur, prev):
 			return false
@@ -371,16 +371,20 @@ func isArtifactChild(p, c *Node) bool {
 	return c.Type == "assistant" && p.Type == "assistant" && c.MessageID != "" && c.MessageID == p.MessageID
 }
 
-// nodeSet is a set of a tree's nodes, by position in Tree.Nodes.
-type nodeSet []bool
+// NodeSet is a set of a tree's nodes by their position in Tree.Nodes:
+// one allocation, where a map of a long path costs more to fill than the
+// walk over it.
+type NodeSet []bool
 
-func newNodeSet(n int) nodeSet { return make(nodeSet, n) }
+// NewNodeSet returns an empty set for the nodes of t.
+func (t *Tree) NewNodeSet() NodeSet { return make(NodeSet, len(t.Nodes)) }
 
-func (s nodeSet) has(n *Node) bool { return n.pos < len(s) && s[n.pos] }
+// Has reports whether n is in the set.
+func (s NodeSet) Has(n *Node) bool { return n.pos < len(s) && s[n.pos] }
 
-// add adds n; a node that is not in Tree.Nodes (none should be) is left
+// Add adds n; a node that is not in Tree.Nodes (none should be) is left
 // out rather than grown for.
-func (s nodeSet) add(n *Node) {
+func (s NodeSet) Add(n *Node) {
 	if n.pos < len(s) {
 		s[n.pos] = true
 	}

@@ -141,28 +141,27 @@ type selector struct {
 
 // marks is a set of nodes: the nodes of a path, or those emitted.
 type marks struct {
-	byPos []bool              // by position in Tree.Nodes: for the main path, long
+	byPos tree.NodeSet        // for the main path, long
 	set   map[*tree.Node]bool // for a subagent's path, short
 }
 
 func newMarks(t *tree.Tree, pathLen, depth int) marks {
 	if depth == 0 {
-		// Filling a map of a long main path cost more than the walk.
-		return marks{byPos: make([]bool, len(t.Nodes))}
+		return marks{byPos: t.NewNodeSet()}
 	}
 	return marks{set: make(map[*tree.Node]bool, pathLen)}
 }
 
 func (m marks) has(n *tree.Node) bool {
 	if m.byPos != nil {
-		return m.byPos[n.Pos()]
+		return m.byPos.Has(n)
 	}
 	return m.set[n]
 }
 
 func (m marks) add(n *tree.Node) {
 	if m.byPos != nil {
-		m.byPos[n.Pos()] = true
+		m.byPos.Add(n)
 	} else {
 		m.set[n] = true
 	}
