@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -41,7 +42,7 @@ func TestAgentsOnTheRealCorpus(t *testing.T) {
 			if js.code != 0 {
 				t.Fatalf("--json: exit %d, stderr %q", js.code, js.errOut)
 			}
-			var doc agentsJSON
+			var doc render.AgentsJSON
 			if err := json.Unmarshal([]byte(js.out), &doc); err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +124,7 @@ func TestAgentsFromStdin(t *testing.T) {
 	io, in, out, errOut := TestIO()
 	in.Write(b)
 	code := Run([]string{"agents", "--json", "-"}, io, session.Env{Getenv: func(string) string { return "" }}, time.Now)
-	var doc agentsJSON
+	var doc render.AgentsJSON
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || code != 0 {
 		t.Fatalf("exit %d, %v, stderr %q", code, err, errOut)
 	}

@@ -16,6 +16,8 @@ import (
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 // Exit codes.
@@ -108,7 +110,7 @@ func (f *Factory) Finder() (*session.Finder, error) {
 
 // Render is how output should look.
 func (f *Factory) Render() render.Options {
-	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: render.NewTheme(f.color)}
+	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: render.NewTheme(f.color), Home: f.Env.Home, Now: f.Now()}
 }
 
 // resolveColor applies --color, then CLICOLOR_FORCE, then NO_COLOR, then
@@ -201,10 +203,9 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
-	if f.report != nil {
-		f.report.Flush()
-	}
+	f.Report().Flush()
 
+	rep := f.Report()
 	var budget *BudgetError
 	var usage *UsageError
 	var resolve *session.ResolveError
@@ -213,10 +214,10 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	case err == nil:
 	case errors.As(err, &budget):
 		for _, l := range budget.Lines {
-			fmt.Fprintf(io.ErrOut, "cctx: budget exceeded: %s\n", l)
+			rep.Budget("%s", l)
 		}
 		for _, l := range budget.Unchecked {
-			fmt.Fprintf(io.ErrOut, "cctx: error: %s\n", l)
+			rep.Error("%s", l)
 		}
 		if len(budget.Lines) == 0 {
 			return ExitError // nothing over a limit, but a limit not checked: no pass
@@ -225,18 +226,20 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	case errors.As(err, &silent):
 		return silent.code
 	case errors.As(err, &resolve):
-		fmt.Fprintf(io.ErrOut, "cctx: error: %s\n", resolve.Error())
-		printCandidates(io, resolve.Candidates)
+		rep.Error("%s", resolve.Error())
+		if len(resolve.Candidates) > 0 {
+			rep.Hint("candidates (id, project, last activity):", candidates(resolve.Candidates))
+		}
 		return ExitUsage
 	case errors.As(err, &usage) || isCobraUsage(err):
-		fmt.Fprintf(io.ErrOut, "cctx: error: %s\n", err)
+		rep.Error("%s", err)
 		return ExitUsage
 	default:
-		fmt.Fprintf(io.ErrOut, "cctx: error: %s\n", err)
+		rep.Error("%s", err)
 		return ExitError
 	}
-	if f.Globals.Strict && f.report != nil && f.report.Warnings() > 0 {
-		fmt.Fprintf(io.ErrOut, "cctx: error: %d warning(s) with --strict\n", f.report.Warnings())
+	if f.Globals.Strict && rep.Warnings() > 0 {
+		rep.Error("%d warning(s) with --strict", rep.Warnings())
 		return ExitError
 	}
 	return ExitOK
@@ -254,16 +257,11 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-func printCandidates(io *IOStreams, cands []*session.Session) {
-	if len(cands) == 0 {
-		return
-	}
-	fmt.Fprintln(io.ErrOut, "cctx: hint: candidates (id, project, last activity):")
-	for i, s := range cands {
-		if i == 20 {
-			fmt.Fprintf(io.ErrOut, "  … and %d more\n", len(cands)-i)
-			break
-		}
+// candidates describes the sessions an ambiguous argument matches: id,
+// project and last activity.
+func candidates(cands []*session.Session) []string {
+	var out []string
+	for _, s := range cands {
 		project := s.ProjectKey()
 		updated := s.ModTime
 		if in, err := session.Lite(s); err == nil {
@@ -272,8 +270,9 @@ func printCandidates(io *IOStreams, cands []*session.Session) {
 			}
 			updated = in.UpdatedAt
 		}
-		fmt.Fprintf(io.ErrOut, "  %s  %s  %s\n", s.ID, render.Safe(project), render.Timestamp(updated))
+		out = append(out, fmt.Sprintf("%s  %s  %s", s.ID, project, render.Timestamp(updated)))
 	}
+	return out
 }
 
 // plainFlagError says what is wrong with a flag value without Go's parser
@@ -316,4 +315,25 @@ func (f *Factory) listing() (*session.Finder, error) {
 		return nil, &UsageError{Err: finder.RootsErr}
 	}
 	return finder, nil
+}
+
+// loadTree resolves a <session> argument and builds its tree: the main
+// file with its subagent files, or one transcript on standard input.
+func (f *Factory) loadTree(arg string) (*session.Session, *tree.Tree, error) {
+	finder, err := f.Finder()
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := finder.Resolve(arg)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := tree.Open(finder, s, f.IO.In, f.Report())
+	return s, t, err
+}
+
+// readOptions are how a command that counts tokens reads files: warnings
+// to stderr, every line validated with --strict.
+func (f *Factory) readOptions() tokens.ReadOptions {
+	return tokens.ReadOptions{OnIssue: f.Report().Line, OnError: f.Report().FileError, Strict: f.Globals.Strict, Stdin: f.IO.In}
 }

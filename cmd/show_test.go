@@ -16,6 +16,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 // showRunIO runs cctx with stdin, a fixed clock, width 100 and env.
@@ -307,16 +309,16 @@ func TestShowCountsUsageWithoutRereading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &ShowOptions{F: f, Session: p}
-	l, err := o.load(finder, s)
+	tr, err := tree.Open(finder, s, nil, f.Report())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.cleanup()
+	defer tr.Close()
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	total, rs := l.count(nil)
+	u := tokens.CountTree(tr, "", "", nil)
+	total, rs := u.Total, u.Responses
 	// m1 (three lines, the largest usage kept) and m2; the synthetic
 	// placeholder carries no tokens.
 	if total.APICalls != 2 || total.Tokens != 152+12 || len(rs) != 2 {

@@ -1,17 +1,12 @@
 package cmd
 
 import (
-	"fmt"
-	"runtime"
-	"sort"
+	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
-	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/render"
-	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
@@ -122,29 +117,9 @@ func (o *TokensOptions) budget() (tokens.Budget, error) {
 
 func tokensRun(o *TokensOptions) error {
 	f := o.F
-	by := tokens.Grouping(o.By)
-	if o.By != "" {
-		valid := false
-		for _, g := range tokens.Groupings {
-			valid = valid || g == by
-		}
-		if !valid {
-			return usageErrorf("--by %q: choose one of response, session, agent, model, day, project", o.By)
-		}
-	}
-	budget, err := o.budget()
+	by, budget, dates, prices, err := o.validate()
 	if err != nil {
 		return err
-	}
-	dates, err := parseRange(o.Since, o.Until, f.Now())
-	if err != nil {
-		return err
-	}
-	prices := tokens.DefaultPrices()
-	if o.Pricing != "" {
-		if prices, err = tokens.LoadPrices(o.Pricing); err != nil {
-			return usageErrorf("--pricing: %v", err)
-		}
 	}
 	find := f.Finder
 	if len(o.Sessions) == 0 {
@@ -154,11 +129,14 @@ func tokensRun(o *TokensOptions) error {
 	if err != nil {
 		return err
 	}
-	inputs, err := tokenInputs(o, finder, dates)
+	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since}
+	if o.Project != "" {
+		sel.Project = projectPath(o.Project, f.Env.Home)
+	}
+	inputs, err := tokens.Inputs(finder, sel)
 	if err != nil {
 		return err
 	}
-
 	// The shape of the report follows the arguments, not how many sessions
 	// had responses: one session argument is a per-response report.
 	single := len(o.Sessions) == 1
@@ -167,61 +145,33 @@ func tokensRun(o *TokensOptions) error {
 	if withResponses {
 		build = tokens.Build
 	}
-	rep := build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until},
-		readerOptions(f),
-		f.Report().FileError)
+	rep := build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until}, f.readOptions())
 	if len(o.Sessions) == 0 {
 		rep.DropEmpty()
 	}
-	if len(rep.Unpriced) > 0 {
-		var models []string
-		for m := range rep.Unpriced {
-			if m == "" {
-				m = "(no model)"
-			}
-			models = append(models, m)
-		}
-		sort.Strings(models)
-		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(models, ", "))
+	if ms := rep.UnpricedModels(); len(ms) > 0 {
+		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(ms, ", "))
 	}
-
-	violations := checkBudgets(rep, budget, o.BudgetTotal || single)
+	violations := rep.CheckBudgets(budget, o.BudgetTotal || single)
 	if f.Globals.JSON {
 		doc := render.NewTokensJSON(rep, by, withResponses)
 		if budget.Set() {
-			scopes, vs := make([]string, len(violations)), make([]tokens.Violation, len(violations))
-			for i, v := range violations {
-				scopes[i], vs[i] = v.scope, v.Violation
-			}
-			doc.Budget = render.NewBudgetJSON(scopes, vs)
+			doc.Budget = render.NewBudgetJSON(violations)
 		}
-		if err := render.JSON(f.IO.Out, doc, f.Render()); err != nil {
-			return err
-		}
+		err = render.JSON(f.IO.Out, doc, f.Render())
 	} else {
 		if len(rep.Sessions) == 0 {
-			msg := "cctx: no sessions to count" + finder.Where()
-			if o.Project != "" || o.Since != "" || o.Until != "" {
-				msg += " that match --since, --until or --project"
-			}
-			fmt.Fprintln(f.IO.ErrOut, msg)
+			f.Report().Info("no sessions to count%s%s", finder.Where(), o.filtered())
 		}
 		// A pipe gets one table: the responses, or the groups of --by.
 		rows := withResponses && (f.IO.IsStdoutTTY() || by == "" || by == tokens.ByResponse)
-		if err := render.Tokens(f.IO.Out, rep, f.Render(), render.TokensOptions{By: by, Responses: rows, Single: single}); err != nil {
-			return err
-		}
+		err = render.Tokens(f.IO.Out, rep, f.Render(), render.TokensOptions{By: by, Responses: rows, Single: single})
+	}
+	if err != nil {
+		return err
 	}
 	if len(violations) > 0 {
-		be := &BudgetError{}
-		for _, v := range violations {
-			if v.Unchecked() {
-				be.Unchecked = append(be.Unchecked, v.scope+": "+v.String())
-			} else {
-				be.Lines = append(be.Lines, v.scope+": "+v.String())
-			}
-		}
-		return be
+		return budgetError(violations)
 	}
 	// Counts that leave out a file are not an answer for the sessions the
 	// user named, nor a budget that passed: that is an error. Over every
@@ -232,109 +182,54 @@ func tokensRun(o *TokensOptions) error {
 	return nil
 }
 
-// readerOptions are how tokens reads: only the lines a counter needs are
-// parsed, the others checked for shape. --strict validates every line, so
-// that it fails on the same lines show and tree report.
-func readerOptions(f *Factory) reader.Options {
-	o := reader.Options{OnIssue: f.Report().Line, Want: tokens.Wanted, Stdin: f.IO.In}
-	if f.Globals.Strict {
-		o.Want = nil
+// validate checks the flags and parses their values.
+func (o *TokensOptions) validate() (tokens.Grouping, tokens.Budget, dateRange, *tokens.Prices, error) {
+	by := tokens.Grouping(o.By)
+	if o.By != "" && !slices.Contains(tokens.Groupings, by) {
+		return by, tokens.Budget{}, dateRange{}, nil, usageErrorf("--by %q: choose one of response, session, agent, model, day, project", o.By)
 	}
-	return o
+	budget, err := o.budget()
+	if err != nil {
+		return by, budget, dateRange{}, nil, err
+	}
+	dates, err := parseRange(o.Since, o.Until, o.F.Now())
+	if err != nil {
+		return by, budget, dates, nil, err
+	}
+	prices, err := loadPrices(o.Pricing)
+	return by, budget, dates, prices, err
 }
 
-type scopedViolation struct {
-	tokens.Violation
-	scope string
+// filtered says, for an empty report, that the filters left nothing.
+func (o *TokensOptions) filtered() string {
+	if o.Project != "" || o.Since != "" || o.Until != "" {
+		return " that match --since, --until or --project"
+	}
+	return ""
 }
 
-// checkBudgets checks the sum, or each session on its own.
-func checkBudgets(rep *tokens.Report, b tokens.Budget, total bool) []scopedViolation {
-	single := total && len(rep.Sessions) == 1
-	if !b.Set() {
-		return nil
+// loadPrices is the embedded price table, or the --pricing file.
+func loadPrices(path string) (*tokens.Prices, error) {
+	if path == "" {
+		return tokens.DefaultPrices(), nil
 	}
-	var out []scopedViolation
-	if total {
-		scope := "total"
-		if single && len(rep.Sessions) == 1 {
-			scope = "session " + rep.Sessions[0].ID
-		}
-		for _, v := range b.Check(rep.Total) {
-			out = append(out, scopedViolation{v, scope})
-		}
-		return out
+	prices, err := tokens.LoadPrices(path)
+	if err != nil {
+		return nil, usageErrorf("--pricing: %v", err)
 	}
-	for _, s := range rep.Sessions {
-		for _, v := range b.Check(s.Total) {
-			out = append(out, scopedViolation{v, "session " + s.ID})
-		}
-	}
-	return out
+	return prices, nil
 }
 
-// tokenInputs resolves the session arguments, or lists every session under
-// the roots, and reads each one's head and tail for its project and start.
-func tokenInputs(o *TokensOptions, finder *session.Finder, dates dateRange) ([]tokens.Input, error) {
-	var ss []*session.Session
-	if len(o.Sessions) > 0 {
-		seen := map[string]bool{}
-		for _, arg := range o.Sessions {
-			s, err := finder.Resolve(arg)
-			if err != nil {
-				return nil, err
-			}
-			if !seen[s.Path] {
-				seen[s.Path] = true
-				ss = append(ss, s)
-			}
-		}
-	} else {
-		for _, s := range finder.Sessions() {
-			// A file last written before the window holds nothing in it.
-			if !dates.Since.IsZero() && s.ModTime.Before(dates.Since) {
-				continue
-			}
-			ss = append(ss, s)
+// budgetError is the error of a run with exceeded or unchecked budgets:
+// the report was printed; Run says why on stderr and exits 3 (or 1).
+func budgetError(vs []tokens.ScopedViolation) error {
+	be := &BudgetError{}
+	for _, v := range vs {
+		if v.Unchecked() {
+			be.Unchecked = append(be.Unchecked, v.Scope+": "+v.String())
+		} else {
+			be.Lines = append(be.Lines, v.Scope+": "+v.String())
 		}
 	}
-	project := ""
-	if o.Project != "" {
-		project = projectPath(o.Project, o.F.Env.Home)
-	}
-	// The head of each file gives its project and start; read them in
-	// parallel, keep the order.
-	all := make([]tokens.Input, len(ss))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
-	for i, s := range ss {
-		all[i] = tokens.Input{Session: s}
-		if s.Path == session.StdinPath {
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			in := &all[i]
-			in.Agents = finder.Agents(s)
-			if started, project, err := session.Start(s); err == nil {
-				// As ls and show give them: the first cwd and timestamp of
-				// the main file, none when no line has one.
-				// No skip when the first timestamp is after --until: entries
-				// are not always in time order (clock changes, merged files),
-				// and the window is applied to each response.
-				in.Project, in.Started = project, started
-			}
-		}()
-	}
-	wg.Wait()
-	var inputs []tokens.Input
-	for _, in := range all {
-		if project != "" && !session.InProject(in.Project, project) {
-			continue
-		}
-		inputs = append(inputs, in)
-	}
-	return inputs, nil
+	return be
 }

@@ -466,7 +466,7 @@ func TestTokensMatchTokensByAgent(t *testing.T) {
 			files := f.Agents(s)
 			prices := tokens.DefaultPrices()
 			res := Find(s, files, Options{Prices: prices})
-			rep := tokens.Build([]tokens.Input{{Session: s, Agents: files}}, prices, tokens.Window{}, reader.Options{}, func(string, error) {})
+			rep := tokens.Build([]tokens.Input{{Session: s, Agents: files}}, prices, tokens.Window{}, tokens.ReadOptions{Strict: true})
 			want := map[string]tokens.Total{}
 			for _, g := range rep.GroupBy(tokens.ByAgent) {
 				want[g.Key] = g.Total

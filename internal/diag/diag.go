@@ -121,6 +121,44 @@ func (r *Reporter) UnreadableFiles() int {
 	return r.files
 }
 
+// Info says something about the output that is not a problem (what a
+// listing left out, why it is empty): "cctx: 50 of 212 sessions shown".
+// It is always printed, and no warning.
+func (r *Reporter) Info(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.w, "cctx: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+}
+
+// Error reports why the command failed: "cctx: error: …".
+func (r *Reporter) Error(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.w, "cctx: error: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+}
+
+// Budget reports a budget that was exceeded: "cctx: budget exceeded: …".
+func (r *Reporter) Budget(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.w, "cctx: budget exceeded: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+}
+
+// Hint offers a way out after an error, with the items it lists indented
+// under it (at most 20, then how many more).
+func (r *Reporter) Hint(head string, items []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.w, "cctx: hint: %s\n", termsafe.String(head))
+	for i, it := range items {
+		if i == 20 {
+			fmt.Fprintf(r.w, "  … and %d more\n", len(items)-i)
+			break
+		}
+		fmt.Fprintf(r.w, "  %s\n", termsafe.String(it))
+	}
+}
+
 // Note reports something worth knowing under -v only.
 func (r *Reporter) Note(format string, args ...any) {
 	if !r.verbose {

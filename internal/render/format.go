@@ -192,3 +192,33 @@ func runeWidth(r rune) int {
 // termsafe.String): control characters, escape sequences and bidi
 // controls are shown as visible escapes instead of being interpreted.
 func Safe(s string) string { return termsafe.String(s) }
+
+// Plural is n and the word for it: "1 entry", "3 entries".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// Short is the first 8 characters of an id (a session id, a uuid), the
+// length people recognise one by. It is not made safe: see ShortSafe.
+func Short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// ShortSafe is Short made safe to print: an id is file content and may
+// hold escape sequences.
+func ShortSafe(id string) string { return Safe(Short(id)) }
+
+// ShortTail shortens a long id to its telling end: message ids share
+// their start ("msg_01…"), so "…" and the last 8 characters.
+func ShortTail(id string) string {
+	if len(id) > 12 {
+		return "…" + id[len(id)-8:]
+	}
+	return id
+}

@@ -6,6 +6,8 @@ package render
 import (
 	"encoding/json"
 	"io"
+	"strings"
+	"time"
 )
 
 // Options say what the output goes to.
@@ -13,6 +15,16 @@ type Options struct {
 	TTY   bool // stdout is a terminal: human units, relative times, aligned columns
 	Width int  // terminal width, for cutting long cells
 	Theme Theme
+	Home  string    // the user's home, shown as ~ in paths on a terminal
+	Now   time.Time // for relative times ("3h ago")
+}
+
+// TildePath shows a path under the home as ~/…, for people.
+func TildePath(p, home string) string {
+	if home != "" && (p == home || strings.HasPrefix(p, home+"/")) {
+		return "~" + p[len(home):]
+	}
+	return p
 }
 
 // JSON writes v as JSON, indented on a terminal.

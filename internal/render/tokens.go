@@ -111,14 +111,14 @@ type BudgetUncheckedJSON struct {
 }
 
 // NewBudgetJSON sorts violations, each in its scope, into the two lists.
-func NewBudgetJSON(scopes []string, vs []tokens.Violation) *BudgetJSON {
+func NewBudgetJSON(vs []tokens.ScopedViolation) *BudgetJSON {
 	b := &BudgetJSON{Exceeded: []BudgetViolationJSON{}, Unchecked: []BudgetUncheckedJSON{}}
-	for i, v := range vs {
+	for _, v := range vs {
 		if v.Unchecked() {
-			b.Unchecked = append(b.Unchecked, BudgetUncheckedJSON{Scope: scopes[i], Flag: v.Flag, Limit: v.Limit, Reason: "cost unknown: " + v.Unknown})
+			b.Unchecked = append(b.Unchecked, BudgetUncheckedJSON{Scope: v.Scope, Flag: v.Flag, Limit: v.Limit, Reason: "cost unknown: " + v.Unknown})
 			continue
 		}
-		b.Exceeded = append(b.Exceeded, BudgetViolationJSON{Scope: scopes[i], Flag: v.Flag, Limit: v.Limit, Actual: v.Actual, LowerBound: v.LowerBound})
+		b.Exceeded = append(b.Exceeded, BudgetViolationJSON{Scope: v.Scope, Flag: v.Flag, Limit: v.Limit, Actual: v.Actual, LowerBound: v.LowerBound})
 	}
 	return b
 }

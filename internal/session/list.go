@@ -25,6 +25,15 @@ type Listing struct {
 	Found    int // session files found, before any filter
 }
 
+// Files are the sessions of the listing.
+func (l Listing) Files() []*Session {
+	out := make([]*Session, len(l.Sessions))
+	for i, in := range l.Sessions {
+		out[i] = in.Session
+	}
+	return out
+}
+
 // List reads the head and tail of each session (in parallel), filters and
 // sorts them by last activity, newest first, and adds subagent counts and
 // live state to those it returns.

@@ -63,7 +63,7 @@ func BenchmarkCountTree(b *testing.B) {
 			for _, s := range f.Sessions() {
 				in = append(in, tokens.Input{Session: s, Agents: f.Agents(s)})
 			}
-			got = tokens.Build(in, nil, tokens.Window{}, reader.Options{Want: tokens.Wanted}, onErr).Total
+			got = tokens.Build(in, nil, tokens.Window{}, tokens.ReadOptions{OnError: onErr}).Total
 		}
 		check(b, got)
 	})

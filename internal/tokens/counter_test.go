@@ -267,7 +267,7 @@ func TestSubagentsInBothLayoutsCountUnderTheirAgent(t *testing.T) {
 	if len(ss) != 1 {
 		t.Fatalf("sessions %d", len(ss))
 	}
-	rep := Build([]Input{{Session: ss[0], Agents: f.Agents(ss[0])}}, DefaultPrices(), Window{}, reader.Options{}, nil)
+	rep := Build([]Input{{Session: ss[0], Agents: f.Agents(ss[0])}}, DefaultPrices(), Window{}, ReadOptions{Strict: true})
 	got := map[string]int64{}
 	for _, a := range rep.Sessions[0].Agents {
 		got[a.Key] = a.Total.Output
@@ -303,7 +303,7 @@ func TestRealCorpusReferenceTotals(t *testing.T) {
 			for _, s := range f.Sessions() {
 				ins = append(ins, Input{Session: s, Agents: f.Agents(s)})
 			}
-			rep := Build(ins, DefaultPrices(), Window{}, reader.Options{}, func(p string, err error) { t.Errorf("%s: %v", p, err) })
+			rep := Build(ins, DefaultPrices(), Window{}, ReadOptions{Strict: true, OnError: func(p string, err error) { t.Errorf("%s: %v", p, err) }})
 			tot := rep.Total
 			got := [5]int64{tot.Input, tot.Output, tot.CacheCreation, tot.CacheRead, tot.APICalls}
 			if got != tt.want {
@@ -313,7 +313,7 @@ func TestRealCorpusReferenceTotals(t *testing.T) {
 				t.Errorf("unpriced models: %v", rep.Unpriced)
 			}
 			// Without the per-response list, every total and group is the same.
-			lean := BuildTotals(ins, DefaultPrices(), Window{}, reader.Options{}, nil)
+			lean := BuildTotals(ins, DefaultPrices(), Window{}, ReadOptions{Strict: true})
 			if len(lean.Responses) != 0 || fmt.Sprint(lean.Total) != fmt.Sprint(rep.Total) {
 				t.Errorf("BuildTotals: %d responses listed, total %+v, want none and %+v", len(lean.Responses), lean.Total, rep.Total)
 			}
@@ -382,7 +382,7 @@ func TestBuildCountsAResumedSessionOnceInTheSessionThatStartedFirst(t *testing.T
 		}
 		ins = append(ins, Input{Session: s, Started: st})
 	}
-	rep := Build(ins, nil, Window{}, reader.Options{}, nil)
+	rep := Build(ins, nil, Window{}, ReadOptions{Strict: true})
 	got := map[string]int64{}
 	for _, s := range rep.Sessions {
 		got[s.ID[:1]] = s.Total.Output
@@ -405,7 +405,7 @@ func TestResumedSessionWithTheSameFirstTimestampComesAfterTheOriginal(t *testing
 	for _, s := range f.Sessions() { // same Started for both: the replayed line's time
 		ins = append(ins, Input{Session: s, Started: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)})
 	}
-	rep := Build(ins, nil, Window{}, reader.Options{}, nil)
+	rep := Build(ins, nil, Window{}, ReadOptions{Strict: true})
 	for _, s := range rep.Sessions {
 		if want := map[string]int64{a: 10, b: 20}[s.ID]; s.Total.Output != want {
 			t.Errorf("%s: output %d, want %d", s.ID[:1], s.Total.Output, want)
@@ -474,11 +474,11 @@ func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 					a: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), b: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), c: time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC)}[s.ID]})
 			}
 			var said []string
-			o := reader.Options{OnIssue: func(is reader.Issue) { said = append(said, fmt.Sprintf("%s:%d", filepath.Base(is.File), is.Line)) }}
-			lean := BuildTotals(ins, nil, Window{}, o, nil)
+			o := ReadOptions{Strict: true, OnIssue: func(is reader.Issue) { said = append(said, fmt.Sprintf("%s:%d", filepath.Base(is.File), is.Line)) }}
+			lean := BuildTotals(ins, nil, Window{}, o)
 			saidLean := strings.Join(said, " ")
 			said = nil
-			full := Build(ins, nil, Window{}, o, nil)
+			full := Build(ins, nil, Window{}, o)
 			if lean.Total.APICalls != tc.calls || fmt.Sprint(lean.Total) != fmt.Sprint(full.Total) {
 				t.Errorf("totals %+v, one table %+v (want %d calls)", lean.Total, full.Total, tc.calls)
 			}
@@ -532,9 +532,9 @@ func TestAnUnreadableSessionIsAWarning(t *testing.T) {
 	for _, s := range f.Sessions() {
 		ins = append(ins, Input{Session: s, Started: time.Now()})
 	}
-	for _, build := range []func([]Input, *Prices, Window, reader.Options, func(string, error)) *Report{Build, BuildTotals} {
+	for _, build := range []func([]Input, *Prices, Window, ReadOptions) *Report{Build, BuildTotals} {
 		var errs []string
-		rep := build(ins, nil, Window{}, reader.Options{}, func(p string, err error) { errs = append(errs, filepath.Base(p)) })
+		rep := build(ins, nil, Window{}, ReadOptions{Strict: true, OnError: func(p string, err error) { errs = append(errs, filepath.Base(p)) }})
 		if rep.Total.APICalls != 1 || len(rep.Sessions) != 2 || fmt.Sprint(errs) != "[gone.jsonl]" {
 			t.Errorf("calls %d, sessions %d, errors %v", rep.Total.APICalls, len(rep.Sessions), errs)
 		}

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"io"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -63,15 +64,37 @@ type Group struct {
 // Build reads every session in inputs (oldest first, each response counted
 // once across all of them), keeps the responses inside w, and totals them.
 // Report.Responses lists every counted response.
-func Build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error)) *Report {
-	return build(inputs, prices, w, o, onErr, true)
+func Build(inputs []Input, prices *Prices, w Window, o ReadOptions) *Report {
+	return build(inputs, prices, w, o.reader(), o.OnError, true)
 }
 
 // BuildTotals is Build for a report that prints totals and groups only:
 // Report.Responses and SessionReport.Responses stay empty, and a response
 // costs a fixed-size row while the sessions are read, not its ids.
-func BuildTotals(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error)) *Report {
-	return build(inputs, prices, w, o, onErr, false)
+func BuildTotals(inputs []Input, prices *Prices, w Window, o ReadOptions) *Report {
+	return build(inputs, prices, w, o.reader(), o.OnError, false)
+}
+
+// ReadOptions say how a report reads its files.
+type ReadOptions struct {
+	// OnIssue receives each line that was skipped or is odd.
+	OnIssue func(reader.Issue)
+	// OnError receives each file that could not be read (the rest count).
+	OnError func(path string, err error)
+	// Strict validates every line, so that a report fails on exactly the
+	// lines show and tree would skip. Otherwise only the lines a counter
+	// needs (Wanted) are parsed, the others checked for shape.
+	Strict bool
+	// Stdin is read for the session path "-" (default os.Stdin).
+	Stdin io.Reader
+}
+
+func (o ReadOptions) reader() reader.Options {
+	ro := reader.Options{OnIssue: o.OnIssue, Want: Wanted, Stdin: o.Stdin}
+	if o.Strict {
+		ro.Want = nil
+	}
+	return ro
 }
 
 func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error), detail bool) *Report {

@@ -234,6 +234,7 @@ type Tree struct {
 	byMsg    map[msgKey][]*Node // lines of one response
 	active   []*Node
 	leaves   []*Node
+	spool    string // the temporary copy of a transcript read from stdin
 }
 
 type msgKey struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 // SchemaVersion is the version of the --json document.
@@ -106,7 +107,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 		UUID: n.UUID, ParentUUID: optional(n.ParentUUID), Type: n.Type, Subtype: optional(n.Subtype),
 		Role: optional(n.Role), Timestamp: optTime(n.Timestamp), Model: optional(n.Model),
 		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID), ToolUseID: optional(it.For),
-		Depth: it.Depth, File: n.File.Name, Line: n.Line, Raw: utf8JSON(raw), Content: []json.RawMessage{},
+		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: utf8JSON(raw), Content: []json.RawMessage{},
 	}
 	if n.Agent != nil {
 		m.AgentID = optional(n.Agent.ID)
@@ -135,7 +136,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 // RenderJSON writes the --json document, one message at a time (the
 // document is never held whole): {"schema_version","session","messages"}.
 // indent indents it (a terminal).
-func RenderJSON(w io.Writer, d *Doc, src *Source, indent bool) error {
+func RenderJSON(w io.Writer, d *Doc, src *tree.Source, indent bool) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := func(v any, prefix string) ([]byte, error) {
 		var buf bytes.Buffer
@@ -182,7 +183,7 @@ func RenderJSON(w io.Writer, d *Doc, src *Source, indent bool) error {
 
 // RenderRaw writes the original line of every displayed entry, one per
 // line, byte for byte (after --redact, when asked).
-func RenderRaw(w io.Writer, d *Doc, src *Source) error {
+func RenderRaw(w io.Writer, d *Doc, src *tree.Source) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, it := range d.Items {
 		raw, err := src.Line(it.Node)

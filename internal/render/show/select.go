@@ -69,6 +69,15 @@ type Doc struct {
 
 	usage       map[*tree.Node]*tokens.Response
 	agentTotals map[string]tokens.Total
+	redact      func(string) string // --redact, for the fields that are not lines
+}
+
+// redacted is s as --redact shows it.
+func (d *Doc) redacted(s string) string {
+	if d.redact == nil {
+		return s
+	}
+	return d.redact(s)
 }
 
 // Usage returns the response whose usage the node represents, or nil: a
@@ -92,7 +101,7 @@ type Report struct {
 // called once the entries are selected, so that a caller may count the
 // usage meanwhile. src is needed only for --grep (it reads content); it may
 // be nil otherwise.
-func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *Source, o Options) (*Doc, error) {
+func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.Source, o Options) (*Doc, error) {
 	d := &Doc{Tree: t, Prices: prices, usage: map[*tree.Node]*tokens.Response{}, agentTotals: map[string]tokens.Total{}}
 	var path []*tree.Node
 	if o.Leaf != nil {
@@ -222,23 +231,8 @@ func agentPath(t *tree.Tree, a *tree.Agent) []*tree.Node {
 	return a.Nodes
 }
 
-// visible says whether a line is shown: conversation lines and compaction
-// boundaries always; meta lines, other system lines, attachments and
-// progress only with --all.
-func (s *selector) visible(n *tree.Node) bool {
-	if s.o.All {
-		return true
-	}
-	switch n.Type {
-	case "user":
-		return !n.Meta || len(n.ToolResults) > 0
-	case "assistant":
-		return true
-	case "system":
-		return n.IsCompactBoundary()
-	}
-	return false
-}
+// visible says whether a line is shown (tree.Visible).
+func (s *selector) visible(n *tree.Node) bool { return tree.Visible(&n.Entry, s.o.All) }
 
 // numberTurns numbers the turns of the main conversation: a turn starts at
 // a typed prompt or at a compaction boundary; agent lines belong to the
@@ -268,7 +262,7 @@ func tailTurns(items []Item, n int) []Item {
 }
 
 // grepTurns keeps the turns in which any line's text matches re.
-func grepTurns(items []Item, src *Source, re *regexp.Regexp) ([]Item, error) {
+func grepTurns(items []Item, src *tree.Source, re *regexp.Regexp) ([]Item, error) {
 	match := map[int]bool{}
 	for _, it := range items {
 		if match[it.Turn] {

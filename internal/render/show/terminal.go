@@ -73,7 +73,7 @@ func NewTerminal(w io.Writer, doc *Doc, o TermOptions) *Terminal {
 func (t *Terminal) Flush() error { return t.w.Flush() }
 
 // RenderTerminal prints the header and every item of doc.
-func RenderTerminal(w io.Writer, doc *Doc, src *Source, o TermOptions) error {
+func RenderTerminal(w io.Writer, doc *Doc, src *tree.Source, o TermOptions) error {
 	t := NewTerminal(w, doc, o)
 	t.Header(doc.Header)
 	for _, it := range doc.Items {

@@ -1,29 +1,22 @@
-// Package show renders one conversation of the model in internal/tree the
-// way `cctx show` prints it: a terminal view (light Markdown, tool calls
-// with their results, diffs, truncation, hidden thinking, compaction
-// dividers, subagent links), JSON for tools, and the raw JSONL lines.
-//
-// The tree keeps envelopes only. This package re-reads each displayed line
-// at its offset when it prints it (Source), so memory follows the number of
-// entries, never their bytes: a 1 MB screenshot line is read, rendered and
-// dropped.
-package show
+package tree
 
 import (
 	"bytes"
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/cctx-dev/cctx/internal/tree"
 )
 
-// Source re-reads transcript lines by their offset.
+// Source re-reads transcript lines by their offset. The tree keeps
+// envelopes only; what prints content (show, export, the agents report)
+// re-reads each line it needs when it needs it, so memory follows the
+// number of entries, never their bytes: a 1 MB screenshot line is read,
+// used and dropped.
 type Source struct {
 	// Paths maps a tree file to the path to read it from, for files whose
 	// tree path is not a real file (standard input, spooled to a temporary
 	// file). Files not in the map are read at File.Path.
-	Paths map[*tree.File]string
+	Paths map[*File]string
 	// Redact, when set, rewrites every line read (--redact). It must keep a
 	// JSON line valid JSON.
 	Redact func([]byte) []byte
@@ -33,7 +26,7 @@ type Source struct {
 
 // Line returns the raw line of n: the JSON object exactly as the file holds
 // it (the reader's BOM, whitespace and CR trimming applied), then redacted.
-func (s *Source) Line(n *tree.Node) ([]byte, error) {
+func (s *Source) Line(n *Node) ([]byte, error) {
 	if n == nil || n.File == nil {
 		return nil, fmt.Errorf("no file for entry")
 	}
@@ -119,3 +112,13 @@ func ReadLineAt(r io.ReaderAt, offset int64, size int) ([]byte, error) {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// Source returns a reader of the tree's lines. A transcript read from
+// standard input is read back from its spool (see Open).
+func (t *Tree) Source() *Source {
+	s := &Source{}
+	if t.spool != "" && t.Main != nil {
+		s.Paths = map[*File]string{t.Main: t.spool}
+	}
+	return s
+}

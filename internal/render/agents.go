@@ -1,0 +1,165 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/agents"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// Agents prints a session's agents: on a terminal a table (AGENT, TYPE,
+// DESCRIPTION, MODEL, STATUS, CALLS, TOKENS, COST, TIME, TOOLS, PARENT, and
+// with verbose PROMPT and PATH), a total row and the main conversation's
+// own usage; in a pipe one agent a line, tab-separated, exact values.
+func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
+	th := ro.Theme
+	if !ro.TTY {
+		// One agent a line, exact values: id, tool_use id, parent, depth,
+		// type, description, models, status, api calls, tokens, cost,
+		// duration ms, tool uses (then prompt's first line and path with -v).
+		t := NewTable(ro, "AGENT", "TOOL_USE", "PARENT", "DEPTH", "TYPE", "DESCRIPTION", "MODELS", "STATUS",
+			"CALLS", "TOKENS", "COST", "DURATION_MS", "TOOLS", "PROMPT", "PATH")
+		for _, a := range res.Agents {
+			id := Safe(a.ID)
+			if id == "" {
+				id = "-" // no agent: an empty cell would read as the main conversation, as in tokens
+			}
+			row := []string{id, agentsToolUse(a), Safe(a.ParentID), strconv.Itoa(a.Depth),
+				Safe(a.Type), Safe(a.Description), Safe(strings.Join(a.Models, ",")), a.Status,
+				strconv.FormatInt(a.Total.APICalls, 10), strconv.FormatInt(a.Total.Tokens, 10), agentsCost(a.Total, false),
+				strconv.FormatInt(a.DurationMs, 10), strconv.Itoa(a.ToolUses)}
+			if verbose {
+				row = append(row, Safe(agentsFirstLine(a.Prompt)), Safe(a.Path))
+			}
+			t.Row(row...)
+		}
+		return t.Render(w)
+	}
+
+	if len(res.Agents) == 0 {
+		return nil // said on stderr
+	}
+	cols := []string{"AGENT", "TYPE", "DESCRIPTION", "MODEL", "STATUS", "CALLS>", "TOKENS>", "COST>", "TIME>", "TOOLS>", "PARENT"}
+	if verbose {
+		cols = append(cols, "PROMPT", "PATH")
+	}
+	t := NewTable(ro, cols...)
+	var sum tokens.Total
+	for _, a := range res.Agents {
+		sum.Merge(a.Total)
+		id := Safe(a.ID)
+		if id == "" {
+			id = th.Dim("(" + Cut(agentsToolUse(a), 14) + ")")
+		}
+		if a.Depth > 0 {
+			id = strings.Repeat("  ", a.Depth-1) + "└ " + id
+		}
+		desc := Safe(a.Description)
+		if a.Name != "" {
+			desc = Safe("@"+a.Name) + " " + desc
+		}
+		dur := ""
+		if a.DurationMs > 0 {
+			dur = Duration(time.Duration(a.DurationMs) * time.Millisecond)
+		}
+		row := []string{id, Cut(Safe(a.Type), 18), Cut(desc, 36), Cut(agentsModels(a.Models), 18),
+			agentsStatus(a, th), agentsCount(a.Total.APICalls), Count(a.Total.Tokens), agentsCost(a.Total, true),
+			dur, strconv.Itoa(a.ToolUses), Cut(Safe(a.ParentID), 12)}
+		if verbose {
+			row = append(row, Cut(Safe(agentsFirstLine(a.Prompt)), 40), Safe(TildePath(a.Path, ro.Home)))
+		}
+		t.Row(row...)
+	}
+	n := fmt.Sprintf("%d agents", len(res.Agents))
+	if len(res.Agents) == 1 {
+		n = "1 agent"
+	}
+	foot := []string{n, "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
+	if verbose {
+		foot = append(foot, "", "")
+	}
+	t.Footer(foot...)
+	if err := t.Render(w); err != nil {
+		return err
+	}
+	// Data, so stdout: the share of the session the table does not show.
+	_, err := fmt.Fprintln(w, th.Dim(fmt.Sprintf("main conversation: %s tokens in %d API calls", Count(res.Main.Tokens), res.Main.APICalls)))
+	return err
+}
+
+func agentsToolUse(a *agents.Agent) string {
+	if len(a.Calls) == 0 {
+		return ""
+	}
+	return Safe(a.Calls[0].ToolUseID)
+}
+
+func agentsCount(n int64) string { return strconv.FormatInt(n, 10) }
+
+// costCell is the cost, "?" when some response has no price.
+func agentsCost(t tokens.Total, human bool) string {
+	if !t.CostKnown() {
+		if human {
+			return "?"
+		}
+		return ""
+	}
+	if human {
+		return fmt.Sprintf("$%.2f", t.Cost)
+	}
+	return USD(t.Cost)
+}
+
+func agentsStatus(a *agents.Agent, th Theme) string {
+	s := a.Status
+	if a.Background && s != agents.StatusBackground {
+		s += " (bg)"
+	}
+	if a.TokenCheck == agents.CheckMismatch || len(a.Problems) > 0 {
+		s += " !"
+	}
+	switch a.Status {
+	case agents.StatusCompleted:
+		return th.Green(s)
+	case agents.StatusFailed, agents.StatusMissing, agents.StatusOrphan:
+		return th.Red(s)
+	case agents.StatusInterrupted, agents.StatusRunning, agents.StatusBackground, agents.StatusTeammate:
+		return th.Yellow(s)
+	}
+	return s
+}
+
+// shortModels drops the "claude-" prefix and a date suffix: the table has
+// no room for "claude-sonnet-4-5-20250929".
+func agentsModels(ms []string) string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		m = strings.TrimPrefix(m, "claude-")
+		if j := strings.LastIndexByte(m, '-'); j > 0 && len(m)-j-1 == 8 && agentsDigits(m[j+1:]) {
+			m = m[:j]
+		}
+		out[i] = Safe(m)
+	}
+	return strings.Join(out, ",")
+}
+
+func agentsDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func agentsFirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}

@@ -1,0 +1,115 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// Ls prints a listing of sessions. On a terminal: short id, last activity
+// (relative), project, branch, subagents, (the --long counts,) and the
+// title cut to what the terminal leaves. In a pipe: tab-separated values,
+// full ids and RFC 3339 times. stats are the --long counts, nil without.
+func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Options) error {
+	th := o.Theme
+	long := stats != nil
+	cols := []string{"ID", "ACTIVE", "PROJECT", "BRANCH", "AGENTS>"}
+	if long {
+		cols = append(cols, "PROMPTS>", "CALLS>", "TOKENS>", "SIZE>")
+	}
+	cols = append(cols, "TITLE")
+	t := NewTable(o, cols...)
+	rows := make([][]string, len(list))
+	for i, in := range list {
+		row := lsCells(in, o)
+		if long {
+			st := stats[i]
+			if o.TTY {
+				row = append(row, fmt.Sprint(st.Prompts), fmt.Sprint(st.APICalls), Count(st.Tokens), Bytes(st.Size))
+			} else {
+				row = append(row, fmt.Sprint(st.Prompts), fmt.Sprint(st.APICalls), fmt.Sprint(st.Tokens), fmt.Sprint(st.Size))
+			}
+		}
+		rows[i] = row
+	}
+	tw := titleWidth(o.Width, cols, rows)
+	for i, in := range list {
+		title := Safe(in.Title)
+		switch {
+		case !o.TTY:
+		case title == "":
+			when := in.StartedAt
+			if when.IsZero() {
+				when = in.UpdatedAt // no timestamp in the file: its last write
+			}
+			title = th.Dim("(untitled session of " + when.Local().Format("2006-01-02 15:04") + ")")
+		default:
+			title = Cut(title, tw)
+		}
+		t.Row(append(rows[i], title)...)
+	}
+	return t.Render(w)
+}
+
+// lsCells are the columns before the --long counts: id, activity, project,
+// branch, subagents. A terminal gets short ids and relative times, a pipe
+// full ids and RFC 3339.
+func lsCells(in *session.Info, o Options) []string {
+	th := o.Theme
+	if !o.TTY {
+		// The data, as in JSON: no project when no line records a cwd.
+		// Safe here too: a pipe often ends on a terminal (| less, | cat).
+		return []string{in.ID, Timestamp(in.UpdatedAt), Safe(in.Project), Safe(in.GitBranch), fmt.Sprint(in.Subagents)}
+	}
+	project := in.Project
+	if project == "" {
+		project = in.ProjectKey() // a hint for people: the folder's name
+	}
+	active := Ago(in.UpdatedAt, o.Now)
+	if in.Live != nil {
+		switch in.Live.Status {
+		case "working":
+			active = th.Green("● working")
+		default:
+			active = th.Yellow("● " + Safe(in.Live.Status))
+		}
+	}
+	agents := ""
+	if in.Subagents > 0 {
+		agents = fmt.Sprint(in.Subagents)
+	}
+	return []string{th.Cyan(Short(in.ID)), active,
+		CutLeft(Safe(TildePath(project, o.Home)), 32), Cut(Safe(in.GitBranch), 20), agents}
+}
+
+// titleWidth is what is left of the terminal for the last (title) column
+// once the other columns have their widest cell and two spaces each.
+func titleWidth(width int, header []string, rows [][]string) int {
+	used := 0
+	for c := range len(header) - 1 {
+		w := Width(strings.TrimSuffix(header[c], ">"))
+		for _, r := range rows {
+			w = max(w, Width(stripSGR(r[c])))
+		}
+		used += w + 2
+	}
+	return max(20, width-used-1)
+}
+
+// stripSGR drops the colour sequences cctx itself wrote.
+func stripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -1,0 +1,88 @@
+package show
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/redact"
+	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
+)
+
+// New is Build with the session's usage counted from the tree
+// (tokens.CountTree) on the other core while the entries to show are
+// picked, so a large session prints its first line sooner. With a
+// redactor, every line src reads is redacted, and so are the header's
+// path and project: nothing shown escapes it.
+func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *redact.Redactor) (*Doc, error) {
+	if red != nil {
+		src.Redact = red.Bytes
+	}
+	var usage tokens.TreeUsage
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		usage = tokens.CountTree(t, "", "", prices)
+	}()
+	defer func() { <-counted }()
+	report := func() Report {
+		<-counted
+		return Report{Total: usage.Total, Responses: usage.Responses, Models: ModelsByTokens(usage.Responses)}
+	}
+	doc, err := Build(t, report, prices, src, o)
+	if err != nil {
+		return nil, err
+	}
+	if red != nil {
+		doc.Header.Path = red.String(doc.Header.Path)
+		doc.Header.Project = red.String(doc.Header.Project)
+		doc.redact = red.String
+	}
+	return doc, nil
+}
+
+// ErrNoText is the error of Final when the last response has no text.
+var ErrNoText = errors.New("no text")
+
+// Final prints the text of the session's last real API response (every
+// text block of its lines, tree.FinalResponse): exact in a pipe, made
+// safe on a terminal, ending in a newline.
+func Final(w io.Writer, t *tree.Tree, leaf *tree.Node, src *tree.Source, tty bool) error {
+	nodes := t.FinalResponse(leaf)
+	if len(nodes) == 0 {
+		return errors.New("no API response in this session")
+	}
+	var texts []string
+	for _, n := range nodes {
+		raw, err := src.Line(n)
+		if err != nil {
+			return err
+		}
+		for _, b := range reader.Blocks(raw) {
+			if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+				texts = append(texts, b.Text)
+			}
+		}
+	}
+	if len(texts) == 0 {
+		return fmt.Errorf("the last API response (%s) has no text: it ended with a tool call or thinking", nodes[len(nodes)-1].Short())
+	}
+	text := strings.Join(texts, "\n\n")
+	if tty {
+		// On a terminal nothing from the transcript is sent raw.
+		ls := strings.Split(text, "\n")
+		for i, s := range ls {
+			ls[i] = render.Safe(strings.TrimSuffix(s, "\r"))
+		}
+		text = strings.Join(ls, "\n")
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	_, err := io.WriteString(w, text)
+	return err
+}

@@ -1,0 +1,133 @@
+package tokens
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// Selection says which sessions a report counts.
+type Selection struct {
+	// Args are the <session> arguments; none: every session under the
+	// finder's roots.
+	Args []string
+	// Project keeps the sessions whose recorded cwd is this folder or
+	// inside it (an absolute path; "" keeps all).
+	Project string
+	// Since skips, when no argument names sessions, the files last
+	// written before it: they hold nothing in the window.
+	Since time.Time
+}
+
+// Inputs resolves the session arguments, or lists every session under the
+// roots, and reads the head of each main file for its project and start
+// (as ls gives them). An argument that names no single session is the
+// finder's *session.ResolveError.
+func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
+	var ss []*session.Session
+	if len(sel.Args) > 0 {
+		seen := map[string]bool{}
+		for _, arg := range sel.Args {
+			s, err := finder.Resolve(arg)
+			if err != nil {
+				return nil, err
+			}
+			if !seen[s.Path] {
+				seen[s.Path] = true
+				ss = append(ss, s)
+			}
+		}
+	} else {
+		for _, s := range finder.Sessions() {
+			if !sel.Since.IsZero() && s.ModTime.Before(sel.Since) {
+				continue
+			}
+			ss = append(ss, s)
+		}
+	}
+	// The head of each file gives its project and start; read them in
+	// parallel, keep the order.
+	all := make([]Input, len(ss))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
+	for i, s := range ss {
+		all[i] = Input{Session: s}
+		if s.Path == session.StdinPath {
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			in := &all[i]
+			in.Agents = finder.Agents(s)
+			if started, project, err := session.Start(s); err == nil {
+				// As ls and show give them: the first cwd and timestamp of
+				// the main file, none when no line has one. No skip when
+				// the first timestamp is after --until: entries are not
+				// always in time order (clock changes, merged files), and
+				// the window is applied to each response.
+				in.Project, in.Started = project, started
+			}
+		}()
+	}
+	wg.Wait()
+	var inputs []Input
+	for _, in := range all {
+		if sel.Project != "" && !session.InProject(in.Project, sel.Project) {
+			continue
+		}
+		inputs = append(inputs, in)
+	}
+	return inputs, nil
+}
+
+// ScopedViolation is an exceeded (or unchecked) budget and what it was
+// checked on: "session <id>", or "total".
+type ScopedViolation struct {
+	Violation
+	Scope string
+}
+
+// CheckBudgets checks the report's sessions against the budget, each on
+// its own, or their sum when total is set (a report of one session is
+// checked as that session).
+func (r *Report) CheckBudgets(b Budget, total bool) []ScopedViolation {
+	if !b.Set() {
+		return nil
+	}
+	var out []ScopedViolation
+	if total {
+		scope := "total"
+		if len(r.Sessions) == 1 {
+			scope = "session " + r.Sessions[0].ID
+		}
+		for _, v := range b.Check(r.Total) {
+			out = append(out, ScopedViolation{v, scope})
+		}
+		return out
+	}
+	for _, s := range r.Sessions {
+		for _, v := range b.Check(s.Total) {
+			out = append(out, ScopedViolation{v, "session " + s.ID})
+		}
+	}
+	return out
+}
+
+// UnpricedModels are the models of the report's responses that have no
+// price, sorted; "(no model)" stands for responses that name none.
+func (r *Report) UnpricedModels() []string {
+	var models []string
+	for m := range r.Unpriced {
+		if m == "" {
+			m = "(no model)"
+		}
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	return models
+}

@@ -1,0 +1,109 @@
+package tree
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+// LeafError is a --leaf argument that names no single entry of the main
+// conversation.
+type LeafError struct {
+	Arg     string
+	Matches []string // uuids an ambiguous prefix matches
+	Leaves  []string // the session's leaves (short), when nothing matched
+}
+
+func (e *LeafError) Error() string {
+	if len(e.Matches) > 1 {
+		ids := e.Matches[:min(len(e.Matches), 8)]
+		more := ""
+		if len(e.Matches) > 8 {
+			more = fmt.Sprintf(", and %d more", len(e.Matches)-8)
+		}
+		return fmt.Sprintf("--leaf %s: ambiguous prefix, %d entries match: %s%s", e.Arg, len(e.Matches), strings.Join(ids, ", "), more)
+	}
+	return fmt.Sprintf("--leaf %s: no entry with that uuid in the session (its leaves: %s; cctx tree shows the branches)", e.Arg, strings.Join(e.Leaves, ", "))
+}
+
+// FindLeaf resolves a --leaf argument: the uuid of an entry of the main
+// conversation, or a unique prefix of one. "" is the active leaf (nil).
+func (t *Tree) FindLeaf(arg string) (*Node, error) {
+	if arg == "" {
+		return nil, nil
+	}
+	if n := t.Node(arg); n != nil {
+		return n, nil
+	}
+	var matches []*Node
+	for _, n := range t.Nodes {
+		if n.Agent != nil || !strings.HasPrefix(n.UUID, strings.ToLower(arg)) {
+			continue
+		}
+		if len(matches) == 0 || matches[len(matches)-1] != n {
+			matches = append(matches, n)
+		}
+	}
+	if len(matches) == 1 {
+		return matches[0], nil
+	}
+	e := &LeafError{Arg: arg}
+	for _, n := range matches {
+		e.Matches = append(e.Matches, n.UUID)
+	}
+	if len(matches) == 0 {
+		for _, lf := range t.Leaves() {
+			e.Leaves = append(e.Leaves, lf.Short())
+		}
+	}
+	return nil, e
+}
+
+// FinalResponse is the last real API response on the path to leaf (the
+// active path for nil): every main-conversation line of it, in path order.
+// Client-side placeholders (<synthetic>) and API errors are not real
+// responses. Nil when the path has none.
+func (t *Tree) FinalResponse(leaf *Node) []*Node {
+	path := t.ActivePath()
+	if leaf != nil {
+		path = t.PathTo(leaf)
+	}
+	var last *Node
+	for i := len(path) - 1; i >= 0; i-- {
+		n := path[i]
+		if n.Type == "assistant" && n.Agent == nil && !n.Synthetic() && !n.APIError {
+			last = n
+			break
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	var out []*Node
+	for _, n := range path {
+		if n == last || n.Type == "assistant" && n.Agent == nil && n.MessageID != "" && n.MessageID == last.MessageID {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Visible is show's rule for what a person reads: conversation lines
+// (typed text, replies, tool results) and compaction boundaries always;
+// meta lines, other system lines, attachments, hooks and progress only
+// with all.
+func Visible(e *reader.Entry, all bool) bool {
+	if all {
+		return true
+	}
+	switch e.Type {
+	case "user":
+		return !e.Meta || e.Content&reader.HasToolResult != 0
+	case "assistant":
+		return true
+	case "system":
+		return e.Subtype == "compact_boundary"
+	}
+	return false
+}

@@ -1,0 +1,63 @@
+package tree
+
+import (
+	"io"
+	"os"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// Open builds the tree of a resolved session: its main file and the
+// subagent files the finder lists for it. A transcript on standard input
+// (s.Path "-", read from stdin) is spooled to a temporary file while it is
+// read, so that its lines can be re-read by offset as a file's are (see
+// Source); Close removes the spool. A tree without a sessionId in its
+// lines is named after the session argument's id.
+func Open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
+	var t *Tree
+	var err error
+	if s.Path != session.StdinPath {
+		t, err = Load(f, s, rep)
+	} else {
+		t, err = readStdin(stdin, rep)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t.SessionID == "" {
+		t.SessionID = s.ID
+	}
+	return t, nil
+}
+
+func readStdin(stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
+	tmp, err := os.CreateTemp("", "cctx-stdin-*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	t, err := Read(io.TeeReader(stdin, tmp), "<stdin>", rep)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return nil, err
+	}
+	t.spool = tmp.Name()
+	return t, nil
+}
+
+// Spool is the temporary file a transcript read from standard input was
+// copied to ("" for a tree read from files).
+func (t *Tree) Spool() string { return t.spool }
+
+// Close removes the spool of a transcript read from standard input.
+func (t *Tree) Close() error {
+	if t.spool == "" {
+		return nil
+	}
+	err := os.Remove(t.spool)
+	t.spool = ""
+	return err
+}

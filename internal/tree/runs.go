@@ -1,0 +1,269 @@
+package tree
+
+import "slices"
+
+// Layout is the conversation as cctx tree draws it: linear stretches of
+// entries collapsed into runs, split at real forks and compaction
+// junctions, with the recording artifacts (parallel tool results, progress
+// and hook lines) folded into the run they interrupt.
+//
+// A node's display children are its Children plus the compaction
+// boundaries whose history ends at it (the conversation goes on there).
+// At an artifact fork the run continues through one child: the active
+// one, else the one whose subtree reaches furthest in the file.
+type Layout struct {
+	t *Tree
+	// By node position (Node.Pos): maps keyed by node cost a third of the
+	// time to draw a session of 200 000 lines.
+	kids  [][]*Node
+	reach []int // latest file position in the subtree
+}
+
+// Layout computes the display children and reach of every node.
+func (t *Tree) Layout() *Layout {
+	n := len(t.Nodes)
+	l := &Layout{t: t, kids: make([][]*Node, n), reach: make([]int, n)}
+	for _, n := range t.Nodes {
+		l.kids[n.pos] = n.Children
+	}
+	for _, n := range t.Roots {
+		if lp := n.LogicalParent; lp != nil && lp.Agent == nil {
+			// Clip: the junction must not write into the tree's Children.
+			l.kids[lp.pos] = append(slices.Clip(l.kids[lp.pos]), n)
+		}
+	}
+	// Reach by a reversed preorder: children before parents.
+	var order []*Node
+	seen := make([]bool, n)
+	stack := append([]*Node(nil), t.Roots...)
+	for _, a := range t.Agents {
+		stack = append(stack, a.Roots...)
+	}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n.pos] {
+			continue
+		}
+		seen[n.pos] = true
+		order = append(order, n)
+		stack = append(stack, l.kids[n.pos]...)
+	}
+	for i := len(order) - 1; i >= 0; i-- {
+		n := order[i].pos
+		l.reach[n] = n
+		for _, k := range l.kids[n] {
+			l.reach[n] = max(l.reach[n], l.reach[k.pos])
+		}
+	}
+	return l
+}
+
+// Children are n's display children: its children and the compaction
+// boundaries that continue after it.
+func (l *Layout) Children(n *Node) []*Node { return l.kids[n.pos] }
+
+// Continue picks the child a run continues through at an artifact fork:
+// the active one, else the one whose subtree reaches furthest in the file.
+func (l *Layout) Continue(ks []*Node) *Node {
+	var best *Node
+	for _, k := range ks {
+		switch {
+		case best == nil:
+			best = k
+		case k.Active != best.Active:
+			if k.Active {
+				best = k
+			}
+		case l.reach[k.pos] > l.reach[best.pos]:
+			best = k
+		}
+	}
+	return best
+}
+
+// Branches splits the display children of a real fork into the starts of
+// its branches (typed prompts, replies with a new message.id) and the
+// artifacts beside them.
+func (l *Layout) Branches(n *Node) (starts, rest []*Node) {
+	seen := map[string]bool{}
+	for _, k := range l.kids[n.pos] {
+		switch {
+		case k.IsTypedPrompt():
+			starts = append(starts, k)
+		case k.Type == "assistant" && !(n.Type == "assistant" && k.MessageID != "" && k.MessageID == n.MessageID) && (k.MessageID == "" || !seen[k.MessageID]):
+			seen[k.MessageID] = true
+			starts = append(starts, k)
+		default:
+			rest = append(rest, k)
+		}
+	}
+	return starts, rest
+}
+
+// Run is a collapsed stretch of the conversation.
+type Run struct {
+	Nodes []*Node // the chain and the side nodes folded into it
+	End   *Node   // last node of the chain
+	Next  *Node   // the compaction junction that follows, if any
+}
+
+// Active reports whether the run has a node on the active path.
+func (r Run) Active() bool {
+	for _, n := range r.Nodes {
+		if n.Active {
+			return true
+		}
+	}
+	return false
+}
+
+// Run follows the chain from start through artifact forks until a real
+// fork, a compaction junction or the end, folding side subtrees.
+func (l *Layout) Run(start *Node) Run {
+	var r Run
+	fold := func(n *Node) {
+		stack := []*Node{n}
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			r.Nodes = append(r.Nodes, c)
+			stack = append(stack, l.kids[c.pos]...)
+		}
+	}
+	seen := map[*Node]bool{}
+	for cur := start; cur != nil && !seen[cur]; {
+		seen[cur] = true
+		r.Nodes = append(r.Nodes, cur)
+		r.End = cur
+		ks := l.kids[cur.pos]
+		if len(ks) == 0 {
+			break
+		}
+		if cur.Fork {
+			_, rest := l.Branches(cur)
+			for _, k := range rest {
+				fold(k)
+			}
+			break
+		}
+		c := l.Continue(ks)
+		for _, k := range ks {
+			if k != c {
+				fold(k)
+			}
+		}
+		if c.IsCompactBoundary() && c.Parent == nil {
+			r.Next = c
+			break
+		}
+		cur = c
+	}
+	return r
+}
+
+// Starts are the main conversation's roots a drawing starts from: every
+// root but the compaction boundaries that continue a history (drawn as
+// junctions), islands and cut cycles (listed apart).
+func (t *Tree) Starts() []*Node {
+	var out []*Node
+	for _, r := range t.Roots {
+		if r.LogicalParent != nil || t.IsIslandOrCycle(r) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// IsIslandOrCycle reports whether n is the root of an island or the node
+// whose link closed a parent cycle.
+func (t *Tree) IsIslandOrCycle(n *Node) bool {
+	for _, is := range t.Islands {
+		if is.Root == n {
+			return true
+		}
+	}
+	for _, c := range t.Cycles {
+		if c.Node == n {
+			return true
+		}
+	}
+	return false
+}
+
+// MainForks are the real forks of the main conversation (not of agents).
+func (t *Tree) MainForks() []*Node {
+	var out []*Node
+	for _, n := range t.Forks() {
+		if n.Agent == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// MainEntries is the number of nodes of the main conversation's file.
+func (t *Tree) MainEntries() int {
+	n := 0
+	for _, nd := range t.Nodes {
+		if nd.Agent == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Compactions is the number of compaction boundaries of the main file.
+func (t *Tree) Compactions() int {
+	n := 0
+	for _, nd := range t.Nodes {
+		if nd.IsCompactBoundary() && nd.Agent == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// PromptLabel is the first typed prompt of a stretch of nodes as ls titles
+// a session (reader.PromptOf: IDE selections, reminders and notifications
+// skipped, a slash command as "/name args"); else its first local command
+// or bash input; "" when it has neither.
+func PromptLabel(nodes []*Node) string {
+	fallback := ""
+	for _, n := range nodes {
+		switch {
+		case n.IsTypedPrompt():
+			return n.Label
+		case fallback == "" && n.Type == "user" && !n.Meta && !n.CompactSummary && len(n.ToolResults) == 0:
+			fallback = n.Label // a local command or bash input, if any
+		}
+	}
+	return fallback
+}
+
+// ToolCalls is the number of tool_use blocks of the nodes.
+func ToolCalls(nodes []*Node) int {
+	c := 0
+	for _, n := range nodes {
+		c += len(n.ToolUses)
+	}
+	return c
+}
+
+// ToolName is the name of the tool call id answered by a result, "" when
+// the call is not in the session.
+func (t *Tree) ToolName(id string) string {
+	if tu := t.ToolUseNode(id); tu != nil {
+		for _, f := range tu.ToolUses {
+			if f.ID == id {
+				return f.Name
+			}
+		}
+	}
+	return ""
+}
+
+// NoReply reports whether a warm-up agent got no reply (its last
+// conversation line is not the model's): Claude Code does not wait for one.
+func (a *Agent) NoReply() bool { return a.Warmup && (a.Leaf == nil || a.Leaf.Type != "assistant") }
