@@ -1,16 +1,13 @@
 package cmd
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/agents"
-	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/render"
-	"github.com/cctx-dev/cctx/internal/session"
-	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 // AgentsOptions are the flags of cctx agents.
@@ -68,12 +65,9 @@ against the transcript; a mismatch is a warning.
 
 func agentsRun(o *AgentsOptions) error {
 	f := o.F
-	prices := tokens.DefaultPrices()
-	if o.Pricing != "" {
-		var err error
-		if prices, err = tokens.LoadPrices(o.Pricing); err != nil {
-			return usageErrorf("--pricing: %v", err)
-		}
+	prices, err := loadPrices(o.Pricing)
+	if err != nil {
+		return err
 	}
 	finder, err := f.Finder()
 	if err != nil {
@@ -83,63 +77,24 @@ func agentsRun(o *AgentsOptions) error {
 	if err != nil {
 		return err
 	}
-	var files []session.Agent
-	if s.Path != session.StdinPath { // a transcript on stdin has no folder to hold agent files
-		files = finder.Agents(s)
+	// The model's own warnings (islands, cycles) are not this command's:
+	// what concerns agents, it says itself.
+	t, err := tree.OpenQuiet(finder, s, f.IO.In, f.Report())
+	if err != nil {
+		return err
 	}
+	defer t.Close()
+	res := agents.Report(t, nil, prices)
 	rep := f.Report()
-	var mainErr error
-	var fileErrs []agents.Warning
-	res := agents.Find(s, files, agents.Options{
-		Prices:  prices,
-		OnIssue: rep.Line,
-		OnError: func(path string, err error) {
-			if path == s.Path {
-				mainErr = err // nothing to link from: an error, as in show and tree
-				return
-			}
-			rep.FileError(path, err)
-			fileErrs = append(fileErrs, agents.Warning{File: path, Msg: diag.FileErrorText(path, err)})
-		},
-		Stdin:     f.IO.In,
-		Elsewhere: func(id string) string { return finder.AgentElsewhere(s, id) },
-	})
-	if mainErr != nil {
-		return mainErr
-	}
-	// The JSON document repeats every warning of stderr, file errors too.
-	res.Warnings = append(fileErrs, res.Warnings...)
-	for _, w := range res.Warnings[len(fileErrs):] { // file errors were printed as met
-		rep.Warn("%s", render.Safe(w.String()))
+	for _, w := range res.Warnings {
+		rep.Warn("%s", w.String())
 	}
 	for _, n := range res.Notes {
-		rep.Note("%s", render.Safe(n.String()))
+		rep.Note("%s", n.String())
 	}
-	unpriced := map[string]bool{}
-	for _, m := range res.MainUnpriced {
-		unpriced[m] = true
-	}
-	for _, a := range res.Agents {
-		if !a.Total.CostKnown() {
-			for _, m := range a.Models {
-				if prices.Model(m) == nil {
-					unpriced[m] = true
-				}
-			}
-		}
-	}
-	if len(unpriced) > 0 {
-		var ms []string
-		for m := range unpriced {
-			if m == "" {
-				m = "(no model)"
-			}
-			ms = append(ms, m)
-		}
-		sort.Strings(ms)
+	if ms := res.UnpricedModels(prices); len(ms) > 0 {
 		rep.Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(ms, ", "))
 	}
-
 	if f.Globals.JSON {
 		err = render.JSON(f.IO.Out, render.NewAgentsJSON(res), f.Render())
 	} else {

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,9 +10,10 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 const sid = "11111111-2222-3333-4444-555555555555"
@@ -40,12 +42,27 @@ func setup(t *testing.T, files map[string][]string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var issues []reader.Issue
-	res := Find(s, f.Agents(s), Options{OnIssue: func(i reader.Issue) { issues = append(issues, i) }})
-	if len(issues) > 0 {
-		t.Fatalf("unexpected skipped lines: %v", issues)
+	res, said := find(t, s, f.Agents(s), nil)
+	if strings.Contains(said, "skipped") {
+		t.Fatalf("unexpected skipped lines: %s", said)
 	}
 	return res
+}
+
+// find reads a session's tree as cctx agents does (quietly: the model's
+// own warnings are not the report's) and reports on its agents; said is
+// what went to stderr meanwhile.
+func find(t *testing.T, s *session.Session, files []session.Agent, prices *tokens.Prices) (*Result, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	tr, err := tree.LoadQuiet(s.Path, files, diag.New(&buf, true, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ID != "" {
+		tr.SessionID = s.ID
+	}
+	return Report(tr, nil, prices), buf.String()
 }
 
 func byID(t *testing.T, res *Result, id string) *Agent {
@@ -465,7 +482,7 @@ func TestTokensMatchTokensByAgent(t *testing.T) {
 		for _, s := range f.Sessions() {
 			files := f.Agents(s)
 			prices := tokens.DefaultPrices()
-			res := Find(s, files, Options{Prices: prices})
+			res, _ := find(t, s, files, prices)
 			rep := tokens.Build([]tokens.Input{{Session: s, Agents: files}}, prices, tokens.Window{}, tokens.ReadOptions{Strict: true})
 			want := map[string]tokens.Total{}
 			for _, g := range rep.GroupBy(tokens.ByAgent) {
@@ -518,11 +535,9 @@ func TestAnUnreadableTranscriptIsNotAMismatch(t *testing.T) {
 	result := `{"type":"user","uuid":"r1","parentUuid":"c1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:01:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"done"}]},"toolUseResult":{"status":"completed","agentId":"ag1","totalTokens":15}}`
 	os.WriteFile(main, []byte(mainPrompt+"\n"+call+"\n"+result+"\n"), 0o644)
 	gone := filepath.Join(proj, sid, "subagents", "agent-ag1.jsonl") // listed, then gone
-	var errs []string
-	res := Find(&session.Session{ID: sid, Path: main, ProjectDir: proj}, []session.Agent{{ID: "ag1", Path: gone}},
-		Options{OnError: func(path string, err error) { errs = append(errs, path) }})
-	if len(errs) != 1 || errs[0] != gone {
-		t.Errorf("file errors %v", errs)
+	res, said := find(t, &session.Session{ID: sid, Path: main, ProjectDir: proj}, []session.Agent{{ID: "ag1", Path: gone}}, nil)
+	if strings.Count(said, "warning: ") != 1 || !strings.Contains(said, gone+": no such file") {
+		t.Errorf("file errors %q", said)
 	}
 	a := byID(t, res, "ag1")
 	if a.TokenCheck == CheckMismatch || warned(res, "holds no API call") {

@@ -291,14 +291,28 @@ func ParseLine(raw []byte) (Entry, bool) {
 // Peek tells what a raw line is without parsing the rest of it: it walks
 // the top-level keys only until it knows the entry's type, or its message
 // role (Claude Code writes "type" after "message" on assistant lines, but
-// before the payload on most others). isSidechain, an early key, is
-// reported if seen by then. It is how a caller picks the lines worth
-// parsing (Options.Want) at close to the speed of reading them.
+// before the payload on most others), and whether it is a sidechain line.
+// isSidechain comes before both in every version seen; when a user or
+// assistant line has it later (keys in another order), the walk goes on
+// to find it, so that what a caller picks does not depend on key order:
+// the lines of an inline sidechain are all picked, and its agent is named
+// the same whatever order the keys came in. It is how a caller picks the
+// lines worth parsing (Options.Want) at close to the speed of reading them.
 func Peek(line []byte) (typ, role string, sidechain bool) {
 	b := line
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return "", "", false
+	}
+	sawSidechain := false
+	// done: the type (or role) is known, and so is isSidechain unless the
+	// line is no user or assistant line, where it does not matter.
+	done := func() bool {
+		kind := typ
+		if kind == "" {
+			kind = role
+		}
+		return kind != "" && (sawSidechain || kind != "user" && kind != "assistant")
 	}
 	i = skipSpace(b, i+1)
 	for i < len(b) && b[i] == '"' {
@@ -311,7 +325,7 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 			return
 		}
 		vs := skipSpace(b, i+1)
-		if string(key) == "message" && vs < len(b) && b[vs] == '{' {
+		if string(key) == "message" && vs < len(b) && b[vs] == '{' && role == "" {
 			// Only the start of the message is read: role comes before
 			// the content in every version seen.
 			eachMember(b[vs:], func(k, v []byte) bool {
@@ -321,16 +335,20 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 				}
 				return true
 			})
-			return
+			if done() {
+				return // the common case: the rest is the payload
+			}
 		}
 		if i = skipValue(b, vs); i < 0 {
 			return
 		}
 		switch string(key) {
 		case "isSidechain":
-			sidechain = string(b[vs:i]) == "true"
+			sidechain, sawSidechain = string(b[vs:i]) == "true", true
 		case "type":
 			typ = wordStr(b[vs:i])
+		}
+		if done() {
 			return
 		}
 		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {

@@ -51,13 +51,14 @@ type TreeFacts struct {
 	AgentType        string
 }
 
-// ToolUseFact is one tool_use block. Description, SubagentType and
-// PromptHash are read from the input of Agent/Task calls only.
+// ToolUseFact is one tool_use block. Description, SubagentType, Resume
+// and PromptHash are read from the input of Agent/Task calls only.
 type ToolUseFact struct {
 	ID           string
 	Name         string
 	Description  string
 	SubagentType string
+	Resume       string // the agentId of the agent the call resumes
 	PromptHash   uint64
 }
 
@@ -222,6 +223,7 @@ func (bk *blockKeys) apply(f *TreeFacts, texts *[][]byte) {
 		if IsSpawnTool(tu.Name) && len(bk.input) > 0 && bk.input[0] == '{' {
 			tu.Description = rawStr(firstMember(bk.input, "description"))
 			tu.SubagentType = rawStr(firstMember(bk.input, "subagent_type"))
+			tu.Resume = rawStr(firstMember(bk.input, "resume"))
 			if p := firstMember(bk.input, "prompt"); len(p) > 0 && p[0] == '"' {
 				tu.PromptHash = HashPrompt(jsonString(p))
 			}
@@ -386,4 +388,16 @@ func (f *TreeFacts) setPrompt(texts ...string) {
 		t = string(r[:PromptRunes])
 	}
 	f.Prompt = strings.Clone(t)
+}
+
+// InlineAgentID names an inline sidechain (Claude Code ≤1.0.x writes a
+// Task subagent's lines into the main file, with isSidechain and no
+// agentId) after the uuid of its chain's first line: "sidechain-" and its
+// first 8 characters. The tree, the token counter and the agents report
+// all name one this way, so their keys agree.
+func InlineAgentID(rootUUID string) string {
+	if len(rootUUID) > 8 {
+		rootUUID = rootUUID[:8]
+	}
+	return "sidechain-" + rootUUID
 }

@@ -243,7 +243,9 @@ type AgentsJSON struct {
 // NewAgentsJSON builds the document of one session's agents.
 func NewAgentsJSON(res *agents.Result) AgentsJSON {
 	doc := AgentsJSON{SchemaVersion: SchemaVersion, SessionID: res.SessionID, Agents: []SubagentJSON{}, Main: res.Main, Warnings: []string{}}
-	for _, w := range res.Warnings {
+	// Every warning of stderr: the file errors (said as they were met),
+	// then the rest.
+	for _, w := range append(append([]agents.Warning(nil), res.FileErrors...), res.Warnings...) {
 		doc.Warnings = append(doc.Warnings, w.String())
 	}
 	for _, a := range res.Agents {

@@ -262,7 +262,8 @@ func (f *File) Add(e *reader.Entry) {
 }
 
 // inlineAgent names the inline sidechain an entry belongs to after the
-// chain's root: "sidechain-" and the root uuid's first 8 characters.
+// chain's root (reader.InlineAgentID). Every sidechain line is read
+// (Wanted), so the chain is followed whatever order a line's keys are in.
 func (f *File) inlineAgent(e *reader.Entry) string {
 	if f.sideRoot == nil {
 		f.sideRoot = map[string]string{}
@@ -272,10 +273,7 @@ func (f *File) inlineAgent(e *reader.Entry) string {
 		root = e.UUID
 	}
 	f.sideRoot[e.UUID] = root
-	if len(root) > 8 {
-		root = root[:8]
-	}
-	return "sidechain-" + root
+	return reader.InlineAgentID(root)
 }
 
 // find looks a fingerprint up. A line without requestId belongs to the

@@ -2,41 +2,75 @@ package tree
 
 import (
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
-// linkAgents hangs each subagent under the node that spawned it.
+// Call is one Agent/Task tool call of the session (in the main transcript
+// or in a subagent's): what spawned or resumed a subagent.
+type Call struct {
+	ToolUseID string
+	Tool      string // Agent or Task
+	Node      *Node  // the assistant line holding the tool_use
+	Fact      reader.ToolUseFact
+	// Result is the first line answering the call; nil when none does.
+	Result *Node
+	// ResultAgentID is toolUseResult.agentId of the result line, when that
+	// line answers this call only (toolUseResult belongs to the line).
+	ResultAgentID string
+	// Agent is the subagent the call spawned or resumed; nil when its
+	// transcript is not in the session (see the Agent/Task result's
+	// ResultAgentID).
+	Agent *Agent
+	// Elsewhere is the transcript of the agent the result names, found in
+	// the folder of the session this one resumed (a resumed session
+	// replays the earlier one's lines; the agents stay there).
+	Elsewhere string
+}
+
+// linkAgents hangs each subagent under the call that spawned it. A link is
+// made on evidence only, never on timing alone:
 //
-// File agents (agent-<id>.jsonl, both layouts) are linked, in this order,
-// by the toolUseId of their .meta.json sidecar, by toolUseResult.agentId on
-// the line carrying the Agent/Task result, or by the agentId of
-// agent_progress lines (a 2.1.x agent still running). Compaction agents
-// (agent-acompact-*) hang under the compact_boundary whose
-// logicalParentUuid their lines point to, else under the first boundary
-// after their last line. Agents nothing links (2.0.x Warmup agents) keep a
-// nil Spawn.
+//  1. the toolUseId of the agent's .meta.json sidecar (2.1.x), when one
+//     sidecar alone names that call;
+//  2. toolUseResult.agentId on the line carrying the Agent/Task result;
+//  3. the agentId of agent_progress lines (2.1.x, an agent still running);
+//  4. for an agent whose call was rejected while it ran (no agentId in the
+//     result, a sidecar without toolUseId): the call's exact prompt (the
+//     agent's first prompt, trimmed, equal to input.prompt), its
+//     description (equal to the sidecar's, when the sidecar has one) and
+//     the agent starting within a second of the call.
+//
+// A call that resumes an agent (input.resume, or a later result naming the
+// same agentId) is added to that agent's Calls.
+//
+// Compaction agents (agent-acompact-*) hang under the compact_boundary
+// whose logicalParentUuid their lines point to.
 //
 // Inline sidechains (≤1.0.x: isSidechain lines in the main file, each
-// chain starting at parentUuid null) become agents named "sidechain-" and
-// the first 8 characters of their root uuid. A sidechain is linked to the
-// Task call whose input prompt equals the sidechain's first prompt (hash of
-// the trimmed text); failing that, to the latest Task call not yet linked
-// and not failed whose line is not later than the sidechain's first line.
+// chain starting at parentUuid null) become agents named after their
+// root (reader.InlineAgentID). One is linked to the Task call its root's
+// parentUuid names, else to the one Task call whose exact prompt it
+// received. Agents nothing links keep a nil Spawn (2.0.x warm-ups among
+// them: Claude Code starts those itself).
 func (b *builder) linkAgents() {
 	t := b.t
-	resultByAgent := map[string]*Node{}
+	b.collectCalls()
 	progressTU := map[string]string{}
 	for _, n := range t.Nodes {
-		if id := n.ToolUseResultAgentID; id != "" && resultByAgent[id] == nil {
-			resultByAgent[id] = n
-		}
 		if id := n.facts.progressAgentID; id != "" && n.facts.parentToolUseID != "" && progressTU[id] == "" {
 			progressTU[id] = n.facts.parentToolUseID
 		}
 	}
-	claimed := map[string]bool{}
+	metaClaims := map[string]int{}
+	for _, a := range t.Agents {
+		if id := a.Meta.ToolUseID; id != "" {
+			metaClaims[id]++
+		}
+	}
 	for _, a := range t.Agents {
 		for _, n := range a.Nodes {
 			if n.Parent == nil {
@@ -46,70 +80,165 @@ func (b *builder) linkAgents() {
 				a.Leaf = n
 			}
 		}
-		m := b.meta[a]
-		a.Type, a.Description = m.AgentType, m.Description
+		a.Type, a.Description = a.Meta.AgentType, a.Meta.Description
 		if a.Compaction {
 			b.linkCompaction(a)
 			continue
 		}
-		var tu string
-		switch res := resultByAgent[a.ID]; {
-		case m.ToolUseID != "" && t.toolUse[m.ToolUseID] != nil:
-			tu, a.LinkedBy = m.ToolUseID, "meta.json"
-		case res != nil && len(res.ToolResults) > 0 && t.toolUse[res.ToolResults[0]] != nil:
-			tu, a.LinkedBy = res.ToolResults[0], "toolUseResult"
-		case progressTU[a.ID] != "" && t.toolUse[progressTU[a.ID]] != nil:
-			tu, a.LinkedBy = progressTU[a.ID], "progress"
+		var c *Call
+		switch m := a.Meta.ToolUseID; {
+		case m != "" && metaClaims[m] == 1 && b.calls[m] != nil && b.calls[m].Agent == nil:
+			c, a.LinkedBy = b.calls[m], "meta.json"
+		case b.resultCall(a.ID) != nil:
+			c, a.LinkedBy = b.resultCall(a.ID), "toolUseResult"
+		case progressTU[a.ID] != "" && b.calls[progressTU[a.ID]] != nil && b.calls[progressTU[a.ID]].Agent == nil:
+			c, a.LinkedBy = b.calls[progressTU[a.ID]], "progress"
 		}
-		if tu != "" {
-			b.attach(a, t.toolUse[tu], tu)
-			claimed[tu] = true
+		if m := a.Meta.ToolUseID; m != "" && metaClaims[m] > 1 {
+			a.MetaShared = metaClaims[m]
 		}
-		if a.Result == nil {
-			a.Result = resultByAgent[a.ID]
+		if c != nil {
+			b.attach(a, c)
 		}
-		if a.Type == "" && a.Result != nil {
+	}
+	// Rejected calls: only once every other link is made, so that an
+	// agent linked on a sidecar or a result is never taken here.
+	for _, a := range t.Agents {
+		if a.Spawn == nil && !a.Compaction {
+			if c := b.promptCall(a); c != nil {
+				b.attach(a, c)
+				a.LinkedBy = "prompt"
+			}
+		}
+	}
+	for _, a := range t.Agents {
+		if a.Type == "" && a.Result != nil && len(a.Calls) > 0 {
 			a.Type = a.Result.facts.agentType
 		}
-		if a.Spawn == nil && isWarmup(a) {
+		if a.Spawn == nil && !a.Compaction && isWarmup(a) {
 			a.Warmup = true
 			if a.Type == "" {
 				a.Type = "warmup"
 			}
 		}
 	}
-	b.inlineSidechains(claimed)
-	b.unlinkedResults(resultByAgent)
+	b.inlineSidechains()
+	b.resumes()
+	b.unlinkedResults()
+}
+
+// collectCalls lists every Agent/Task call, in file order (a tool_use id
+// seen twice is one call), with its result.
+func (b *builder) collectCalls() {
+	t := b.t
+	b.calls = map[string]*Call{}
+	for _, n := range t.Nodes {
+		for _, f := range n.ToolUses {
+			if !reader.IsSpawnTool(f.Name) || f.ID == "" || b.calls[f.ID] != nil {
+				continue
+			}
+			c := &Call{ToolUseID: f.ID, Tool: f.Name, Node: n, Fact: f}
+			if rs := t.results[f.ID]; len(rs) > 0 {
+				c.Result = rs[0]
+				if len(c.Result.ToolResults) == 1 {
+					c.ResultAgentID = c.Result.ToolUseResultAgentID
+				}
+			}
+			b.calls[f.ID] = c
+			t.Calls = append(t.Calls, c)
+		}
+	}
+}
+
+// resultCall is the first call not yet linked whose result names agent id.
+func (b *builder) resultCall(id string) *Call {
+	for _, c := range b.t.Calls {
+		if c.Agent == nil && c.ResultAgentID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// promptCall is the one unlinked call whose result names no agent and
+// that sent exactly the agent's first prompt, with the sidecar's
+// description, at most a second before the agent began.
+func (b *builder) promptCall(a *Agent) *Call {
+	first := firstPrompt(a)
+	if first == nil || first.PromptHash == 0 || first.Timestamp.IsZero() {
+		return nil
+	}
+	var found *Call
+	for _, c := range b.t.Calls {
+		switch {
+		case c.Agent != nil || c.ResultAgentID != "" || c.Fact.PromptHash != first.PromptHash:
+		case a.Meta.Description != "" && c.Fact.Description != a.Meta.Description:
+		case c.Node.Timestamp.IsZero():
+		case first.Timestamp.Before(c.Node.Timestamp) || first.Timestamp.Sub(c.Node.Timestamp) > time.Second:
+		default:
+			if found != nil {
+				return nil // two calls fit: no guess
+			}
+			found = c
+		}
+	}
+	return found
+}
+
+// firstPrompt is an agent's first user line that is not a tool result.
+func firstPrompt(a *Agent) *Node {
+	for _, n := range a.Nodes {
+		if n.Type == "user" && len(n.ToolResults) == 0 {
+			return n
+		}
+	}
+	return nil
 }
 
 // isWarmup reports whether a file agent's first prompt (its first user
 // line that is not a tool result, as cctx agents reads it) is a warm-up.
 func isWarmup(a *Agent) bool {
-	for _, n := range a.Nodes {
-		if n.Type == "user" && len(n.ToolResults) == 0 {
-			return reader.IsWarmup(n.Prompt)
+	n := firstPrompt(a)
+	return n != nil && reader.IsWarmup(n.Prompt)
+}
+
+// resumes adds to each agent the later calls that resumed it: input.resume
+// names it, or their result names it again.
+func (b *builder) resumes() {
+	for _, c := range b.t.Calls {
+		if c.Agent != nil {
+			continue
+		}
+		id := c.ResultAgentID
+		if id == "" {
+			id = c.Fact.Resume
+		}
+		if a := b.t.AgentByID(id); a != nil && id != "" && a.Spawn != nil {
+			c.Agent = a
+			a.Calls = append(a.Calls, c)
 		}
 	}
-	return false
+	for _, a := range b.t.Agents {
+		sort.SliceStable(a.Calls, func(i, j int) bool { return a.Calls[i].Node.pos < a.Calls[j].Node.pos })
+	}
 }
 
 // unlinkedResults reports the Agent/Task results that name an agent whose
-// transcript was not found, as cctx agents does: the conversation is
-// drawn without it, and that should not pass in silence. A transcript read
-// from standard input has no folder to hold agent files: nothing to say.
-func (b *builder) unlinkedResults(resultByAgent map[string]*Node) {
+// transcript was not found: the conversation is drawn without it, and that
+// should not pass in silence. A transcript read from standard input has no
+// folder to hold agent files: nothing to say.
+func (b *builder) unlinkedResults() {
 	if b.t.Main == nil || b.alone {
 		return
 	}
-	var ids []string
-	for id := range resultByAgent {
-		if b.t.AgentByID(id) == nil && !b.unreadable[id] { // an unreadable file was reported as such
-			ids = append(ids, id)
+	said := map[string]bool{}
+	for _, c := range b.t.Calls {
+		id := c.ResultAgentID
+		if c.Agent != nil || id == "" || said[id] || b.t.AgentByID(id) != nil {
+			continue
 		}
-	}
-	sort.Slice(ids, func(i, j int) bool { return resultByAgent[ids[i]].pos < resultByAgent[ids[j]].pos })
-	for _, id := range ids {
-		n := resultByAgent[id]
+		said[id] = true
+		n := c.Result
 		if !session.SafeAgentID(id) {
 			b.warn(n.File, n.Line, "the Agent/Task result names agentId %s, which cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
 			continue
@@ -117,7 +246,8 @@ func (b *builder) unlinkedResults(resultByAgent map[string]*Node) {
 		if b.elsewhere != nil {
 			if p := b.elsewhere(id); p != "" {
 				// Not missing: this session resumed the one that ran it.
-				b.rep.Note("%s:%d: agent %s ran in the session this one resumed: its transcript is %s", n.File.Name, n.Line, id, p)
+				c.Elsewhere = p
+				b.note("%s:%d: agent %s ran in the session this one resumed: its transcript is %s", n.File.Name, n.Line, id, p)
 				continue
 			}
 		}
@@ -125,22 +255,17 @@ func (b *builder) unlinkedResults(resultByAgent map[string]*Node) {
 	}
 }
 
-// attach links agent a under spawn, the node holding tool_use id tu.
-func (b *builder) attach(a *Agent, spawn *Node, tu string) {
-	a.Spawn, a.ToolUseID = spawn, tu
-	spawn.Agents = append(spawn.Agents, a)
-	if rs := b.t.results[tu]; len(rs) > 0 {
-		a.Result = rs[0]
+// attach links agent a under the call c.
+func (b *builder) attach(a *Agent, c *Call) {
+	a.Spawn, a.ToolUseID, a.Result = c.Node, c.ToolUseID, c.Result
+	a.Calls = append(a.Calls, c)
+	c.Agent = a
+	c.Node.Agents = append(c.Node.Agents, a)
+	if a.Type == "" {
+		a.Type = c.Fact.SubagentType
 	}
-	for _, f := range spawn.ToolUses {
-		if f.ID == tu {
-			if a.Type == "" {
-				a.Type = f.SubagentType
-			}
-			if a.Description == "" {
-				a.Description = f.Description
-			}
-		}
+	if a.Description == "" {
+		a.Description = c.Fact.Description
 	}
 }
 
@@ -152,69 +277,43 @@ func (b *builder) linkCompaction(a *Agent) {
 			external[n.ParentUUID] = true
 		}
 	}
-	var last *Node
-	if len(a.Nodes) > 0 {
-		last = a.Nodes[len(a.Nodes)-1]
-	}
-	var byTime *Node
-	if b.boundaries == nil {
-		// The main file's compact boundaries, found once for every
-		// compaction agent (a long session has hundreds of them).
-		b.boundaries = []*Node{}
-		for _, n := range t.Nodes {
-			if n.Agent == nil && n.IsCompactBoundary() {
-				b.boundaries = append(b.boundaries, n)
+	for _, n := range t.Nodes {
+		if n.Agent == nil && n.IsCompactBoundary() && external[n.LogicalParentUUID] {
+			a.Spawn, a.LinkedBy = n, "compaction"
+			n.Agents = append(n.Agents, a)
+			if a.Type == "" {
+				a.Type = "compaction"
 			}
-		}
-	}
-	for _, n := range b.boundaries {
-		if external[n.LogicalParentUUID] {
-			b.hangCompaction(a, n)
 			return
 		}
-		if byTime == nil && last != nil && !n.Timestamp.IsZero() && !n.Timestamp.Before(last.Timestamp) {
-			byTime = n
-		}
-	}
-	if byTime != nil {
-		b.hangCompaction(a, byTime)
-	}
-}
-
-func (b *builder) hangCompaction(a *Agent, boundary *Node) {
-	a.Spawn, a.LinkedBy = boundary, "compaction"
-	boundary.Agents = append(boundary.Agents, a)
-	if a.Type == "" {
-		a.Type = "compaction"
 	}
 }
 
 // inlineSidechains turns the isSidechain components of the main file into
 // agents and links them (see linkAgents).
-func (b *builder) inlineSidechains(claimed map[string]bool) {
+func (b *builder) inlineSidechains() {
 	t := b.t
 	var inline []*Agent
 	for _, n := range t.Nodes {
 		if n.Agent != nil || !n.Sidechain || (n.Parent != nil && n.Parent.Sidechain) {
 			continue
 		}
-		a := &Agent{ID: "sidechain-" + n.Short(), File: t.Main, Inline: true, Roots: []*Node{n}}
+		a := &Agent{ID: reader.InlineAgentID(n.UUID), File: t.Main, Inline: true, Roots: []*Node{n}}
 		if p := n.Parent; p != nil {
 			// A sidechain hanging off a main line: that line spawned it.
 			p.Children = removeNode(p.Children, n)
 			n.Parent = nil
 			for _, f := range p.ToolUses {
-				if reader.IsSpawnTool(f.Name) && !claimed[f.ID] {
-					b.attach(a, p, f.ID)
-					claimed[f.ID] = true
-					a.LinkedBy = "parentUuid"
+				if c := b.calls[f.ID]; c != nil && c.Agent == nil {
+					b.attach(a, c)
 					break
 				}
 			}
 			if a.Spawn == nil {
-				a.Spawn, a.LinkedBy = p, "parentUuid"
+				a.Spawn = p
 				p.Agents = append(p.Agents, a)
 			}
+			a.LinkedBy = "parentUuid"
 		}
 		stack := []*Node{n}
 		seen := map[*Node]bool{}
@@ -241,74 +340,38 @@ func (b *builder) inlineSidechains(claimed map[string]bool) {
 		}
 		inline = append(inline, a)
 	}
-	if len(inline) == 0 {
-		return
-	}
-	type call struct {
-		node *Node
-		fact reader.ToolUseFact
-	}
-	var calls []call
-	for _, n := range t.Nodes {
-		if n.Agent != nil || n.Sidechain {
-			continue
-		}
-		for _, f := range n.ToolUses {
-			if reader.IsSpawnTool(f.Name) && !claimed[f.ID] {
-				calls = append(calls, call{n, f})
-			}
+	// The exact prompt, when one call alone sent it and one sidechain
+	// alone received it: two of either would be a guess.
+	sent := map[uint64][]*Call{}
+	for _, c := range t.Calls {
+		if c.Agent == nil && c.Fact.PromptHash != 0 && c.Node.Agent == nil && !c.Node.Sidechain {
+			sent[c.Fact.PromptHash] = append(sent[c.Fact.PromptHash], c)
 		}
 	}
-	failed := func(id string) bool {
-		rs := t.results[id]
-		if len(rs) == 0 {
-			return false
-		}
-		for _, r := range rs {
-			if !r.ResultError {
-				return false
-			}
-		}
-		return true
-	}
+	got := map[uint64]int{}
 	for _, a := range inline {
-		if a.Spawn != nil {
-			continue
-		}
-		root := a.Roots[0]
-		for _, c := range calls {
-			if !claimed[c.fact.ID] && root.PromptHash != 0 && c.fact.PromptHash == root.PromptHash {
-				b.attach(a, c.node, c.fact.ID)
-				claimed[c.fact.ID], a.LinkedBy = true, "prompt"
-				break
-			}
+		if a.Spawn == nil {
+			got[a.Roots[0].PromptHash]++
 		}
 	}
 	for _, a := range inline {
-		if a.Spawn != nil {
+		h := a.Roots[0].PromptHash
+		if a.Spawn != nil || h == 0 {
 			continue
 		}
-		root := a.Roots[0]
-		var best *call
-		for i := range calls {
-			c := &calls[i]
-			if claimed[c.fact.ID] || failed(c.fact.ID) || c.node.Timestamp.After(root.Timestamp) {
-				continue
-			}
-			if best == nil || !c.node.Timestamp.Before(best.node.Timestamp) {
-				best = c
-			}
-		}
-		if best != nil {
-			b.attach(a, best.node, best.fact.ID)
-			claimed[best.fact.ID], a.LinkedBy = true, "time"
+		if cs := sent[h]; len(cs) == 1 && got[h] == 1 && cs[0].Agent == nil {
+			b.attach(a, cs[0])
+			a.LinkedBy = "prompt"
+		} else if len(cs) > 0 {
+			a.PromptShared = max(len(cs), got[h])
 		}
 	}
 	t.Agents = append(t.Agents, inline...)
 }
 
 func sortByPos(ns []*Node) {
-	// insertion sort is enough for nearly sorted slices, but use the
-	// standard sort to stay O(n log n) on any input.
 	sortNodes(ns, func(a, b *Node) bool { return a.pos < b.pos })
 }
+
+// isCompaction reports whether an agent id is a compaction agent's.
+func isCompaction(id string) bool { return strings.HasPrefix(id, "acompact") }

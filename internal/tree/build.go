@@ -1,14 +1,12 @@
 package tree
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,47 +15,44 @@ import (
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
-// maxMetaBytes bounds the agent-<id>.meta.json sidecar read: it holds a few
-// short fields.
-const maxMetaBytes = 1 << 20
-
 // Load builds the tree of a session: its main file and the subagent files
 // the finder lists for it (none for standard input). Warnings go to rep
 // (nil: discarded) and to Tree.Warnings. Only an unreadable main file is an
 // error; an unreadable agent file is a warning.
 func Load(f *session.Finder, s *session.Session, rep *diag.Reporter) (*Tree, error) {
-	var agents []session.Agent
-	var elsewhere func(string) string
-	if s.Path != session.StdinPath && f != nil {
-		agents = f.Agents(s)
-		elsewhere = func(id string) string { return f.AgentElsewhere(s, id) }
+	if s.Path == session.StdinPath {
+		return readOne(newBuilder(rep), os.Stdin, s.Path, "<stdin>")
 	}
-	return loadFiles(s.Path, agents, rep, elsewhere)
+	return open(f, s, nil, rep, false)
 }
 
-// LoadFiles builds the tree of the main transcript at mainPath ("-" is
-// standard input) with the given subagent files.
+// LoadFiles builds the tree of the main transcript at mainPath with the
+// given subagent files.
 //
 // The files are parsed in parallel, a big main file in pieces of
 // pieceBytes, one piece or file per core at a time, and put together in
 // file order: the tree, its warnings and their order are those of reading
 // every line in turn.
 func LoadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tree, error) {
-	return loadFiles(mainPath, agents, rep, nil)
+	if mainPath == session.StdinPath {
+		return readOne(newBuilder(rep), os.Stdin, mainPath, "<stdin>")
+	}
+	return newBuilder(rep).load(mainPath, agents)
 }
 
-// loadFiles is LoadFiles; elsewhere, when set, finds an agent's transcript
-// in another session's folder (see session.Finder.AgentElsewhere).
-func loadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter, elsewhere func(string) string) (*Tree, error) {
+// LoadQuiet is LoadFiles keeping the model's warnings in Tree.Warnings
+// without saying them (see OpenQuiet).
+func LoadQuiet(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tree, error) {
+	b := newBuilder(rep)
+	b.quiet = true
+	return b.load(mainPath, agents)
+}
+
+func (b *builder) load(mainPath string, agents []session.Agent) (*Tree, error) {
 	// While a tree is read, most of the heap is the tree itself, which only
 	// grows: a collection each time the heap doubles rescans it to free
 	// little. Measured on a 526 MB session: 10% faster, same peak.
 	defer debug.SetGCPercent(debug.SetGCPercent(300))
-	b := newBuilder(rep)
-	b.elsewhere = elsewhere
-	if mainPath == session.StdinPath {
-		return readOne(b, os.Stdin, mainPath, "<stdin>")
-	}
 	main := &File{Path: mainPath, Name: mainPath}
 	starts, err := reader.SplitPoints(mainPath, pieceBytes)
 	if err != nil {
@@ -75,6 +70,7 @@ func loadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter, else
 	// layouts, a copied folder) holds the same conversation and would be
 	// drawn twice. The subagents/ layout, the newer, is read.
 	chosen := map[string]int{}
+	skipped := map[string][]string{}
 	var uniq []session.Agent
 	for _, a := range agents {
 		if i, dup := chosen[a.ID]; dup {
@@ -82,14 +78,15 @@ func loadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter, else
 			if keep.Flat && !a.Flat {
 				uniq[i], keep, skip = a, a, keep
 			}
-			b.rep.Warn("%s: a second transcript for agent %s; reading %s only", skip.Path, a.ID, keep.Path)
+			skipped[a.ID] = append(skipped[a.ID], skip.Path)
+			b.warnAt(Warning{File: skip.Path, Msg: sprintf("a second transcript for agent %s; reading %s only", a.ID, keep.Path)})
 			continue
 		}
 		chosen[a.ID] = len(uniq)
 		uniq = append(uniq, a)
 	}
 	for _, a := range uniq {
-		ag := &Agent{ID: a.ID, Compaction: strings.HasPrefix(a.ID, "acompact")}
+		ag := &Agent{ID: a.ID, Compaction: isCompaction(a.ID), MetaPath: a.MetaPath, Skipped: skipped[a.ID]}
 		fl := &File{Path: a.Path, Name: a.Path, Agent: ag}
 		ag.File = fl
 		work = append(work, &piece{file: fl, end: -1, metaPath: a.MetaPath})
@@ -108,23 +105,24 @@ func loadFiles(mainPath string, agents []session.Agent, rep *diag.Reporter, else
 				return nil, err
 			}
 		} else {
-			if p := pieces[0]; p.openErr != nil {
-				b.rep.FileError(f.Path, p.openErr) // counted: an unreadable file makes the command fail
-				if b.unreadable == nil {
-					b.unreadable = map[string]bool{}
-				}
-				b.unreadable[f.Agent.ID] = true
-				b.t.Unreadable = append(b.t.Unreadable, f.Path)
+			// An agent whose file cannot be read (whole or in part) is kept
+			// with what could be read, and says so: its call still links
+			// to it, and no command mistakes it for an empty transcript.
+			p := pieces[0]
+			if p.openErr != nil {
+				f.Agent.ReadErr = p.openErr
 			} else {
 				b.addFile(f, pieces)
-				if p.readErr != nil {
-					b.rep.FileError(f.Path, p.readErr)
-				}
-				if p.metaPath != "" {
-					b.readMeta(f.Agent, p.metaPath)
-				}
-				b.t.Agents = append(b.t.Agents, f.Agent)
+				f.Agent.ReadErr = p.readErr
 			}
+			if err := f.Agent.ReadErr; err != nil {
+				b.rep.FileError(f.Path, err) // counted: an unreadable file makes the command fail
+				b.t.Unreadable = append(b.t.Unreadable, f.Path)
+			}
+			if p.metaPath != "" {
+				b.readMeta(f.Agent, p.metaPath)
+			}
+			b.t.Agents = append(b.t.Agents, f.Agent)
 		}
 		i = j
 	}
@@ -248,7 +246,7 @@ func (p *piece) parse(r *reader.Reader) {
 			n.facts = factsExtra{
 				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
 				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
-				agentTokens: fa.AgentTotalTokens, agentCalls: fa.AgentToolCalls, agentType: fa.AgentType,
+				agentType: fa.AgentType,
 			}
 		}
 		e.Facts = nil // the reader's
@@ -371,8 +369,7 @@ func (b *builder) say(f *File, issues []reader.Issue, warns []Warning) {
 			i++
 			continue
 		}
-		b.t.Warnings = append(b.t.Warnings, warns[j])
-		b.rep.Warn("%s", warns[j].String())
+		b.warnAt(warns[j])
 		j++
 	}
 }
@@ -380,20 +377,14 @@ func (b *builder) say(f *File, issues []reader.Issue, warns []Warning) {
 type builder struct {
 	t       *Tree
 	rep     *diag.Reporter
+	quiet   bool // warnings go to Tree.Warnings only (Options.Quiet)
 	fileIdx map[*File]map[string]*Node
-	meta    map[*Agent]agentMeta
+	calls   map[string]*Call // Agent/Task calls by tool_use id
 
 	boundaries []*Node // compact boundaries of the main file, once needed
 	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
 	elsewhere  func(agentID string) string
-	alone      bool            // read from a stream: agent files cannot be looked for
-	unreadable map[string]bool // agent ids whose file could not be read
-}
-
-type agentMeta struct {
-	ToolUseID   string `json:"toolUseId"`
-	AgentType   string `json:"agentType"`
-	Description string `json:"description"`
+	alone      bool // read from a stream: agent files cannot be looked for
 }
 
 func newBuilder(rep *diag.Reporter) *builder {
@@ -410,30 +401,38 @@ func newBuilder(rep *diag.Reporter) *builder {
 		},
 		rep:     rep,
 		fileIdx: map[*File]map[string]*Node{},
-		meta:    map[*Agent]agentMeta{},
 	}
 }
 
 func (b *builder) warn(f *File, line int, format string, args ...any) {
-	w := Warning{File: f.Name, Line: line, Msg: sprintf(format, args...)}
+	b.warnAt(Warning{File: f.Name, Line: line, Msg: sprintf(format, args...)})
+}
+
+// warnAt records a warning in Tree.Warnings and, unless quiet, says it.
+func (b *builder) warnAt(w Warning) {
 	b.t.Warnings = append(b.t.Warnings, w)
-	b.rep.Warn("%s", w.String())
+	if !b.quiet {
+		b.rep.Warn("%s", w.String())
+	}
+}
+
+func (b *builder) note(format string, args ...any) {
+	if !b.quiet {
+		b.rep.Note(format, args...)
+	}
 }
 
 // readMeta reads agent-<id>.meta.json (2.1.x): the spawning tool_use id,
-// the agent type and description. A missing or odd sidecar is ignored.
+// the agent type and description. A sidecar that cannot be read is noted
+// (cctx agents reports it), and links nothing.
 func (b *builder) readMeta(a *Agent, path string) {
-	fh, err := os.Open(path)
+	m, err := reader.ReadAgentMeta(path)
 	if err != nil {
+		a.MetaErr = err
+		b.note("%s: unreadable sidecar: %v", path, err)
 		return
 	}
-	defer fh.Close()
-	var m agentMeta
-	if err := json.NewDecoder(io.LimitReader(fh, maxMetaBytes)).Decode(&m); err != nil {
-		b.rep.Note("%s: unreadable sidecar: %v", path, err)
-		return
-	}
-	b.meta[a] = m
+	a.Meta = m
 }
 
 // finish links the nodes and computes everything the Tree offers.

@@ -15,12 +15,34 @@ import (
 // Source); Close removes the spool. A tree without a sessionId in its
 // lines is named after the session argument's id.
 func Open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
+	return open(f, s, stdin, rep, false)
+}
+
+// OpenQuiet is Open for a command that reports on something else than the
+// conversation's shape (cctx agents): the model's own warnings (islands,
+// cycles, agent links) are kept in Tree.Warnings but not said; skipped
+// lines and unreadable files are said as always.
+func OpenQuiet(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
+	return open(f, s, stdin, rep, true)
+}
+
+func open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter, quiet bool) (*Tree, error) {
 	var t *Tree
 	var err error
 	if s.Path != session.StdinPath {
-		t, err = Load(f, s, rep)
+		var agents []session.Agent
+		var elsewhere func(string) string
+		if f != nil {
+			agents = f.Agents(s)
+			elsewhere = func(id string) string { return f.AgentElsewhere(s, id) }
+		}
+		b := newBuilder(rep)
+		b.quiet, b.elsewhere = quiet, elsewhere
+		t, err = b.load(s.Path, agents)
 	} else {
-		t, err = readStdin(stdin, rep)
+		b := newBuilder(rep)
+		b.quiet = quiet
+		t, err = readStdin(b, stdin)
 	}
 	if err != nil {
 		return nil, err
@@ -31,12 +53,12 @@ func Open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Repo
 	return t, nil
 }
 
-func readStdin(stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
+func readStdin(b *builder, stdin io.Reader) (*Tree, error) {
 	tmp, err := os.CreateTemp("", "cctx-stdin-*.jsonl")
 	if err != nil {
 		return nil, err
 	}
-	t, err := Read(io.TeeReader(stdin, tmp), "<stdin>", rep)
+	t, err := readOne(b, io.TeeReader(stdin, tmp), session.StdinPath, "<stdin>")
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

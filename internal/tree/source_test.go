@@ -31,4 +31,3 @@ func TestReadLineAt(t *testing.T) {
 		t.Error("a changed file must be an error")
 	}
 }
-

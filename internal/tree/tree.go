@@ -118,8 +118,6 @@ type factsExtra struct {
 	preservedMessages *reader.PreservedMessages
 	progressAgentID   string
 	parentToolUseID   string
-	agentTokens       int64
-	agentCalls        int64
 	agentType         string
 }
 
@@ -164,13 +162,33 @@ type Agent struct {
 	Spawn     *Node
 	ToolUseID string // the spawning tool_use id
 	Result    *Node  // the user line with the tool's result, if any
-	// LinkedBy says how Spawn was found: "meta.json" (toolUseId of the
-	// sidecar), "toolUseResult" (toolUseResult.agentId of the result line),
-	// "progress" (agent_progress lines), "prompt" (an inline sidechain's
-	// first prompt equals the Task input prompt), "time" (the latest
-	// unmatched Task call before the sidechain began), "compaction"
-	// (logicalParentUuid of the boundary, or the next boundary in time).
+	// Calls are the calls that spawned it (the first) and resumed it, in
+	// file order.
+	Calls []*Call
+	// LinkedBy says how Spawn was found (see linkAgents): "meta.json"
+	// (toolUseId of the sidecar), "toolUseResult" (toolUseResult.agentId
+	// of the result line), "progress" (agent_progress lines), "prompt"
+	// (the call's exact prompt), "parentUuid" (an inline sidechain whose
+	// root names the call's line), "compaction" (the logicalParentUuid of
+	// the boundary its lines point to).
 	LinkedBy string
+
+	// Meta is the agent-<id>.meta.json sidecar (zero when there is none);
+	// MetaPath its path and MetaErr why it could not be read.
+	Meta     reader.AgentMeta
+	MetaPath string
+	MetaErr  error
+	// MetaShared is how many sidecars name the same call as this one's
+	// (more than one: none of them is linked by it).
+	MetaShared int
+	// ReadErr is why its file could not be read, whole (no Nodes) or in
+	// part; it was reported.
+	ReadErr error
+	// Skipped are other transcripts with the same agent id, not read.
+	Skipped []string
+	// PromptShared is set on an inline sidechain whose prompt several calls
+	// sent or several sidechains received: how many (none is linked by it).
+	PromptShared int
 
 	Type        string // subagent_type / agentType
 	Description string // the Task/Agent call's description
@@ -221,9 +239,12 @@ type Tree struct {
 	Leaf     *Node
 	LeafRule string
 	Agents   []*Agent // file agents in path order, then inline sidechains
-	Islands  []*Island
-	Cycles   []*Cycle
-	// Unreadable are the agent files that could not be opened (reported).
+	// Calls are the session's Agent/Task tool calls, in file order.
+	Calls   []*Call
+	Islands []*Island
+	Cycles  []*Cycle
+	// Unreadable are the agent files that could not be read, whole or in
+	// part (reported; see Agent.ReadErr).
 	Unreadable []string
 	Warnings   []Warning
 

@@ -36,11 +36,20 @@ func user(id, parent, text string, sec int) string {
 
 // asst is an assistant line of response msg; tools are tool_use ids.
 func asst(id, parent, msg string, sec int, tools ...string) string {
+	return asstTool("Bash", id, parent, msg, sec, tools...)
+}
+
+// spawn is asst calling the Task tool: each call spawns a subagent.
+func spawn(id, parent, msg string, sec int, tools ...string) string {
+	return asstTool("Task", id, parent, msg, sec, tools...)
+}
+
+func asstTool(name, id, parent, msg string, sec int, tools ...string) string {
 	content := `[{"type":"text","text":"ok"}]`
 	if len(tools) > 0 {
 		var bs []string
 		for _, t := range tools {
-			bs = append(bs, fmt.Sprintf(`{"type":"tool_use","id":"%s","name":"Bash","input":{}}`, t))
+			bs = append(bs, fmt.Sprintf(`{"type":"tool_use","id":"%s","name":"%s","input":{}}`, t, name))
 		}
 		content = "[" + strings.Join(bs, ",") + "]"
 	}
@@ -630,7 +639,9 @@ func TestWarmupAgents(t *testing.T) {
 	}
 }
 
-// Inline sidechains (≤1.0.x) are linked by their first prompt, else by time.
+// Inline sidechains (≤1.0.x) are linked by their first prompt: the one
+// call that sent it exactly. Never by time: a sidechain whose prompt no
+// call sent stays unlinked, in every command.
 func TestInlineSidechains(t *testing.T) {
 	task := func(id, parent, tool, prompt string, sec int) string {
 		return fmt.Sprintf(`{"type":"assistant","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"%s","message":{"id":"m-%s","role":"assistant","content":[{"type":"tool_use","id":"%s","name":"Task","input":{"description":"d-%s","prompt":%q}}]}}`, id, parent, ts(sec), id, tool, tool, prompt)
@@ -642,7 +653,7 @@ func TestInlineSidechains(t *testing.T) {
 		user("u1", "", "start", 0),
 		task("t1", "u1", "toolu_A", "Check the package", 1),
 		task("t2", "t1", "toolu_B", "Something else entirely", 2),
-		side("s1", "", "Analyze structure", 3), // no Task has this prompt: by time → toolu_B
+		side("s1", "", "Analyze structure", 3), // no Task has this prompt: not linked
 		result("r1", "t2", "toolu_A", 4),
 		side("s2", "", "Check the package", 5), // prompt match → toolu_A, though toolu_B is later
 		side("s3", "s2", "and more", 6),
@@ -656,7 +667,7 @@ func TestInlineSidechains(t *testing.T) {
 		}
 		got[a.ID] = sp + " " + a.LinkedBy + " " + fmt.Sprint(len(a.Nodes))
 	}
-	want := map[string]string{"sidechain-s1": "toolu_B time 1", "sidechain-s2": "toolu_A prompt 2"}
+	want := map[string]string{"sidechain-s1": "  1", "sidechain-s2": "toolu_A prompt 2"}
 	for k, w := range want {
 		if got[k] != w {
 			t.Errorf("agent %s = %q, want %q (all: %v)", k, got[k], w, got)
@@ -812,7 +823,7 @@ func TestResultsNamingAMissingAgentAreReported(t *testing.T) {
 	res := func(id, parent, tool, agent string, sec int) string {
 		return fmt.Sprintf(`{"type":"user","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"%s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"ok"}]},"toolUseResult":{"agentId":%q,"totalTokens":5}}`, id, parent, ts(sec), tool, agent)
 	}
-	writeFile(t, main, user("u1", "", "start", 0), asst("a1", "u1", "m1", 1, "toolu_1", "toolu_2"),
+	writeFile(t, main, user("u1", "", "start", 0), spawn("a1", "u1", "m1", 1, "toolu_1", "toolu_2"),
 		res("r1", "a1", "toolu_1", "zzz", 2), res("r2", "r1", "toolu_2", "../x", 3))
 	var stderr bytes.Buffer
 	if _, err := Load(session.NewFinder(nil, nil), &session.Session{ID: "s1", Path: main, ProjectDir: dir}, diag.New(&stderr, false, false)); err != nil {
@@ -834,7 +845,7 @@ func TestAnUnreadableAgentFileIsNotAlsoMissing(t *testing.T) {
 	dir := t.TempDir()
 	main := filepath.Join(dir, "s1.jsonl")
 	res := `{"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"s1","timestamp":"` + ts(2) + `","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]},"toolUseResult":{"agentId":"zzz","totalTokens":5}}`
-	writeFile(t, main, user("u1", "", "start", 0), asst("a1", "u1", "m1", 1, "toolu_1"), res)
+	writeFile(t, main, user("u1", "", "start", 0), spawn("a1", "u1", "m1", 1, "toolu_1"), res)
 	var stderr bytes.Buffer
 	gone := filepath.Join(dir, "s1", "subagents", "agent-zzz.jsonl") // listed, then gone
 	tr, err := LoadFiles(main, []session.Agent{{ID: "zzz", Path: gone}}, diag.New(&stderr, false, false))

@@ -14,6 +14,7 @@ import (
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
 	"github.com/cctx-dev/cctx/tools/gencorpus/corpus"
 )
 
@@ -233,7 +234,11 @@ func TestAgentResultsMatchTheirTranscripts(t *testing.T) {
 	f := finder(dir)
 	checked := 0
 	for _, s := range f.Sessions() {
-		res := agents.Find(s, f.Agents(s), agents.Options{})
+		tr, err := tree.LoadQuiet(s.Path, f.Agents(s), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := agents.Report(tr, nil, nil)
 		for _, a := range res.Agents {
 			if a.TokenCheck == "" {
 				continue
