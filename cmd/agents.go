@@ -142,6 +142,9 @@ func agentsRun(o *AgentsOptions) error {
 		sort.Strings(ms)
 		rep.Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(ms, ", "))
 	}
+	for _, m := range prices.Estimated() {
+		rep.Warn("%s", prices.EstimateNote(m))
+	}
 
 	if f.Globals.JSON {
 		err = render.JSON(f.IO.Out, agentsDoc(res), f.Render())

@@ -184,6 +184,9 @@ func tokensRun(o *TokensOptions) error {
 		sort.Strings(models)
 		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(models, ", "))
 	}
+	for _, m := range prices.Estimated() {
+		f.Report().Warn("%s", prices.EstimateNote(m))
+	}
 
 	violations := checkBudgets(rep, budget, o.BudgetTotal || single)
 	if f.Globals.JSON {
