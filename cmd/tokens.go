@@ -55,8 +55,9 @@ With several, or none (every session under the roots, narrowed by --project,
 --since and --until): a row per session. --by chooses another grouping.
 
 Cost comes from an embedded, dated price table (--pricing FILE replaces it:
-same JSON format, see the README). Models without a price get no cost and one
-warning.
+same JSON format, see docs/pricing.md). A model without a row of its own is
+estimated at its family's newest row (flagged, with one warning); a model of
+no known family gets no cost and one warning.
 
 Budgets make a CI job fail: when any --max-* limit is exceeded the report is
 printed all the same, stderr names each budget, and cctx exits 3. With several

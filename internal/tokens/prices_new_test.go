@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -287,5 +289,48 @@ func TestBudgetOnAnEstimatedCost(t *testing.T) {
 	b.CostUSD = 5
 	if v := b.Check(tot); len(v) != 0 {
 		t.Errorf("under: %+v", v)
+	}
+}
+
+// docs/pricing.md lists every row of the embedded table with its prices,
+// source and date.
+func TestPricingDocListsTheTable(t *testing.T) {
+	b, err := os.ReadFile("../../docs/pricing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	p := DefaultPrices()
+	f := func(v float64) string { return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64) }
+	for _, m := range p.Models {
+		w5, w1, rd := m.CacheWrite5m, m.CacheWrite1h, m.CacheReadAbs
+		if w5 == 0 {
+			w5 = m.Input * p.CacheWrite5m
+		}
+		if w1 == 0 {
+			w1 = m.Input * p.CacheWrite1h
+		}
+		if rd == 0 {
+			rd = m.Input * p.CacheRead
+		}
+		lc := ""
+		if l := m.LongContext; l != nil {
+			lw5, lw1, lrd := l.CacheWrite5m, l.CacheWrite1h, l.CacheRead
+			if lw5 == 0 {
+				lw5 = l.Input * p.CacheWrite5m
+			}
+			if lw1 == 0 {
+				lw1 = l.Input * p.CacheWrite1h
+			}
+			if lrd == 0 {
+				lrd = l.Input * p.CacheRead
+			}
+			lc = fmt.Sprintf("above %dk: %s / %s / %s / %s / %s", l.Above/1000, f(l.Input), f(l.Output), f(lw5), f(lw1), f(lrd))
+		}
+		row := fmt.Sprintf("| `%s` | %s | %s | %s | %s | %s | %s | %s, %s |", m.Match, f(m.Input), f(m.Output), f(w5), f(w1), f(rd), lc, m.Source, m.Date)
+		row = strings.ReplaceAll(row, "|  |", "| |") // an empty cell
+		if !strings.Contains(doc, row+"\n") {
+			t.Errorf("docs/pricing.md has no row\n%s", row)
+		}
 	}
 }
