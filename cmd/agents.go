@@ -95,6 +95,10 @@ func agentsRun(o *AgentsOptions) error {
 	if ms := res.UnpricedModels(prices); len(ms) > 0 {
 		rep.Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(ms, ", "))
 	}
+	for _, m := range prices.Estimated() {
+		rep.Warn("%s", prices.EstimateNote(m))
+	}
+
 	if f.Globals.JSON {
 		err = render.JSON(f.IO.Out, render.NewAgentsJSON(res), f.Render())
 	} else {

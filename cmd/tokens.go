@@ -50,8 +50,9 @@ With several, or none (every session under the roots, narrowed by --project,
 --since and --until): a row per session. --by chooses another grouping.
 
 Cost comes from an embedded, dated price table (--pricing FILE replaces it:
-same JSON format, see the README). Models without a price get no cost and one
-warning.
+same JSON format, see docs/pricing.md). A model without a row of its own is
+estimated at its family's newest row (flagged, with one warning); a model of
+no known family gets no cost and one warning.
 
 Budgets make a CI job fail: when any --max-* limit is exceeded the report is
 printed all the same, stderr names each budget, and cctx exits 3. With several
@@ -152,6 +153,10 @@ func tokensRun(o *TokensOptions) error {
 	if ms := rep.UnpricedModels(); len(ms) > 0 {
 		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(ms, ", "))
 	}
+	for _, m := range prices.Estimated() {
+		f.Report().Warn("%s", prices.EstimateNote(m))
+	}
+
 	violations := rep.CheckBudgets(budget, o.BudgetTotal || single)
 	if f.Globals.JSON {
 		doc := render.NewTokensJSON(rep, by, withResponses)

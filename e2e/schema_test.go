@@ -21,6 +21,7 @@ var (
 		"cache_creation_5m_input_tokens": "n", "cache_creation_1h_input_tokens": "n",
 		"cache_read_input_tokens": "n", "total_tokens": "n", "web_search_requests": "n",
 		"api_calls": "n", "max_context_tokens": "n", "unpriced_api_calls": "n", "cost_usd": "n?",
+		"cost_estimated": "b",
 	}
 	lsSessionSchema = schema{
 		"session_id": "s", "project": "s", "project_key": "s", "path": "s", "title": "s",
@@ -30,7 +31,7 @@ var (
 	lsLongExtra       = schema{"prompts": "n", "api_calls": "n", "total_tokens": "n"}
 	tokensTopSchema   = schema{"schema_version": "n", "pricing": "o", "group_by": "s", "total": "o", "sessions": "a"}
 	tokensOptional    = schema{"groups": "a", "responses": "a", "budget": "o"}
-	pricingSchema     = schema{"date": "s", "unpriced_models": "a"}
+	pricingSchema     = schema{"date": "s", "unpriced_models": "a", "estimated_models": "a"}
 	tokensSessSchema  = schema{"session_id": "s", "project": "s", "path": "s", "started_at": "s", "total": "o", "agents": "a", "models": "a"}
 	tokensAgentSchema = schema{"agent_id": "s", "total": "o"}
 	tokensModelSchema = schema{"model": "s", "total": "o"}
@@ -40,10 +41,10 @@ var (
 		"input_tokens": "n", "output_tokens": "n", "cache_creation_input_tokens": "n",
 		"cache_creation_5m_input_tokens": "n", "cache_creation_1h_input_tokens": "n",
 		"cache_read_input_tokens": "n", "context_tokens": "n", "web_search_requests": "n",
-		"speed": "s", "cost_usd": "n?", "file": "s", "line": "n", "lines_merged": "n",
+		"speed": "s", "cost_usd": "n?", "cost_estimated": "b", "file": "s", "line": "n", "lines_merged": "n",
 	}
 	budgetSchema    = schema{"exceeded": "a", "unchecked": "a"}
-	exceededSchema  = schema{"scope": "s", "flag": "s", "limit": "n", "actual": "n", "lower_bound": "b"}
+	exceededSchema  = schema{"scope": "s", "flag": "s", "limit": "n", "actual": "n", "lower_bound": "b", "estimated": "b"}
 	uncheckedSchema = schema{"scope": "s", "flag": "s", "limit": "n", "reason": "s"}
 	treeSchema      = schema{"schema_version": "n", "session_id": "s", "active_leaf": "s?", "roots": "a", "leaves": "a", "nodes": "a", "warnings": "a"}
 	treeNodeSchema  = schema{

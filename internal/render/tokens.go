@@ -28,6 +28,16 @@ type TokensJSON struct {
 type PricingJSON struct {
 	Date           string   `json:"date"`
 	UnpricedModels []string `json:"unpriced_models"`
+	// EstimatedModels are the models without a row of their own, priced
+	// at their family's newest row.
+	EstimatedModels []EstimatedModelJSON `json:"estimated_models"`
+}
+
+// EstimatedModelJSON is a model priced by an estimate, and the row it was
+// priced as.
+type EstimatedModelJSON struct {
+	Model    string `json:"model"`
+	PricedAs string `json:"priced_as"`
 }
 
 // SessionTokens is one session of the report.
@@ -77,6 +87,7 @@ type ResponseJSON struct {
 	WebSearch       int64    `json:"web_search_requests"`
 	Speed           string   `json:"speed"`
 	CostUSD         *float64 `json:"cost_usd"`
+	CostEstimated   bool     `json:"cost_estimated"`
 	File            string   `json:"file"`
 	Line            int      `json:"line"`
 	Lines           int      `json:"lines_merged"`
@@ -99,6 +110,7 @@ type BudgetViolationJSON struct {
 	Limit      json.Number `json:"limit"`
 	Actual     json.Number `json:"actual"`
 	LowerBound bool        `json:"lower_bound"`
+	Estimated  bool        `json:"estimated"`
 }
 
 // BudgetUncheckedJSON is a budget of one scope that could not be checked:
@@ -118,7 +130,8 @@ func NewBudgetJSON(vs []tokens.ScopedViolation) *BudgetJSON {
 			b.Unchecked = append(b.Unchecked, BudgetUncheckedJSON{Scope: v.Scope, Flag: v.Flag, Limit: v.Limit, Reason: "cost unknown: " + v.Unknown})
 			continue
 		}
-		b.Exceeded = append(b.Exceeded, BudgetViolationJSON{Scope: v.Scope, Flag: v.Flag, Limit: v.Limit, Actual: v.Actual, LowerBound: v.LowerBound})
+		b.Exceeded = append(b.Exceeded, BudgetViolationJSON{Scope: v.Scope, Flag: v.Flag, Limit: v.Limit, Actual: v.Actual, LowerBound: v.LowerBound,
+			Estimated: v.Estimated})
 	}
 	return b
 }
@@ -134,6 +147,15 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 		out.Pricing.UnpricedModels = append(out.Pricing.UnpricedModels, m)
 	}
 	sortStrings(out.Pricing.UnpricedModels)
+	out.Pricing.EstimatedModels = []EstimatedModelJSON{}
+	var estimated []string
+	for m := range rep.Estimated {
+		estimated = append(estimated, m)
+	}
+	sortStrings(estimated)
+	for _, m := range estimated {
+		out.Pricing.EstimatedModels = append(out.Pricing.EstimatedModels, EstimatedModelJSON{m, rep.Prices.EstimatedAs(m)})
+	}
 	for _, s := range rep.Sessions {
 		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: JSONTime(s.Started),
 			Total: s.Total, Agents: []AgentJSON{}, Models: []ModelJSON{}}
@@ -155,9 +177,10 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 		for i := range rep.Responses {
 			r := &rep.Responses[i]
 			var cost *float64
+			estimated := false
 			if c, ok := rep.Prices.Cost(r); ok {
 				c = float64(int64(c*1e6+0.5)) / 1e6
-				cost = &c
+				cost, estimated = &c, rep.Prices.EstimatedAs(r.Model) != ""
 			}
 			u := r.Usage
 			out.Responses = append(out.Responses, ResponseJSON{
@@ -165,7 +188,7 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 				MessageID: r.MessageID, RequestID: r.RequestID,
 				Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation,
 				CacheCreation5m: u.CacheCreation5m, CacheCreation1h: u.CacheCreation1h, CacheRead: u.CacheRead,
-				Context: u.Context(), WebSearch: u.WebSearch, Speed: u.Speed, CostUSD: cost,
+				Context: u.Context(), WebSearch: u.WebSearch, Speed: u.Speed, CostUSD: cost, CostEstimated: estimated,
 				File: r.File, Line: r.Line, Lines: r.Lines,
 			})
 		}
@@ -237,6 +260,14 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		}
 		return strconv.FormatInt(n, 10)
 	}
+	// On a terminal an estimated cost (a model priced at its family's
+	// newest rates) reads ~$4.00; a pipe gets the plain number.
+	estimated := func(c string, est bool) string {
+		if est && c != "?" {
+			return "~" + c
+		}
+		return c
+	}
 	cost := func(t tokens.Total) string {
 		if !o.TTY {
 			if !t.CostKnown() {
@@ -244,7 +275,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 			}
 			return USD(t.Cost)
 		}
-		return Cost(t.Cost, t.CostKnown())
+		return estimated(Cost(t.Cost, t.CostKnown()), t.CostEstimated())
 	}
 	totalCells := func(t tokens.Total) []string {
 		return []string{num(t.APICalls), num(t.Input), num(t.Output), num(t.CacheCreation), num(t.CacheRead), num(t.Tokens), cost(t)}
@@ -294,7 +325,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 			}
 			var cs string
 			if o.TTY {
-				cs = Cost(c, ok)
+				cs = estimated(Cost(c, ok), ok && rep.Prices.EstimatedAs(r.Model) != "")
 			} else if ok {
 				cs = USD(c)
 			}

@@ -37,6 +37,9 @@ type Violation struct {
 	// LowerBound is set when Actual is the priced part of a cost that has
 	// unpriced calls too: already over the limit, and the cost is more.
 	LowerBound bool
+	// Estimated is set when Actual includes responses of a model without
+	// a row of its own, priced at its family's newest rates.
+	Estimated bool
 }
 
 // Unchecked reports whether the limit could not be checked (a cost with
@@ -52,16 +55,20 @@ func (v Violation) String() string {
 	if v.Unchecked() {
 		return fmt.Sprintf("%s unknown (%s): %s %s%s cannot be checked", name, v.Unknown, v.Flag, unit, v.Limit)
 	}
-	atLeast := ""
+	atLeast, estimated := "", ""
 	if v.LowerBound {
 		atLeast = "at least "
 	}
-	return fmt.Sprintf("%s %s%s%s > %s%s (%s)", name, atLeast, unit, v.Actual, unit, v.Limit, v.Flag)
+	if v.Estimated {
+		estimated = " (estimated)"
+	}
+	return fmt.Sprintf("%s %s%s%s%s > %s%s (%s)", name, atLeast, unit, v.Actual, estimated, unit, v.Limit, v.Flag)
 }
 
 // Check compares a total with the limits. A cost limit cannot be checked
 // when some responses have no price: that is a violation too, so a CI job
-// never passes on a number it could not compute.
+// never passes on a number it could not compute. An estimated cost (a
+// model priced at its family's newest rates) is checked as any other.
 func (b Budget) Check(t Total) []Violation {
 	var out []Violation
 	num := func(flag string, limit, actual int64) {
@@ -76,7 +83,8 @@ func (b Budget) Check(t Total) []Violation {
 	if b.CostUSD >= 0 {
 		switch {
 		case t.Cost > b.CostUSD:
-			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost), LowerBound: !t.CostKnown()})
+			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost),
+				LowerBound: !t.CostKnown(), Estimated: t.CostEstimated()})
 		case !t.CostKnown():
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD),
 				Unknown: fmt.Sprintf("$%s priced, %d call(s) of unpriced models; see --pricing", usd(t.Cost), t.UnpricedCalls)})

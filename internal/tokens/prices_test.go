@@ -33,8 +33,9 @@ func TestCost(t *testing.T) {
 		{"provider prefixes and suffixes", "us.anthropic.claude-3-5-haiku-20241022-v1:0", reader.Usage{Input: 1e6}, 0.8, true},
 		{"absolute cache price of haiku 3", "claude-3-haiku-20240307", reader.Usage{CacheRead: 1e6}, 0.03, true},
 		{"unknown model", "gpt-5", reader.Usage{Input: 1e6}, 0, false},
-		{"a newer model is not priced as an older family", "claude-opus-4-8-20270101", reader.Usage{Input: 1e5}, 0, false},
-		{"nor is a variant", "claude-sonnet-4-5-turbo", reader.Usage{Input: 1e5}, 0, false},
+		// Not priced as claude-opus-4 (15/75): estimated at the newest opus.
+		{"a newer model is not priced as an older one", "claude-opus-4-9-20270101", reader.Usage{Input: 1e5}, 0.4, true},
+		{"nor is a variant", "claude-sonnet-4-5-turbo", reader.Usage{Input: 1e5}, 0.2, true},
 		{"latest alias", "claude-3-5-haiku-latest", reader.Usage{Input: 1e6}, 0.8, true},
 		{"no model", "", reader.Usage{Input: 1e6}, 0, false},
 	}
@@ -53,7 +54,10 @@ func TestCost(t *testing.T) {
 }
 
 func TestParsePricesRejectsBadTables(t *testing.T) {
-	for _, in := range []string{``, `{}`, `{"models":[]}`, `{"models":[{"match":"","input":1}]}`, `{"models":[{"match":"x","input":-1}]}`} {
+	for _, in := range []string{``, `{}`, `{"models":[]}`, `{"models":[{"match":"","input":1}]}`, `{"models":[{"match":"x","input":-1}]}`,
+		`{"models":[{"match":"x","input":1,"cache_read":-1}]}`,
+		`{"models":[{"match":"x","input":1,"long_context":{"above":100,"input":2,"cache_write_1h":-2}}]}`,
+		`{"models":[{"match":"x","input":1,"long_context":{"above":-1,"input":2}}]}`} {
 		if _, err := ParsePrices([]byte(in)); err == nil {
 			t.Errorf("accepted %q", in)
 		}

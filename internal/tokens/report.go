@@ -39,6 +39,7 @@ type Report struct {
 	Sessions  []*SessionReport
 	Responses []Response        // every counted response, sessions in order, then by time (Build only)
 	Unpriced  map[string]int64  // model → responses without a price
+	Estimated map[string]int64  // model → responses priced by an estimate (Prices.EstimatedAs)
 	projectOf map[string]string // session id → project
 	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
 	buckets   []bucket          // totals by session, agent, model and day, in the order first met
@@ -163,7 +164,7 @@ func byFolder(sorted []Input) [][]int {
 // in every kind of report, and none twice when the report is made again.
 func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, onErr func(path string, err error),
 	detail bool) *Report {
-	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
+	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, Estimated: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
 	rep.Sessions = make([]*SessionReport, len(sorted))
 	for i, in := range sorted {
 		rep.Sessions[i] = &SessionReport{Input: in, ID: in.Session.ID}
@@ -396,8 +397,10 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 		first := len(rep.buckets)
 		for _, k := range kept[start:end] {
 			r := c.response(k)
-			if _, ok := rep.Prices.Cost(&r); !ok {
+			if _, ok, est := rep.Prices.price(&r); !ok {
 				rep.Unpriced[r.Model]++
+			} else if est {
+				rep.Estimated[r.Model]++
 			}
 			day := ""
 			if !r.Time.IsZero() {

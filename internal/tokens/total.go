@@ -4,7 +4,8 @@ import "encoding/json"
 
 // Total sums responses. Its JSON form is the "total" object of every
 // --json schema that reports tokens (tokens, agents, ls --long); cost_usd
-// is null when any response's model has no price.
+// is null when any response's model has no price, and cost_estimated is
+// true when some response's model was priced at its family's newest rates.
 type Total struct {
 	Input           int64 `json:"input_tokens"`
 	Output          int64 `json:"output_tokens"`
@@ -20,13 +21,19 @@ type Total struct {
 	// UnpricedCalls is zero.
 	Cost          float64 `json:"-"`
 	UnpricedCalls int64   `json:"unpriced_api_calls"`
+	// EstimatedCalls are the priced responses whose model has no row of
+	// its own: their cost is an estimate (Prices.EstimatedAs).
+	EstimatedCalls int64 `json:"-"`
 }
 
 // CostKnown reports whether every response was priced.
 func (t Total) CostKnown() bool { return t.UnpricedCalls == 0 }
 
+// CostEstimated reports whether the cost includes estimated responses.
+func (t Total) CostEstimated() bool { return t.EstimatedCalls > 0 }
+
 // MarshalJSON adds cost_usd: a number, or null when not every response
-// could be priced.
+// could be priced; and cost_estimated.
 func (t Total) MarshalJSON() ([]byte, error) {
 	type plain Total
 	var cost *float64
@@ -36,8 +43,9 @@ func (t Total) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		plain
-		CostUSD *float64 `json:"cost_usd"`
-	}{plain(t), cost})
+		CostUSD       *float64 `json:"cost_usd"`
+		CostEstimated bool     `json:"cost_estimated"`
+	}{plain(t), cost, t.CostEstimated()})
 }
 
 // roundCents keeps six decimals: enough for a single cheap call, stable in
@@ -63,8 +71,11 @@ func (t *Total) Add(r *Response, p *Prices) {
 	t.WebSearch += u.WebSearch
 	t.APICalls++
 	t.MaxContext = max(t.MaxContext, u.Context())
-	if cost, ok := p.Cost(r); ok {
+	if cost, ok, est := p.price(r); ok {
 		t.Cost += cost
+		if est {
+			t.EstimatedCalls++
+		}
 	} else {
 		t.UnpricedCalls++
 	}
@@ -84,6 +95,7 @@ func (t *Total) Merge(o Total) {
 	t.MaxContext = max(t.MaxContext, o.MaxContext)
 	t.Cost += o.Cost
 	t.UnpricedCalls += o.UnpricedCalls
+	t.EstimatedCalls += o.EstimatedCalls
 }
 
 // Sum totals a list of responses.

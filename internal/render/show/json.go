@@ -68,6 +68,7 @@ type UsageJSON struct {
 	CacheReadTokens     int64    `json:"cache_read_input_tokens"`
 	TotalTokens         int64    `json:"total_tokens"`
 	CostUSD             *float64 `json:"cost_usd"`
+	CostEstimated       bool     `json:"cost_estimated"`
 }
 
 func optional(s string) *string {
@@ -128,6 +129,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 		if c, ok := d.Prices.Cost(r); ok && d.Prices != nil {
 			c = float64(int64(c*1e6+0.5)) / 1e6
 			m.Usage.CostUSD = &c
+			m.Usage.CostEstimated = d.Prices.EstimatedAs(r.Model) != ""
 		}
 	}
 	return m
