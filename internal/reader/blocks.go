@@ -75,7 +75,3 @@ func Blocks(raw []byte) []Block {
 	})
 	return out
 }
-
-// Get reads any path (gjson syntax) of a raw line, for fields the envelope
-// does not carry. Use sparingly: the envelope is parsed once per line.
-func Get(raw []byte, path string) gjson.Result { return gjson.GetBytes(raw, path) }

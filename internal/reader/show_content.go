@@ -11,40 +11,133 @@ import (
 // lines. They parse only what they are asked for and never fail: a field of
 // the wrong type reads as empty.
 
-// InputString returns the string field key of a raw JSON object (a tool
-// call's input), or "" when it is absent or not a string.
-func InputString(obj, key string) string {
-	v := gjson.Get(obj, gjson.Escape(key))
-	if v.Type != gjson.String {
-		return ""
-	}
-	return v.Str
+// ToolInput is a tool call's input, read once: the fields of the tools
+// Claude Code has (Bash, Read, Write, Edit, MultiEdit, Grep, Glob, Task,
+// TodoWrite, …) by their meaning, and every top-level field in order for
+// the tools cctx does not know (MCP tools, newer built-ins). A field of the
+// wrong type reads as empty.
+type ToolInput struct {
+	Command      string // Bash, Skill, SlashCommand
+	Description  string // Bash, Task/Agent
+	FilePath     string // Read, Write, Edit, MultiEdit
+	NotebookPath string
+	Content      string // Write
+	Pattern      string // Grep, Glob
+	Path         string // Grep, Glob, LS
+	Glob         string // Grep
+	FileType     string // Grep "type"
+	URL          string // WebFetch
+	Query        string // WebSearch
+	Prompt       string // Task/Agent, WebFetch
+	SubagentType string // Task/Agent
+	Skill, Args  string // Skill
+	BashID       string // BashOutput, KillBash
+	ShellID      string // KillShell
+	Plan         string // ExitPlanMode
+
+	Offset, Limit       int64 // Read
+	HasOffset, HasLimit bool
+	ReplaceAll          bool   // Edit
+	Edits               []Edit // Edit (one), MultiEdit (each object of edits[])
+	EditCount           int    // MultiEdit: the length of edits[]
+	Todos               []Todo // TodoWrite: each object of todos[]
+	TodoCount           int    // TodoWrite: the length of todos[]
+	Fields              []Field
 }
 
-// InputInt returns the integer field key of a raw JSON object, and whether
-// it is a number.
-func InputInt(obj, key string) (int64, bool) {
-	v := gjson.Get(obj, gjson.Escape(key))
-	if v.Type != gjson.Number {
-		return 0, false
+// ParseToolInput reads a tool call's raw input object.
+func ParseToolInput(obj string) ToolInput {
+	var in ToolInput
+	r := gjson.Parse(obj)
+	if !r.IsObject() {
+		return in
 	}
-	return v.Int(), true
-}
-
-// InputBool returns the boolean field key of a raw JSON object.
-func InputBool(obj, key string) bool {
-	return gjson.Get(obj, gjson.Escape(key)).Type == gjson.True
-}
-
-// InputArrayLen returns the length of the array field key, or 0.
-func InputArrayLen(obj, key string) int {
-	v := gjson.Get(obj, gjson.Escape(key))
-	if !v.IsArray() {
-		return 0
+	s := func(v gjson.Result) string {
+		if v.Type != gjson.String {
+			return ""
+		}
+		return v.Str
 	}
-	n := 0
-	v.ForEach(func(_, _ gjson.Result) bool { n++; return true })
-	return n
+	r.ForEach(func(k, v gjson.Result) bool {
+		f := Field{Key: k.Str, Value: v.Raw}
+		if v.Type == gjson.String {
+			f.Value, f.String = v.Str, true
+		}
+		in.Fields = append(in.Fields, f)
+		switch k.Str {
+		case "command":
+			in.Command = s(v)
+		case "description":
+			in.Description = s(v)
+		case "file_path":
+			in.FilePath = s(v)
+		case "notebook_path":
+			in.NotebookPath = s(v)
+		case "content":
+			in.Content = s(v)
+		case "pattern":
+			in.Pattern = s(v)
+		case "path":
+			in.Path = s(v)
+		case "glob":
+			in.Glob = s(v)
+		case "type":
+			in.FileType = s(v)
+		case "url":
+			in.URL = s(v)
+		case "query":
+			in.Query = s(v)
+		case "prompt":
+			in.Prompt = s(v)
+		case "subagent_type":
+			in.SubagentType = s(v)
+		case "skill":
+			in.Skill = s(v)
+		case "args":
+			in.Args = s(v)
+		case "bash_id":
+			in.BashID = s(v)
+		case "shell_id":
+			in.ShellID = s(v)
+		case "plan":
+			in.Plan = s(v)
+		case "offset":
+			in.Offset, in.HasOffset = v.Int(), v.Type == gjson.Number
+		case "limit":
+			in.Limit, in.HasLimit = v.Int(), v.Type == gjson.Number
+		case "replace_all":
+			in.ReplaceAll = v.Type == gjson.True
+		case "edits":
+			if v.IsArray() {
+				in.Edits = []Edit{}
+				v.ForEach(func(_, e gjson.Result) bool {
+					in.EditCount++
+					if e.IsObject() {
+						in.Edits = append(in.Edits, Edit{Old: e.Get("old_string").Str, New: e.Get("new_string").Str, ReplaceAll: e.Get("replace_all").Type == gjson.True})
+					}
+					return true
+				})
+			}
+		case "todos":
+			if v.IsArray() {
+				v.ForEach(func(_, t gjson.Result) bool {
+					in.TodoCount++
+					if t.IsObject() {
+						in.Todos = append(in.Todos, Todo{Content: t.Get("content").Str, Status: t.Get("status").Str})
+					}
+					return true
+				})
+			}
+		}
+		return true
+	})
+	if in.Edits == nil {
+		old, nw := r.Get("old_string"), r.Get("new_string")
+		if old.Type == gjson.String || nw.Type == gjson.String {
+			in.Edits = []Edit{{Old: old.Str, New: nw.Str, ReplaceAll: in.ReplaceAll}}
+		}
+	}
+	return in
 }
 
 // Field is one top-level field of a JSON object: its key and, for strings,
@@ -55,67 +148,15 @@ type Field struct {
 	String bool
 }
 
-// InputFields lists the top-level fields of a raw JSON object in order,
-// for summaries of tools cctx does not know.
-func InputFields(obj string) []Field {
-	var out []Field
-	r := gjson.Parse(obj)
-	if !r.IsObject() {
-		return nil
-	}
-	r.ForEach(func(k, v gjson.Result) bool {
-		f := Field{Key: k.Str, Value: v.Raw}
-		if v.Type == gjson.String {
-			f.Value, f.String = v.Str, true
-		}
-		out = append(out, f)
-		return true
-	})
-	return out
-}
-
 // Edit is one replacement of an Edit or MultiEdit call.
 type Edit struct {
 	Old, New   string
 	ReplaceAll bool
 }
 
-// InputEdits reads the replacements of an Edit (old_string/new_string) or
-// MultiEdit (edits[]) input.
-func InputEdits(obj string) []Edit {
-	r := gjson.Parse(obj)
-	if es := r.Get("edits"); es.IsArray() {
-		var out []Edit
-		es.ForEach(func(_, e gjson.Result) bool {
-			if e.IsObject() {
-				out = append(out, Edit{Old: e.Get("old_string").Str, New: e.Get("new_string").Str, ReplaceAll: e.Get("replace_all").Type == gjson.True})
-			}
-			return true
-		})
-		return out
-	}
-	old, nw := r.Get("old_string"), r.Get("new_string")
-	if old.Type != gjson.String && nw.Type != gjson.String {
-		return nil
-	}
-	return []Edit{{Old: old.Str, New: nw.Str, ReplaceAll: r.Get("replace_all").Type == gjson.True}}
-}
-
 // Todo is one item of a TodoWrite call.
 type Todo struct {
 	Content, Status string
-}
-
-// InputTodos reads the todos[] of a TodoWrite input.
-func InputTodos(obj string) []Todo {
-	var out []Todo
-	gjson.Get(obj, "todos").ForEach(func(_, t gjson.Result) bool {
-		if t.IsObject() {
-			out = append(out, Todo{Content: t.Get("content").Str, Status: t.Get("status").Str})
-		}
-		return true
-	})
-	return out
 }
 
 // ResultImages lists the image and document blocks inside a tool_result's

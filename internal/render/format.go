@@ -143,9 +143,9 @@ func Cut(s string, n int) string {
 		return s
 	}
 	var b strings.Builder
-	w, room := 0, n-runeWidth('…') // two columns where East Asian widths apply
+	w, room := 0, n-RuneWidth('…') // two columns where East Asian widths apply
 	for _, r := range s {
-		if w += runeWidth(r); w > room {
+		if w += RuneWidth(r); w > room {
 			break
 		}
 		b.WriteRune(r)
@@ -163,10 +163,10 @@ func CutLeft(s string, n int) string {
 		return s
 	}
 	r := []rune(s)
-	w, i, room := 0, len(r), n-runeWidth('…')
-	for i > 0 && w+runeWidth(r[i-1]) <= room {
+	w, i, room := 0, len(r), n-RuneWidth('…')
+	for i > 0 && w+RuneWidth(r[i-1]) <= room {
 		i--
-		w += runeWidth(r[i])
+		w += RuneWidth(r[i])
 	}
 	return "…" + string(r[i:])
 }
@@ -181,7 +181,10 @@ func Width(s string) int {
 	return len(s) // ASCII, the common case, without a table lookup a rune
 }
 
-func runeWidth(r rune) int {
+// RuneWidth is how many terminal columns r takes: 2 for East Asian wide
+// characters and most emoji, 0 for combining marks, else 1 (as Width
+// counts, and as the table writer does).
+func RuneWidth(r rune) int {
 	if r < utf8.RuneSelf {
 		return 1
 	}

@@ -409,9 +409,11 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 	return t.Render(w)
 }
 
+// shortID is an id as a table shows it: short on a terminal, whole in a
+// pipe.
 func shortID(id string, tty bool) string {
-	if tty && len(id) > 8 {
-		return id[:8]
+	if tty {
+		return Short(id)
 	}
 	return id
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/render"
 )
 
@@ -79,7 +80,7 @@ func TestToolSummary(t *testing.T) {
 		{"Weird", `{}`, ""},
 	}
 	for _, c := range cases {
-		if got := toolSummary(c.name, c.input); got != c.want {
+		if got := toolSummary(c.name, c.input, reader.ParseToolInput(c.input)); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}

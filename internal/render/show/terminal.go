@@ -156,16 +156,9 @@ func whichBranch(h Header) string {
 	case h.Shown == "":
 		return "showing the active one (--leaf UUID for another)"
 	case h.OffActive:
-		return fmt.Sprintf("showing the one ending at %s (--leaf), not the active one", clean(shortID(h.Shown)))
+		return fmt.Sprintf("showing the one ending at %s (--leaf), not the active one", clean(render.Short(h.Shown)))
 	}
-	return fmt.Sprintf("showing the active one up to %s (--leaf)", clean(shortID(h.Shown)))
-}
-
-func shortID(u string) string {
-	if len(u) > 8 {
-		return u[:8]
-	}
-	return u
+	return fmt.Sprintf("showing the active one up to %s (--leaf)", clean(render.Short(h.Shown)))
 }
 
 // blank prints an empty line; inside a subagent it keeps the bar.
@@ -482,7 +475,8 @@ func (t *Terminal) toolUse(b reader.Block, n *tree.Node, depth int) {
 	th := t.th
 	t.calls[b.ID] = b.Name
 	t.lastCall[depth] = b.ID
-	summary := clean(toolSummary(b.Name, b.Input))
+	in := reader.ParseToolInput(b.Input)
+	summary := clean(toolSummary(b.Name, b.Input, in))
 	head := "▸ " + clean(b.Name)
 	line := th.Bold(th.Green(head))
 	if summary != "" {
@@ -494,18 +488,17 @@ func (t *Terminal) toolUse(b reader.Block, n *tree.Node, depth int) {
 	t.printf("%s  %s\n", t.indent(depth), line)
 	switch b.Name {
 	case "Edit", "MultiEdit":
-		for _, ed := range reader.InputEdits(b.Input) {
+		for _, ed := range in.Edits {
 			t.diff(lineDiff(ed.Old, ed.New), depth)
 		}
 	case "Write":
-		content := reader.InputString(b.Input, "content")
 		var dl []diffLine
-		for _, l := range splitKeep(content) {
+		for _, l := range splitKeep(in.Content) {
 			dl = append(dl, diffLine{'+', l})
 		}
 		t.diff(dl, depth)
 	case "TodoWrite":
-		for _, td := range reader.InputTodos(b.Input) {
+		for _, td := range in.Todos {
 			mark := "☐"
 			switch td.Status {
 			case "completed":

@@ -2,7 +2,6 @@ package show
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/render"
@@ -61,38 +60,12 @@ func headLines(text string, n int) ([]string, int) {
 	return out, strings.Count(text, "\n") + 1
 }
 
-// runeWidth is the number of terminal cells a rune takes: 0 for combining
-// marks, 2 for East Asian wide characters and most emoji, else 1. An
-// approximation that avoids a dependency; it only affects wrapping.
-func runeWidth(r rune) int {
-	if r < 0x300 { // below the combining marks: the common case, one cell
-		if r == 0 {
-			return 0
-		}
-		return 1
-	}
-	switch {
-	case r == 0:
-		return 0
-	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200B || r == 0x200D:
-		return 0
-	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0xA4CF && r != 0x303F,
-		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
-		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6,
-		r >= 0x1F300 && r <= 0x1F64F, r >= 0x1F900 && r <= 0x1F9FF, r >= 0x20000 && r <= 0x3FFFD:
-		return 2
-	}
-	return 1
-}
+// width is the display width of s (s holds no escape sequences): one
+// measure for every view (render.Width).
+func width(s string) int { return render.Width(s) }
 
-// width is the display width of s (s holds no escape sequences).
-func width(s string) int {
-	n := 0
-	for _, r := range s {
-		n += runeWidth(r)
-	}
-	return n
-}
+// runeWidth is the display width of r (render.RuneWidth).
+func runeWidth(r rune) int { return render.RuneWidth(r) }
 
 // fits reports whether s is at most w cells wide; it stops reading s as
 // soon as it is wider (a tool result can be megabytes, cut to a line).

@@ -10,77 +10,74 @@ import (
 // toolSummary is the one-line summary of a tool call: what a person wants
 // to see at a glance (the command, the path, the pattern, the agent). It is
 // raw transcript text: the caller cleans it.
-func toolSummary(name, input string) string {
-	s := func(k string) string { return reader.InputString(input, k) }
+func toolSummary(name, raw string, in reader.ToolInput) string {
 	switch name {
 	case "Bash":
-		return firstLine(s("command"))
+		return firstLine(in.Command)
 	case "Read":
-		out := s("file_path")
-		off, okOff := reader.InputInt(input, "offset")
-		lim, okLim := reader.InputInt(input, "limit")
+		out := in.FilePath
 		switch {
-		case okOff && okLim:
-			out += fmt.Sprintf(" (lines %d–%d)", off, off+lim-1)
-		case okOff:
-			out += fmt.Sprintf(" (from line %d)", off)
-		case okLim:
-			out += fmt.Sprintf(" (first %d lines)", lim)
+		case in.HasOffset && in.HasLimit:
+			out += fmt.Sprintf(" (lines %d–%d)", in.Offset, in.Offset+in.Limit-1)
+		case in.HasOffset:
+			out += fmt.Sprintf(" (from line %d)", in.Offset)
+		case in.HasLimit:
+			out += fmt.Sprintf(" (first %d lines)", in.Limit)
 		}
 		return out
 	case "Write":
-		return fmt.Sprintf("%s (%s)", s("file_path"), plural(countLines(s("content")), "line"))
+		return fmt.Sprintf("%s (%s)", in.FilePath, plural(countLines(in.Content), "line"))
 	case "Edit":
-		out := s("file_path")
-		if reader.InputBool(input, "replace_all") {
+		out := in.FilePath
+		if in.ReplaceAll {
 			out += " (replace all)"
 		}
 		return out
 	case "MultiEdit":
-		return fmt.Sprintf("%s (%s)", s("file_path"), plural(reader.InputArrayLen(input, "edits"), "edit"))
+		return fmt.Sprintf("%s (%s)", in.FilePath, plural(in.EditCount, "edit"))
 	case "NotebookEdit", "NotebookRead":
-		return s("notebook_path")
+		return in.NotebookPath
 	case "Grep":
-		return join(quote(s("pattern")), in(s("path")), s("glob"), s("type"))
+		return join(quote(in.Pattern), inPath(in.Path), in.Glob, in.FileType)
 	case "Glob":
-		return join(s("pattern"), in(s("path")))
+		return join(in.Pattern, inPath(in.Path))
 	case "LS":
-		return s("path")
+		return in.Path
 	case "WebFetch":
-		return s("url")
+		return in.URL
 	case "WebSearch":
-		return s("query")
+		return in.Query
 	case "Task", "Agent":
-		typ := s("subagent_type")
+		typ := in.SubagentType
 		if typ == "" {
 			typ = "agent"
 		}
-		return typ + ": " + s("description")
+		return typ + ": " + in.Description
 	case "TodoWrite":
-		return plural(reader.InputArrayLen(input, "todos"), "todo")
+		return plural(in.TodoCount, "todo")
 	case "Skill":
-		return join(s("skill"), s("command"), s("args"))
+		return join(in.Skill, in.Command, in.Args)
 	case "SlashCommand":
-		return s("command")
+		return in.Command
 	case "BashOutput", "KillShell", "KillBash":
-		return join(s("bash_id"), s("shell_id"))
+		return join(in.BashID, in.ShellID)
 	case "ExitPlanMode":
-		return firstLine(s("plan"))
+		return firstLine(in.Plan)
 	}
 	// A tool cctx does not know (MCP tools and newer built-ins): its first
 	// string argument, else its input.
-	for _, f := range reader.InputFields(input) {
+	for _, f := range in.Fields {
 		if f.String && strings.TrimSpace(f.Value) != "" {
 			return f.Key + ": " + firstLine(f.Value)
 		}
 	}
-	if input == "{}" || input == "" {
+	if raw == "{}" || raw == "" {
 		return ""
 	}
-	return firstLine(input)
+	return firstLine(raw)
 }
 
-func in(p string) string {
+func inPath(p string) string {
 	if p == "" {
 		return ""
 	}
