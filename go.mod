@@ -9,6 +9,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/tidwall/gjson v1.20.0
 	golang.org/x/sys v0.42.0
+	golang.org/x/term v0.40.0
 )
 
 require (

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/agents"
@@ -92,12 +90,7 @@ func agentsRun(o *AgentsOptions) error {
 	for _, n := range res.Notes {
 		rep.Note("%s", n.String())
 	}
-	if ms := res.UnpricedModels(prices); len(ms) > 0 {
-		rep.Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(ms, ", "))
-	}
-	for _, m := range prices.Estimated() {
-		rep.Warn("%s", prices.EstimateNote(m))
-	}
+	f.warnPrices(res.UnpricedModels(prices), prices)
 
 	if f.Globals.JSON {
 		err = render.JSON(f.IO.Out, render.NewAgentsJSON(res), f.Render())

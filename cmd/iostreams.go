@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/mattn/go-isatty"
-	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 // IOStreams bundles the standard streams with what is known about them.
@@ -23,11 +23,12 @@ type IOStreams struct {
 
 // SystemIO is the process's streams.
 func SystemIO() *IOStreams {
-	tty := isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd())
+	fd := os.Stdout.Fd()
+	tty := isatty.IsTerminal(fd) || isatty.IsCygwinTerminal(fd)
 	width := 0
 	if tty {
-		if ws, err := unix.IoctlGetWinsize(int(os.Stdout.Fd()), unix.TIOCGWINSZ); err == nil {
-			width = int(ws.Col)
+		if w, _, err := term.GetSize(int(fd)); err == nil {
+			width = w
 		}
 	}
 	if width <= 0 {

@@ -8,16 +8,11 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/cctx-dev/cctx/internal/diag"
-	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
-	"github.com/cctx-dev/cctx/internal/tokens"
-	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 // Exit codes.
@@ -39,101 +34,6 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
-
-// UsageError is an error the user can fix by changing the command line.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-func usageErrorf(format string, args ...any) error {
-	return &UsageError{Err: fmt.Errorf(format, args...)}
-}
-
-// BudgetError reports budgets that were exceeded (exit 3) or could not be
-// checked (exit 1 when none was exceeded); the report itself was printed
-// already.
-type BudgetError struct{ Lines, Unchecked []string }
-
-func (e *BudgetError) Error() string { return "budget exceeded" }
-
-// silentError ends with an exit code and no further message.
-type silentError struct{ code int }
-
-func (e *silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
-
-// GlobalOptions are the flags every command shares.
-type GlobalOptions struct {
-	Dirs    []string
-	Color   string
-	JSON    bool
-	Strict  bool
-	Verbose bool
-}
-
-// Factory gives commands their dependencies.
-type Factory struct {
-	IO      *IOStreams
-	Now     func() time.Time
-	Env     session.Env
-	Globals GlobalOptions
-
-	color  bool
-	report *diag.Reporter
-	finder *session.Finder
-}
-
-// Report is where warnings and notes go (stderr).
-func (f *Factory) Report() *diag.Reporter {
-	if f.report == nil {
-		f.report = diag.New(f.IO.ErrOut, f.Globals.Verbose, f.Globals.Strict)
-	}
-	return f.report
-}
-
-// Finder lists sessions under the roots chosen by --dir, CLAUDE_CONFIG_DIR
-// or the defaults.
-func (f *Factory) Finder() (*session.Finder, error) {
-	if f.finder != nil {
-		return f.finder, nil
-	}
-	roots, err := session.Roots(f.Globals.Dirs, f.Env)
-	var cfg *session.ConfigDirError
-	if err != nil && !errors.As(err, &cfg) {
-		return nil, &UsageError{Err: err}
-	}
-	f.finder = session.NewFinder(roots, f.Report())
-	f.finder.RootsErr = err // only for what looks sessions up
-	return f.finder, nil
-}
-
-// Render is how output should look.
-func (f *Factory) Render() render.Options {
-	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: render.NewTheme(f.color), Home: f.Env.Home, Now: f.Now()}
-}
-
-// resolveColor applies --color, then CLICOLOR_FORCE, then NO_COLOR, then
-// whether stdout is a terminal (and TERM is not dumb).
-func (f *Factory) resolveColor() error {
-	switch f.Globals.Color {
-	case "always":
-		f.color = true
-	case "never":
-		f.color = false
-	case "auto", "":
-		switch {
-		case f.Env.Getenv("CLICOLOR_FORCE") != "" && f.Env.Getenv("CLICOLOR_FORCE") != "0":
-			f.color = true
-		case f.Env.Getenv("NO_COLOR") != "":
-			f.color = false
-		default:
-			f.color = f.IO.IsStdoutTTY() && f.Env.Getenv("TERM") != "dumb"
-		}
-	default:
-		return usageErrorf("--color must be auto, always or never, not %q", f.Globals.Color)
-	}
-	return nil
 }
 
 // NewRootCmd builds the command tree.
@@ -243,97 +143,4 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 		return ExitError
 	}
 	return ExitOK
-}
-
-// isCobraUsage recognises the errors cobra returns before a command runs:
-// unknown commands and wrong argument counts.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "unknown flag", "unknown shorthand", "invalid argument"} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// candidates describes the sessions an ambiguous argument matches: id,
-// project and last activity.
-func candidates(cands []*session.Session) []string {
-	var out []string
-	for _, s := range cands {
-		project := s.ProjectKey()
-		updated := s.ModTime
-		if in, err := session.Lite(s); err == nil {
-			if in.Project != "" {
-				project = in.Project
-			}
-			updated = in.UpdatedAt
-		}
-		out = append(out, fmt.Sprintf("%s  %s  %s", s.ID, project, render.Timestamp(updated)))
-	}
-	return out
-}
-
-// plainFlagError says what is wrong with a flag value without Go's parser
-// names: `invalid argument "abc" for "--limit" flag: not a number`, not
-// `…: strconv.ParseInt: parsing "abc": invalid syntax`.
-func plainFlagError(err error) string {
-	msg := err.Error()
-	i := strings.Index(msg, ": strconv.")
-	if i < 0 {
-		return msg
-	}
-	switch rest := msg[i:]; {
-	case strings.Contains(rest, "ParseBool"):
-		return msg[:i] + ": true or false"
-	case strings.Contains(rest, "out of range"):
-		return msg[:i] + ": out of range"
-	default:
-		return msg[:i] + ": not a number"
-	}
-}
-
-// unreadableFiles is the error of a command whose output leaves out files
-// it could not read (reported as they were met): the output stands for
-// what was read, and the exit code says it is not all.
-func unreadableFiles(f *Factory) error {
-	if n := f.Report().UnreadableFiles(); n > 0 {
-		return fmt.Errorf("%d file(s) could not be read: the output above leaves them out", n)
-	}
-	return nil
-}
-
-// listing is the Finder for a command that lists sessions: the roots must
-// all be there.
-func (f *Factory) listing() (*session.Finder, error) {
-	finder, err := f.Finder()
-	if err != nil {
-		return nil, err
-	}
-	if finder.RootsErr != nil {
-		return nil, &UsageError{Err: finder.RootsErr}
-	}
-	return finder, nil
-}
-
-// loadTree resolves a <session> argument and builds its tree: the main
-// file with its subagent files, or one transcript on standard input.
-func (f *Factory) loadTree(arg string) (*session.Session, *tree.Tree, error) {
-	finder, err := f.Finder()
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := finder.Resolve(arg)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := tree.Open(finder, s, f.IO.In, f.Report())
-	return s, t, err
-}
-
-// readOptions are how a command that counts tokens reads files: warnings
-// to stderr, every line validated with --strict.
-func (f *Factory) readOptions() tokens.ReadOptions {
-	return tokens.ReadOptions{OnIssue: f.Report().Line, OnError: f.Report().FileError, Strict: f.Globals.Strict, Stdin: f.IO.In}
 }

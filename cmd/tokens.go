@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
@@ -122,19 +123,7 @@ func tokensRun(o *TokensOptions) error {
 	if err != nil {
 		return err
 	}
-	find := f.Finder
-	if len(o.Sessions) == 0 {
-		find = f.listing // every session: the roots must all be there
-	}
-	finder, err := find()
-	if err != nil {
-		return err
-	}
-	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since}
-	if o.Project != "" {
-		sel.Project = projectPath(o.Project, f.Env.Home)
-	}
-	inputs, err := tokens.Inputs(finder, sel)
+	finder, inputs, err := o.inputs(dates)
 	if err != nil {
 		return err
 	}
@@ -142,21 +131,11 @@ func tokensRun(o *TokensOptions) error {
 	// had responses: one session argument is a per-response report.
 	single := len(o.Sessions) == 1
 	withResponses := single || by == tokens.ByResponse
-	build := tokens.BuildTotals // a response costs a small row, not its ids
-	if withResponses {
-		build = tokens.Build
-	}
-	rep := build(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until}, f.readOptions())
+	rep := tokens.Count(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until}, f.readOptions(), withResponses)
 	if len(o.Sessions) == 0 {
 		rep.DropEmpty()
 	}
-	if ms := rep.UnpricedModels(); len(ms) > 0 {
-		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(ms, ", "))
-	}
-	for _, m := range prices.Estimated() {
-		f.Report().Warn("%s", prices.EstimateNote(m))
-	}
-
+	f.warnPrices(rep.UnpricedModels(), prices)
 	violations := rep.CheckBudgets(budget, o.BudgetTotal || single)
 	if f.Globals.JSON {
 		doc := render.NewTokensJSON(rep, by, withResponses)
@@ -185,6 +164,26 @@ func tokensRun(o *TokensOptions) error {
 		return unreadableFiles(f)
 	}
 	return nil
+}
+
+// inputs are the sessions to count: those named, or every session under
+// the roots (which must then all be there), narrowed by --project.
+func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input, error) {
+	f := o.F
+	find := f.Finder
+	if len(o.Sessions) == 0 {
+		find = f.listing
+	}
+	finder, err := find()
+	if err != nil {
+		return nil, nil, err
+	}
+	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since}
+	if o.Project != "" {
+		sel.Project = projectPath(o.Project, f.Env.Home)
+	}
+	inputs, err := tokens.Inputs(finder, sel)
+	return finder, inputs, err
 }
 
 // validate checks the flags and parses their values.

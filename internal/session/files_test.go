@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -539,7 +538,6 @@ func chmod(t *testing.T, p string, mode os.FileMode) {
 }
 
 // mkfifo makes a named pipe: opening it for reading would block forever.
-func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
 
 // Agents runs again and again while a session is followed: what it skips
 // is said once.

@@ -76,6 +76,12 @@ func BuildTotals(inputs []Input, prices *Prices, w Window, o ReadOptions) *Repor
 	return build(inputs, prices, w, o.reader(), o.OnError, false)
 }
 
+// Count is Build with detail (every response listed, with its ids), else
+// BuildTotals.
+func Count(inputs []Input, prices *Prices, w Window, o ReadOptions, detail bool) *Report {
+	return build(inputs, prices, w, o.reader(), o.OnError, detail)
+}
+
 // ReadOptions say how a report reads its files.
 type ReadOptions struct {
 	// OnIssue receives each line that was skipped or is odd.
