@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"syscall"
 	"time"
 
@@ -28,7 +29,8 @@ type ShowOptions struct {
 	Grep         string
 	Leaf         string
 	SinceCompact bool
-	leafSet      bool // --leaf was given (even empty)
+	leafSet      bool           // --leaf was given (even empty)
+	grep         *regexp.Regexp // --grep, compiled by validate
 	All          bool
 	Thinking     bool
 	Full         bool
@@ -80,6 +82,9 @@ honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Session = args[0]
 			o.leafSet = c.Flags().Changed("leaf")
+			if err := o.validate(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -121,18 +126,13 @@ func (o *ShowOptions) validate() error {
 	case o.leafSet && o.Leaf == "":
 		return usageErrorf("--leaf needs a uuid or a prefix of one (cctx tree lists the leaves)")
 	}
-	return nil
+	var err error
+	o.grep, err = grepPattern(o.Grep)
+	return err
 }
 
 func showRun(o *ShowOptions) error {
 	f := o.F
-	if err := o.validate(); err != nil {
-		return err
-	}
-	re, err := grepPattern(o.Grep)
-	if err != nil {
-		return err
-	}
 	if o.Follow {
 		f.Report().Following() // the last line, if cut, is followed to its end
 		// Reported if show ends before it follows (the pager closed, an
@@ -154,7 +154,7 @@ func showRun(o *ShowOptions) error {
 		return show.Final(f.IO.Out, t, leaf, src, f.IO.IsStdoutTTY())
 	}
 	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{
-		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: re,
+		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: o.grep,
 	}, o.redactor())
 	if err != nil {
 		return err

@@ -23,6 +23,12 @@ type TokensOptions struct {
 
 	MaxTokens, MaxOutput, MaxContext, MaxCalls, MaxCost string
 	BudgetTotal                                         bool
+
+	// What the flags say, parsed by validate.
+	by     tokens.Grouping
+	budget tokens.Budget
+	dates  dateRange
+	prices *tokens.Prices
 }
 
 // NewCmdTokens builds `cctx tokens`.
@@ -66,6 +72,9 @@ Counts accept k, M and G suffixes.`,
 		Args: argsBetween(0, -1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Sessions = args
+			if err := o.validate(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -87,7 +96,7 @@ Counts accept k, M and G suffixes.`,
 	return c
 }
 
-func (o *TokensOptions) budget() (tokens.Budget, error) {
+func (o *TokensOptions) parseBudget() (tokens.Budget, error) {
 	b := tokens.NoBudget
 	for _, lim := range []struct {
 		flag, val string
@@ -119,10 +128,7 @@ func (o *TokensOptions) budget() (tokens.Budget, error) {
 
 func tokensRun(o *TokensOptions) error {
 	f := o.F
-	by, budget, dates, prices, err := o.validate()
-	if err != nil {
-		return err
-	}
+	by, budget, dates, prices := o.by, o.budget, o.dates, o.prices
 	finder, inputs, err := o.inputs(dates)
 	if err != nil {
 		return err
@@ -187,21 +193,20 @@ func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input
 }
 
 // validate checks the flags and parses their values.
-func (o *TokensOptions) validate() (tokens.Grouping, tokens.Budget, dateRange, *tokens.Prices, error) {
-	by := tokens.Grouping(o.By)
-	if o.By != "" && !slices.Contains(tokens.Groupings, by) {
-		return by, tokens.Budget{}, dateRange{}, nil, usageErrorf("--by %q: choose one of response, session, agent, model, day, project", o.By)
+func (o *TokensOptions) validate() error {
+	o.by = tokens.Grouping(o.By)
+	if o.By != "" && !slices.Contains(tokens.Groupings, o.by) {
+		return usageErrorf("--by %q: choose one of response, session, agent, model, day, project", o.By)
 	}
-	budget, err := o.budget()
-	if err != nil {
-		return by, budget, dateRange{}, nil, err
+	var err error
+	if o.budget, err = o.parseBudget(); err != nil {
+		return err
 	}
-	dates, err := parseRange(o.Since, o.Until, o.F.Now())
-	if err != nil {
-		return by, budget, dates, nil, err
+	if o.dates, err = parseRange(o.Since, o.Until, o.F.Now()); err != nil {
+		return err
 	}
-	prices, err := loadPrices(o.Pricing)
-	return by, budget, dates, prices, err
+	o.prices, err = loadPrices(o.Pricing)
+	return err
 }
 
 // filtered says, for an empty report, that the filters left nothing.

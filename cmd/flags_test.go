@@ -1,0 +1,259 @@
+package cmd
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// parse runs the command line through the root command with cmd in place
+// of the real command of that name: flags are parsed and validated, and
+// cmd's runF sees the options, nothing runs.
+func parse(t *testing.T, cmd func(f *Factory) *cobra.Command, args ...string) (*Factory, error) {
+	t.Helper()
+	io, _, _, _ := TestIO()
+	f := &Factory{IO: io, Env: session.Env{Getenv: func(string) string { return "" }},
+		Now: func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }}
+	root := NewRootCmd(f)
+	c := cmd(f)
+	for _, old := range root.Commands() {
+		if old.Name() == c.Name() {
+			root.RemoveCommand(old)
+		}
+	}
+	root.AddCommand(c)
+	root.SetArgs(args)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	return f, root.Execute()
+}
+
+// usage reports whether err is a usage error (exit 2) that says want.
+func usage(err error, want string) bool {
+	var u *UsageError
+	return err != nil && (errors.As(err, &u) || isCobraUsage(err)) && strings.Contains(err.Error(), want)
+}
+
+func TestLsFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    LsOptions
+		wantErr string
+	}{
+		{args: []string{"ls"}, want: LsOptions{Limit: 50}},
+		{args: []string{"ls", "-l", "--project", "~/src/app", "--since", "7d", "--until", "today", "--limit", "5", "--empty"},
+			want: LsOptions{Long: true, Project: "~/src/app", Since: "7d", Until: "today", Limit: 5, Empty: true}},
+		{args: []string{"ls", "-a"}, want: LsOptions{Limit: 50, All: true}},
+		{args: []string{"ls", "src/app"}, wantErr: "use --project src/app"},
+		{args: []string{"ls", "--limit", "-1"}, wantErr: "--limit must be 0 or more"},
+		{args: []string{"ls", "--limit", "x"}, wantErr: "not a number"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var got *LsOptions
+			_, err := parse(t, func(f *Factory) *cobra.Command {
+				return NewCmdLs(f, func(o *LsOptions) error { got = o; return nil })
+			}, tc.args...)
+			if tc.wantErr != "" {
+				if !usage(err, tc.wantErr) || got != nil {
+					t.Fatalf("error %v (ran: %v), want a usage error saying %q", err, got != nil, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.F = nil
+			if *got != tc.want {
+				t.Errorf("options %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+func TestShowFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		check   func(o *ShowOptions) bool
+		wantErr string
+	}{
+		{args: []string{"show", "3f2a", "--tail", "3", "--thinking", "--full", "--agents", "--all", "--no-pager", "--redact"},
+			check: func(o *ShowOptions) bool {
+				return o.Session == "3f2a" && o.Tail == 3 && o.Thinking && o.Full && o.Agents && o.All && o.NoPager && o.Redact
+			}},
+		{args: []string{"show", "latest", "--grep", "migration"},
+			check: func(o *ShowOptions) bool {
+				return o.grep != nil && o.grep.MatchString("MIGRATION") // smart case: all lower case is case-insensitive
+			}},
+		{args: []string{"show", "latest", "--grep", "Migration"},
+			check: func(o *ShowOptions) bool { return o.grep != nil && !o.grep.MatchString("migration") }},
+		{args: []string{"show", "x", "--leaf", "9c1e", "--since-compact", "--raw"},
+			check: func(o *ShowOptions) bool { return o.Leaf == "9c1e" && o.SinceCompact && o.Raw }},
+		{args: []string{"show", "x", "-f"}, check: func(o *ShowOptions) bool { return o.Follow }},
+		{args: []string{"show"}, wantErr: "needs 1 argument"},
+		{args: []string{"show", "a", "b"}, wantErr: "takes at most 1 argument"},
+		{args: []string{"show", "x", "--final", "--json"}, wantErr: "--final prints text only"},
+		{args: []string{"show", "x", "--json", "--raw"}, wantErr: "choose one"},
+		{args: []string{"show", "x", "--json", "-f"}, wantErr: "--follow cannot print one JSON document"},
+		{args: []string{"show", "-", "-f"}, wantErr: "standard input cannot grow"},
+		{args: []string{"show", "x", "--final", "--tail", "2"}, wantErr: "--final prints the last reply only"},
+		{args: []string{"show", "x", "--tail", "-1"}, wantErr: "--tail must be 0 or more"},
+		{args: []string{"show", "x", "--leaf", ""}, wantErr: "--leaf needs a uuid"},
+		{args: []string{"show", "x", "--grep", "a("}, wantErr: "--grep `a(`: missing closing )"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var got *ShowOptions
+			_, err := parse(t, func(f *Factory) *cobra.Command {
+				return NewCmdShow(f, func(o *ShowOptions) error { got = o; return nil })
+			}, tc.args...)
+			if tc.wantErr != "" {
+				if !usage(err, tc.wantErr) || got != nil {
+					t.Fatalf("error %v (ran: %v), want a usage error saying %q", err, got != nil, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(got) {
+				t.Errorf("options %+v", *got)
+			}
+		})
+	}
+}
+
+func TestTreeFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    TreeOptions
+		wantErr string
+	}{
+		{args: []string{"tree", "b3ed"}, want: TreeOptions{Session: "b3ed", Agents: true}},
+		{args: []string{"tree", "b3ed", "--full", "--agents=false"}, want: TreeOptions{Session: "b3ed", Full: true}},
+		{args: []string{"tree"}, wantErr: "needs 1 argument"},
+		{args: []string{"tree", "x", "--agents=maybe"}, wantErr: "true or false"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var got *TreeOptions
+			_, err := parse(t, func(f *Factory) *cobra.Command {
+				return NewCmdTree(f, func(o *TreeOptions) error { got = o; return nil })
+			}, tc.args...)
+			if tc.wantErr != "" {
+				if !usage(err, tc.wantErr) || got != nil {
+					t.Fatalf("error %v (ran: %v), want a usage error saying %q", err, got != nil, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.F = nil
+			if *got != tc.want {
+				t.Errorf("options %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTokensFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		check   func(o *TokensOptions) bool
+		wantErr string
+	}{
+		{args: []string{"tokens"}, check: func(o *TokensOptions) bool { return len(o.Sessions) == 0 && !o.budget.Set() && o.prices != nil }},
+		{args: []string{"tokens", "a1b2", "c3d4", "--by", "model"},
+			check: func(o *TokensOptions) bool { return len(o.Sessions) == 2 && o.by == tokens.ByModel }},
+		{args: []string{"tokens", "--max-tokens", "400k", "--max-output-tokens", "1.5M", "--max-context", "150k", "--max-api-calls", "90", "--max-cost", "$5", "--budget-total"},
+			check: func(o *TokensOptions) bool {
+				b := o.budget
+				return b.Tokens == 400000 && b.Output == 1500000 && b.Context == 150000 && b.APICalls == 90 && b.CostUSD == 5 && o.BudgetTotal
+			}},
+		{args: []string{"tokens", "--since", "2026-11-01", "--until", "2026-11-02"},
+			check: func(o *TokensOptions) bool {
+				return o.dates.Since.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) && o.dates.Until.After(time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC))
+			}},
+		{args: []string{"tokens", "--by", "week"}, wantErr: `--by "week": choose one of`},
+		{args: []string{"tokens", "--max-tokens", "lots"}, wantErr: "--max-tokens"},
+		{args: []string{"tokens", "--max-cost", "-1"}, wantErr: "--max-cost"},
+		{args: []string{"tokens", "--since", "someday"}, wantErr: "--since: cannot read"},
+		{args: []string{"tokens", "--since", "2026-11-02", "--until", "2026-11-01"}, wantErr: "is before --since"},
+		{args: []string{"tokens", "--pricing", "/nonexistent/prices.json"}, wantErr: "--pricing"},
+		{args: []string{"tokens", "-", "-"}, wantErr: "only one argument can read standard input"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var got *TokensOptions
+			_, err := parse(t, func(f *Factory) *cobra.Command {
+				return NewCmdTokens(f, func(o *TokensOptions) error { got = o; return nil })
+			}, tc.args...)
+			if tc.wantErr != "" {
+				if !usage(err, tc.wantErr) || got != nil {
+					t.Fatalf("error %v (ran: %v), want a usage error saying %q", err, got != nil, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(got) {
+				t.Errorf("options %+v", *got)
+			}
+		})
+	}
+}
+
+func TestAgentsFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		want    AgentsOptions
+		wantErr string
+	}{
+		{args: []string{"agents", "ef95"}, want: AgentsOptions{Session: "ef95"}},
+		{args: []string{"agents", "ef95", "--pricing", "p.json"}, want: AgentsOptions{Session: "ef95", Pricing: "p.json"}},
+		{args: []string{"agents"}, wantErr: "needs 1 argument"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var got *AgentsOptions
+			_, err := parse(t, func(f *Factory) *cobra.Command {
+				return NewCmdAgents(f, func(o *AgentsOptions) error { got = o; return nil })
+			}, tc.args...)
+			if tc.wantErr != "" {
+				if !usage(err, tc.wantErr) || got != nil {
+					t.Fatalf("error %v (ran: %v), want a usage error saying %q", err, got != nil, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.F = nil
+			if *got != tc.want {
+				t.Errorf("options %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+// The global flags are read by every command.
+func TestGlobalFlags(t *testing.T) {
+	f, err := parse(t, func(f *Factory) *cobra.Command {
+		return NewCmdTree(f, func(*TreeOptions) error { return nil })
+	}, "tree", "x", "--dir", "/a", "--dir", "/b", "--json", "--strict", "-v", "--color", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.Globals
+	if strings.Join(g.Dirs, ",") != "/a,/b" || !g.JSON || !g.Strict || !g.Verbose || g.Color != "never" {
+		t.Errorf("globals %+v", g)
+	}
+	if _, err := parse(t, func(f *Factory) *cobra.Command {
+		return NewCmdTree(f, func(*TreeOptions) error { return nil })
+	}, "tree", "x", "--color", "sometimes"); !usage(err, "--color must be auto, always or never") {
+		t.Errorf("--color sometimes: %v", err)
+	}
+}
