@@ -12,33 +12,25 @@ import (
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
 const samples = "../testdata/projects"
 
-// realCorpus is the shared corpus beside the repository, if present.
+// realCorpus is the copy of real sessions in testdata/corpus, which golden
+// tests read (a path relative to cmd/: goldens name it $CORPUS).
 func realCorpus(t *testing.T) string {
 	t.Helper()
-	p := "../../shared/corpus/real"
-	if _, err := os.Stat(p); err != nil {
-		t.Skip("real corpus not present beside the repository")
-	}
-	return p
+	return "../testdata/corpus"
 }
 
-// withCorpus is dirs followed by each projects folder of the shared corpus
-// beside the repository (none when it is absent; the codex folder holds no
-// Claude Code transcripts).
+// withCorpus is dirs followed by each projects folder of the real corpus
+// (testcorpus.Folders: the whole shared corpus when it is beside the
+// repository, else the copies in testdata/corpus).
 func withCorpus(dirs ...string) []string {
-	more, _ := filepath.Glob("../../shared/corpus/real/*")
-	for _, d := range more {
-		if st, err := os.Stat(d); err == nil && st.IsDir() && filepath.Base(d) != "codex" {
-			dirs = append(dirs, d)
-		}
-	}
-	return dirs
+	return append(dirs, testcorpus.Folders()...)
 }
 
 type result struct {

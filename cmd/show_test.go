@@ -40,11 +40,7 @@ func showRunIO(t *testing.T, tty bool, stdin string, env map[string]string, args
 // showCorpus is the shared real corpus beside the repository.
 func showCorpus(t *testing.T) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "shared", "corpus", "real")
-	if _, err := os.Stat(p); err != nil {
-		t.Skip("real corpus not present beside the repository")
-	}
-	return p
+	return "../testdata/corpus"
 }
 
 func showGolden(t *testing.T, name, got string) {
@@ -67,7 +63,7 @@ func writeSession(t *testing.T, lines ...string) string {
 	return p
 }
 
-// corpusShows are the sessions of every shape in ../shared/corpus/real.
+// corpusShows are the sessions of every shape in testdata/corpus.
 var corpusShows = []struct {
 	name, folder, session string
 	args                  []string

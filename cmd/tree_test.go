@@ -15,7 +15,7 @@ import (
 func TestTreeGolden(t *testing.T) {
 	tests := []struct {
 		golden  string
-		corpus  bool // in ../../shared/corpus/real, not testdata/projects
+		corpus  bool // in testdata/corpus, not testdata/projects
 		dir     string
 		session string
 		args    []string

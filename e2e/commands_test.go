@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 )
 
 // commands are the verbs cctx has; show is added by showReady when it is
@@ -259,23 +261,11 @@ func TestStdin(t *testing.T) {
 // The real corpus beside the repository, when present: every command on
 // every session, piped and as JSON, exits 0 without a panic.
 func TestRealCorpus(t *testing.T) {
-	base, err := filepath.Abs("../../shared/corpus/real")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(base); err != nil {
-		t.Skip("real corpus not present beside the repository")
-	}
 	if testing.Short() {
 		t.Skip("the whole corpus, under -short")
 	}
-	folders, _ := os.ReadDir(base)
-	for _, fo := range folders {
-		if !fo.IsDir() {
-			continue
-		}
-		dir := filepath.Join(base, fo.Name())
-		t.Run(fo.Name(), func(t *testing.T) {
+	for _, dir := range testcorpus.Folders() {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
 			r := cctx(t, "ls", "--dir", dir, "--all", "--empty", "--json")
 			expect(t, r, 0, "ls")
 			sessions := objs(decode(t, r)["sessions"])

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
@@ -470,12 +471,7 @@ func TestParentCycleIsCut(t *testing.T) {
 // Tokens per agent equal `cctx tokens --by agent` (tokens.Build grouped by
 // agent) on every session of the sample projects and the real corpus.
 func TestTokensMatchTokensByAgent(t *testing.T) {
-	dirs := []string{"../../testdata/projects"}
-	if _, err := os.Stat("../../../shared/corpus/real"); err == nil {
-		for _, d := range []string{"claude-code-log", "spotter", "kfischer-claude-history", "claude-code-viewer", "codemie", "claude-reliability"} {
-			dirs = append(dirs, filepath.Join("../../../shared/corpus/real", d))
-		}
-	}
+	dirs := append([]string{"../../testdata/projects"}, testcorpus.Folders()...)
 	checked := 0
 	for _, dir := range dirs {
 		f := session.NewFinder([]session.Root{{ProjectsDir: dir}}, nil)

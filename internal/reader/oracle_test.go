@@ -12,15 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 	"github.com/tidwall/gjson"
 )
 
 func TestScannerAgreesWithGJSONOnEveryRealLine(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
-	for _, pat := range []string{"../../../shared/corpus/real/*/*/*.jsonl", "../../../shared/corpus/real/*/*/*/subagents/*.jsonl"} {
-		more, _ := filepath.Glob(pat)
-		files = append(files, more...)
-	}
+	files = append(files, testcorpus.Files("*/*.jsonl", "*/*/subagents/*.jsonl")...)
 	lines := 0
 	for _, p := range files {
 		b, err := os.ReadFile(p)

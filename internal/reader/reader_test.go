@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 	"github.com/tidwall/gjson"
 )
 
@@ -259,10 +260,9 @@ func TestOpen(t *testing.T) {
 
 func TestRealCorpusParsesCleanly(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
-	more, _ := filepath.Glob("../../../shared/corpus/real/*/*/*.jsonl")
-	files = append(files, more...)
-	if len(files) == 0 {
-		t.Skip("no corpus files")
+	files = append(files, testcorpus.Files("*/*.jsonl")...)
+	if len(files) < 40 {
+		t.Fatalf("only %d corpus files", len(files))
 	}
 	for _, f := range files {
 		var issues []Issue

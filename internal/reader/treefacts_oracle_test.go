@@ -10,15 +10,15 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 	"github.com/tidwall/gjson"
 )
 
 func TestTreeFactsAgreeWithGJSON(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
-	for _, pat := range []string{"../../../shared/corpus/real/*/*/*.jsonl", "../../../shared/corpus/real/*/*/*/subagents/*.jsonl", "../../testdata/projects/*/*/subagents/*.jsonl"} {
-		more, _ := filepath.Glob(pat)
-		files = append(files, more...)
-	}
+	files = append(files, testcorpus.Files("*/*.jsonl", "*/*/subagents/*.jsonl")...)
+	more, _ := filepath.Glob("../../testdata/projects/*/*/subagents/*.jsonl")
+	files = append(files, more...)
 	n := 0
 	for _, p := range files {
 		b, err := os.ReadFile(p)

@@ -111,7 +111,7 @@ func agentsCost(t tokens.Total, human bool) string {
 	if human {
 		return fmt.Sprintf("$%.2f", t.Cost)
 	}
-	return USD(t.Cost)
+	return USDMicros(t.Micros())
 }
 
 func agentsStatus(a *agents.Agent, th Theme) string {

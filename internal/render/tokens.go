@@ -273,7 +273,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 			if !t.CostKnown() {
 				return ""
 			}
-			return USD(t.Cost)
+			return USDMicros(t.Micros())
 		}
 		return estimated(Cost(t.Cost, t.CostKnown()), t.CostEstimated())
 	}
@@ -417,6 +417,9 @@ func shortID(id string, tty bool) string {
 	}
 	return id
 }
+
+// USDMicros is USD for a cost counted in millionths of a dollar.
+func USDMicros(m int64) string { return strconv.FormatFloat(float64(m)/1e6, 'f', -1, 64) }
 
 // USD is a cost for tab-separated output: dollars rounded to the
 // millionth, without trailing zeros (0.59586, 0), the same in every command.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 )
 
 const (
@@ -491,10 +492,8 @@ func TestStartIsWhatLiteSays(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	for _, pat := range []string{"../../testdata/projects/*/*.jsonl", "../../../shared/corpus/real/*/*/*.jsonl"} {
-		more, _ := filepath.Glob(pat)
-		paths = append(paths, more...)
-	}
+	more, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
+	paths = append(append(paths, more...), testcorpus.Files("*/*.jsonl")...)
 	if len(paths) < 20 {
 		t.Fatalf("only %d files", len(paths))
 	}

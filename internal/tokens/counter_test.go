@@ -10,6 +10,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 )
 
 // asst writes an assistant line. Empty mid/rid leave the field out.
@@ -281,10 +282,7 @@ func TestSubagentsInBothLayoutsCountUnderTheirAgent(t *testing.T) {
 // The reference totals of ../shared/docs/tokens.md, which ccusage and an
 // independent script agree on.
 func TestRealCorpusReferenceTotals(t *testing.T) {
-	base := "../../../shared/corpus/real"
-	if _, err := os.Stat(base); err != nil {
-		t.Skip("real corpus not present beside the repo")
-	}
+	base := testcorpus.Root() // the six folders of the reference totals are all copied there
 	tests := []struct {
 		folder string
 		want   [5]int64 // input, output, cache creation, cache read, responses
@@ -335,9 +333,7 @@ func TestRealCorpusReferenceTotals(t *testing.T) {
 // totals of parsing every line.
 func TestWantedLosesNothing(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/projects/*/*.jsonl")
-	more, _ := filepath.Glob("../../../shared/corpus/real/*/*/*.jsonl")
-	nested, _ := filepath.Glob("../../../shared/corpus/real/*/*/*/subagents/*.jsonl")
-	files = append(append(files, more...), nested...)
+	files = append(files, testcorpus.Files("*/*.jsonl", "*/*/subagents/*.jsonl")...)
 	for _, p := range files {
 		count := func(want func([]byte) bool) []Response {
 			c := NewCounter()

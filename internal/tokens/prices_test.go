@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -156,4 +157,36 @@ func join(s []string) string {
 		out += x
 	}
 	return out
+}
+
+// A total does not depend on the order its responses were summed in:
+// tokens, agents and show sum the same responses in different orders, and
+// float sums gave costs a millionth of a dollar apart. The exact sum is
+// rounded half up.
+func TestCostDoesNotDependOnTheOrder(t *testing.T) {
+	p := DefaultPrices()
+	var rs []Response
+	// Six responses whose float sum, rounded to the millionth, differed
+	// forwards and backwards.
+	for _, u := range [][4]int64{{0, 984, 368247, 18010}, {5, 162, 236829, 7920}, {8, 756, 395695, 18666}, {0, 1456, 156629, 1092}, {1, 1577, 7886, 5320}, {9, 1162, 243447, 10292}} {
+		rs = append(rs, Response{Model: "claude-opus-4-7", Usage: reader.Usage{Input: u[0], Output: u[1], CacheRead: u[2], CacheCreation: u[3]}})
+	}
+	fwd := Sum(rs, p)
+	slices.Reverse(rs)
+	back := Sum(rs, p)
+	var merged Total
+	for i := range rs {
+		var one Total
+		one.Add(&rs[i], p)
+		merged.Merge(one)
+	}
+	if fwd.Micros() != back.Micros() || fwd.Micros() != merged.Micros() {
+		t.Errorf("micros %d forwards, %d backwards, %d merged", fwd.Micros(), back.Micros(), merged.Micros())
+	}
+	// $0.0000015 exactly rounds up to 2 millionths.
+	var half Total
+	half.Add(&Response{Model: "claude-haiku-4-5", Usage: reader.Usage{CacheRead: 15}}, p)
+	if got := half.Micros(); got != 2 {
+		t.Errorf("15 cache reads of haiku 4.5 ($0.1/M) = %d µ$, want 2 (1.5 rounded half up)", got)
+	}
 }

@@ -1,6 +1,9 @@
 package tokens
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"math"
+)
 
 // Total sums responses. Its JSON form is the "total" object of every
 // --json schema that reports tokens (tokens, agents, ls --long); cost_usd
@@ -24,7 +27,19 @@ type Total struct {
 	// EstimatedCalls are the priced responses whose model has no row of
 	// its own: their cost is an estimate (Prices.EstimatedAs).
 	EstimatedCalls int64 `json:"-"`
+
+	// pico is Cost in 10⁻¹² USD. Each response's cost is rounded to it
+	// once and the sum kept as an integer, so that a total does not depend
+	// on the order it was summed in: tokens, agents and show sum the same
+	// responses in different orders, and a float sum differed by a
+	// millionth of a dollar.
+	pico int64
 }
+
+// Micros is the cost in millionths of a dollar, rounded half up from the
+// exact sum: what cost_usd and every tab-separated cost say, the same
+// however the total was summed.
+func (t Total) Micros() int64 { return (t.pico + 500_000) / 1_000_000 }
 
 // CostKnown reports whether every response was priced.
 func (t Total) CostKnown() bool { return t.UnpricedCalls == 0 }
@@ -38,7 +53,7 @@ func (t Total) MarshalJSON() ([]byte, error) {
 	type plain Total
 	var cost *float64
 	if t.CostKnown() {
-		c := roundCents(t.Cost)
+		c := float64(t.Micros()) / 1e6
 		cost = &c
 	}
 	return json.Marshal(struct {
@@ -46,16 +61,6 @@ func (t Total) MarshalJSON() ([]byte, error) {
 		CostUSD       *float64 `json:"cost_usd"`
 		CostEstimated bool     `json:"cost_estimated"`
 	}{plain(t), cost, t.CostEstimated()})
-}
-
-// roundCents keeps six decimals: enough for a single cheap call, stable in
-// golden files.
-func roundCents(v float64) float64 {
-	const scale = 1e6
-	if v < 0 {
-		return -roundCents(-v)
-	}
-	return float64(int64(v*scale+0.5)) / scale
 }
 
 // Add counts one response, priced with p (nil: no prices).
@@ -72,7 +77,8 @@ func (t *Total) Add(r *Response, p *Prices) {
 	t.APICalls++
 	t.MaxContext = max(t.MaxContext, u.Context())
 	if cost, ok, est := p.price(r); ok {
-		t.Cost += cost
+		t.pico += int64(math.Round(cost * 1e12))
+		t.Cost = float64(t.pico) / 1e12
 		if est {
 			t.EstimatedCalls++
 		}
@@ -93,7 +99,8 @@ func (t *Total) Merge(o Total) {
 	t.WebSearch += o.WebSearch
 	t.APICalls += o.APICalls
 	t.MaxContext = max(t.MaxContext, o.MaxContext)
-	t.Cost += o.Cost
+	t.pico += o.pico
+	t.Cost = float64(t.pico) / 1e12
 	t.UnpricedCalls += o.UnpricedCalls
 	t.EstimatedCalls += o.EstimatedCalls
 }

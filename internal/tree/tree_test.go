@@ -15,6 +15,7 @@ import (
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/testcorpus"
 )
 
 // Line builders: each returns one transcript line, so the tables below read
@@ -678,13 +679,10 @@ func TestInlineSidechains(t *testing.T) {
 	}
 }
 
-// corpusDir is the shared real corpus, next to the repository.
+// corpusDir holds the real corpus folders (testcorpus.Folders: the shared
+// corpus when it is beside the repository, else the copies in testdata).
 func corpusDir(t *testing.T) string {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "real")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("real corpus not present: ", dir)
-	}
-	return dir
+	return filepath.Dir(testcorpus.Folders()[0])
 }
 
 // On every real session: every tool_use on the active path has its
