@@ -42,8 +42,7 @@ demo: build
 	@echo '$$ cctx agents --dir $(SAMPLES) ef958aa1'
 	@./$(BIN) agents --dir $(SAMPLES) ef958aa1
 
-test:
-	$(GO) vet ./...
+test: lint
 	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
 	$(GO) test $(RACE) -count=1 ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s ./internal/reader
@@ -74,9 +73,10 @@ bench:
 install:
 	$(GO) install -ldflags "$(LDFLAGS)" .
 
+# gofmt, vet, the layer rules (docs/architecture.md) and the builds for
+# Windows, macOS and Linux.
 lint:
-	$(GO) vet ./...
-	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
+	tools/lint.sh
 
 clean:
 	rm -rf bin

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The layer rules of cctx (see docs/architecture.md), checked: each fact has
+# one home, and a change that breaks a rule fails `make lint` (and so
+# `make test`). Run from the repository root.
+set -u
+fail=0
+bad() { echo "lint: $*" >&2; fail=1; }
+
+# gofmt and vet.
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+[ -z "$unformatted" ] || bad "gofmt needed: $unformatted"
+go vet ./... || bad "go vet"
+
+imports() { go list -f '{{join .Imports "\n"}}' "$1"; }
+
+# cmd parses flags, calls the library and render: it never reads
+# transcripts, writes JSON or formats tables itself.
+for pkg in internal/reader encoding/json github.com/olekukonko/tablewriter github.com/fatih/color github.com/tidwall/gjson; do
+  imports ./cmd | grep -qx "$pkg\|$pkg/.*" && bad "cmd imports $pkg"
+done
+
+# One package knows the JSONL schema (gjson); one draws tables and colours.
+while read -r pkg deps; do
+  case " $deps " in *" github.com/tidwall/gjson "*)
+    [ "$pkg" = github.com/cctx-dev/cctx/internal/reader ] || bad "$pkg imports gjson: only internal/reader reads the schema";;
+  esac
+  case " $deps " in *" github.com/olekukonko/tablewriter"*|*" github.com/fatih/color "*)
+    case "$pkg" in github.com/cctx-dev/cctx/internal/render*) ;; *) bad "$pkg imports tablewriter or fatih/color: only internal/render writes stdout";; esac;;
+  esac
+done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./...)
+
+# Render writes bytes; it never opens a file (the tree re-reads lines).
+for p in $(go list ./internal/render/...); do
+  imports "$p" | grep -qx os && bad "$p imports os: render never opens a file"
+done
+
+# Thin commands: no file over 300 lines, no run function over 60.
+for f in cmd/*.go; do
+  case "$f" in *_test.go) continue;; esac
+  n=$(wc -l < "$f")
+  [ "$n" -le 300 ] || bad "$f has $n lines (at most 300: move views to internal/render, facts to internal/tree or internal/tokens)"
+done
+long=$(awk '/^func [a-zA-Z]+Run\(/ { name=$2; file=FILENAME; start=FNR }
+     /^}/ && name != "" { if (FNR-start+1 > 60) printf "%s: %s is %d lines (at most 60)\n", file, name, FNR-start+1; name="" }' \
+  $(ls cmd/*.go | grep -v _test))
+[ -z "$long" ] || bad "$long"
+
+# cctx builds for every system its users run Claude Code on.
+for os in windows darwin linux; do
+  GOOS=$os go build -o /dev/null ./... || bad "GOOS=$os go build fails"
+done
+exit $fail
