@@ -525,7 +525,8 @@ func TestShowJSONAndRaw(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := doc.Session
-	if doc.SchemaVersion != 1 || s.SessionID != "s1" || s.Project != "/tmp/proj" || s.GitBranch != "main" || s.Prompts != 1 {
+	// The session is named by its file, not by the sessionId its lines record.
+	if doc.SchemaVersion != 1 || s.SessionID != "11111111-2222-3333-4444-555555555555" || s.Project != "/tmp/proj" || s.GitBranch != "main" || s.Prompts != 1 {
 		t.Errorf("session: %+v", s)
 	}
 	// Two real responses (the synthetic one carries no tokens): m1 counted

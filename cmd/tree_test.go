@@ -123,7 +123,9 @@ func TestTreeIslandsAndCycles(t *testing.T) {
 	lines := []string{
 		`{"type":"user","uuid":"u1","parentUuid":null,"timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"hello"}}`,
 		`{"type":"assistant","uuid":"a1","parentUuid":"u1","timestamp":"2026-01-01T10:00:01Z","message":{"id":"m1","role":"assistant","content":[{"type":"text","text":"hi"}]}}`,
-		`{"type":"user","uuid":"o1","parentUuid":"gone-0000","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"orphan prompt"}}`,
+		// An inline sidechain whose parent is lost (a lost parent in the
+		// main conversation is bridged, see TestTreeBridgesALostLine).
+		`{"type":"user","uuid":"o1","parentUuid":"gone-0000","isSidechain":true,"timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"orphan prompt"}}`,
 		`{"type":"user","uuid":"x1","parentUuid":"x2","timestamp":"2026-01-01T10:00:03Z","message":{"role":"user","content":"loop"}}`,
 		`{"type":"assistant","uuid":"x2","parentUuid":"x1","timestamp":"2026-01-01T10:00:04Z","message":{"id":"m2","role":"assistant","content":[]}}`,
 	}
@@ -135,7 +137,7 @@ func TestTreeIslandsAndCycles(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.errOut)
 	}
 	for _, want := range []string{
-		"islands (parent not in the file):\n  line 3 · o1 · 1 entry · parent gone-000 missing  \"orphan prompt\"",
+		"islands (parent not in the file):\n  line 3 · o1 · 1 entry · parent gone-000 missing · in agent sidechain-o1  \"orphan prompt\"",
 		"cycles (parentUuid link cut):\n  line 4 · x1 · 2 entries in the cycle · link to x2 cut",
 	} {
 		if !strings.Contains(r.out, want) {

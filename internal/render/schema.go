@@ -84,9 +84,12 @@ func NewLsJSON(list []*session.Info, stats []tokens.SessionStats) LsJSON {
 
 // TreeJSON is the document of `cctx tree --json`: a flat list of nodes.
 type TreeJSON struct {
-	SchemaVersion int            `json:"schema_version"`
-	SessionID     string         `json:"session_id"`
-	ActiveLeaf    *string        `json:"active_leaf"`
+	SchemaVersion int     `json:"schema_version"`
+	SessionID     string  `json:"session_id"`
+	ActiveLeaf    *string `json:"active_leaf"`
+	// ContinuesFrom is the parent, not in the file, of the main file's
+	// first entry: the session continues one recorded elsewhere.
+	ContinuesFrom *string        `json:"continues_from"`
 	Roots         []string       `json:"roots"`
 	Leaves        []string       `json:"leaves"`
 	Nodes         []TreeJSONNode `json:"nodes"`
@@ -106,6 +109,11 @@ type TreeJSONNode struct {
 	Children          []string `json:"children"`
 	Active            bool     `json:"active"`
 	Fork              bool     `json:"fork"`
+	// Bridged: the parent (or logical parent) the line names was never
+	// written; parent_uuid is the entry before it in the file.
+	Bridged bool `json:"bridged"`
+	// Foreign: a leading line of another session (carried-over context).
+	Foreign bool `json:"foreign"`
 }
 
 // NewTreeJSON flattens the model. A subagent's root names the node that
@@ -116,6 +124,9 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 	doc := TreeJSON{SchemaVersion: SchemaVersion, SessionID: t.SessionID, Roots: []string{}, Leaves: []string{}, Nodes: []TreeJSONNode{}, Warnings: []string{}}
 	if t.Leaf != nil {
 		doc.ActiveLeaf = &t.Leaf.UUID
+	}
+	if t.Continues != nil {
+		doc.ContinuesFrom = &t.Continues.ParentUUID
 	}
 	for _, n := range t.Roots {
 		doc.Roots = append(doc.Roots, n.UUID)
@@ -141,6 +152,7 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 		jn := TreeJSONNode{
 			UUID: n.UUID, Type: n.Type, Subtype: strPtr(n.Subtype),
 			MessageID: strPtr(n.MessageID), Children: []string{}, Active: n.Active, Fork: n.Fork,
+			Bridged: n.Bridged, Foreign: n.Foreign,
 		}
 		if n.Parent != nil {
 			jn.ParentUUID = &n.Parent.UUID

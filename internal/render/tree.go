@@ -109,19 +109,29 @@ func (v *treeView) drawRuns(it item) []item {
 			v.printf("%s%s\n", head, th.Yellow(junctionText(cur)))
 			head = prefix
 		}
+		if cur == v.t.Continues {
+			v.printf("%s%s\n", head, th.Dim("⋯ continues "+ShortSafe(cur.ParentUUID)+", which is in another file: the history starts there (a resumed or continued session)"))
+			head = prefix
+		}
 		r := v.lay.Run(cur)
-		active := r.Active()
-		mark := th.Green("●")
-		if !active {
-			mark = "○"
+		switch {
+		case foreign(r.Nodes):
+			// Lines of the session this one continued: context, not a branch.
+			v.printf("%s%s\n", head, th.Dim(fmt.Sprintf("⋯ %s carried over from session %s", Plural(len(r.Nodes), "entry", "entries"), ShortSafe(r.Nodes[0].SessionID))))
+		default:
+			active := r.Active()
+			mark := th.Green("●")
+			if !active {
+				mark = "○"
+			}
+			// The mark takes one column, or two where East Asian widths
+			// apply; runText counts it as one.
+			text := v.runText(r, Width(head)+Width("●")-1)
+			if !active {
+				text = th.Dim(text)
+			}
+			v.printf("%s%s %s\n", head, mark, text)
 		}
-		// The mark takes one column, or two where East Asian widths apply;
-		// runText counts it as one.
-		text := v.runText(r, Width(head)+Width("●")-1)
-		if !active {
-			text = th.Dim(text)
-		}
-		v.printf("%s%s %s\n", head, mark, text)
 		head = prefix
 		if v.o.Agents {
 			for _, n := range r.Nodes {
@@ -154,6 +164,17 @@ func (v *treeView) drawRuns(it item) []item {
 	return more
 }
 
+// foreign reports whether every node of a run is a leading line of
+// another session (tree.Node.Foreign).
+func foreign(nodes []*tree.Node) bool {
+	for _, n := range nodes {
+		if !n.Foreign {
+			return false
+		}
+	}
+	return len(nodes) > 0
+}
+
 func junctionText(n *tree.Node) string {
 	s := "⋯ compacted"
 	if n.CompactTrigger != "" {
@@ -165,8 +186,11 @@ func junctionText(n *tree.Node) string {
 	if !n.Timestamp.IsZero() {
 		s += " · " + n.Timestamp.Local().Format("2006-01-02 15:04")
 	}
-	if n.LogicalParent == nil && n.LogicalParentUUID != "" {
+	switch {
+	case n.LogicalParent == nil && n.LogicalParentUUID != "":
 		s += " · history before it not found"
+	case n.Bridged:
+		s += " · the entry it names was never written: the history goes on from the line before it"
 	}
 	return s
 }

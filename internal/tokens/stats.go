@@ -52,8 +52,14 @@ func sessionStats(finder *session.Finder, s *session.Session, o ReadOptions) Ses
 	if onErr == nil {
 		onErr = func(string, error) {}
 	}
+	// A line written twice (the same uuid) is one prompt, as in the tree
+	// (tree.Prompts), which keeps the later line.
+	seen := map[string]bool{}
 	ReadSession(c, s, agents, ro, func(e *reader.Entry, agent bool) {
-		if !agent && e.IsTypedPrompt() && !e.Sidechain {
+		if !agent && e.IsTypedPrompt() && !e.Sidechain && (e.UUID == "" || !seen[e.UUID]) {
+			if e.UUID != "" {
+				seen[e.UUID] = true
+			}
 			st.Prompts++
 		}
 	}, onErr)

@@ -49,6 +49,7 @@ func LoadQuiet(mainPath string, agents []session.Agent, rep *diag.Reporter) (*Tr
 }
 
 func (b *builder) load(mainPath string, agents []session.Agent) (*Tree, error) {
+	b.fileID = session.IDOfPath(mainPath)
 	// While a tree is read, most of the heap is the tree itself, which only
 	// grows: a collection each time the heap doubles rescans it to free
 	// little. Measured on a 526 MB session: 10% faster, same peak.
@@ -303,9 +304,6 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 			e.Line += base
 			f.Dropped = append(f.Dropped, e)
 		}
-		if f.Agent == nil && t.SessionID == "" {
-			t.SessionID = p.sessionID
-		}
 		if f.Started.IsZero() {
 			f.Started = p.started
 		}
@@ -384,7 +382,8 @@ type builder struct {
 	boundaries []*Node // compact boundaries of the main file, once needed
 	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
 	elsewhere  func(agentID string) string
-	alone      bool // read from a stream: agent files cannot be looked for
+	alone      bool   // read from a stream: agent files cannot be looked for
+	fileID     string // the session id the main file's name gives, if any
 }
 
 func newBuilder(rep *diag.Reporter) *builder {
@@ -438,6 +437,7 @@ func (b *builder) readMeta(a *Agent, path string) {
 // finish links the nodes and computes everything the Tree offers.
 func (b *builder) finish() *Tree {
 	t := b.t
+	b.sessionID()
 	b.link()
 	b.relink()
 	b.cutCycles()
@@ -454,6 +454,43 @@ func (b *builder) finish() *Tree {
 	}
 	b.findLeaves()
 	return t
+}
+
+// sessionID names the session: the id its file's name gives (a session
+// file is <session-id>.jsonl), else the sessionId most of its main file's
+// entries record. Not the first line's: a file continued after a plan's
+// "clear context" starts with lines of the session before it.
+//
+// The main file's leading entries that record another session are marked
+// Foreign: context carried over, never a branch or the active leaf.
+func (b *builder) sessionID() {
+	t := b.t
+	count := map[string]int{}
+	best, most := 0, ""
+	for _, n := range t.Nodes {
+		if n.Agent != nil || n.SessionID == "" {
+			continue
+		}
+		count[n.SessionID]++
+		if c := count[n.SessionID]; c > best {
+			best, most = c, n.SessionID
+		}
+	}
+	t.SessionID = b.fileID
+	if t.SessionID == "" {
+		t.SessionID = most
+	}
+	// Leading lines of another session than the file's own (most of its
+	// lines): a renamed or copied file records one id throughout, and
+	// none of it is foreign.
+	for _, n := range t.Nodes {
+		if n.Agent != nil || n.SessionID == most {
+			break
+		}
+		if n.SessionID != "" {
+			n.Foreign = true
+		}
+	}
 }
 
 // link resolves parentUuid within each file. A subagent line whose parent
@@ -477,23 +514,68 @@ func (b *builder) link() {
 		n.Parent, n.origParent = p, p
 		p.Children = append(p.Children, n)
 	}
+	// prev is, at each main-file node, the latest node of the main
+	// conversation before it in file order: where a lost line is bridged.
+	var prev, first *Node
 	for _, n := range t.Nodes {
-		if n.ParentUUID != "" && n.Parent == nil && n.ParentUUID != n.UUID {
-			if n.Agent != nil && t.byUUID[n.ParentUUID] != nil {
-				continue // points into the main file: see linkAgents
-			}
+		missing := n.ParentUUID != "" && n.Parent == nil && n.ParentUUID != n.UUID
+		switch {
+		case !missing:
+		case n.Agent != nil && t.byUUID[n.ParentUUID] != nil:
+			// points into the main file: see linkAgents
+		case n.Agent == nil && first == nil:
+			// The file's first entry continues a conversation recorded
+			// elsewhere: a resumed or continued session. Its history
+			// starts outside the file; nothing was lost here.
+			t.Continues = n
+			b.note("%s:%d: entry %s continues %s, which is not in the file: the session's history starts in another one", n.File.Name, n.Line, n.Short(), short(n.ParentUUID))
+		case n.Agent == nil && n.IsMainConversation() && prev != nil && !descends(prev, n):
+			// A line Claude Code never wrote (an auto-compaction in the
+			// middle of a tool turn loses the tool result): the entry goes
+			// on from the one before it in the file.
+			n.Parent, n.origParent, n.Bridged = prev, prev, true
+			prev.Children = append(prev.Children, n)
+			b.warn(n.File, n.Line, "entry %s names parent %s, which is not in the file (a line was lost): linked to %s, the entry before it", n.Short(), short(n.ParentUUID), prev.Short())
+		default:
 			t.Islands = append(t.Islands, &Island{Root: n, Missing: n.ParentUUID})
 		}
 		if n.LogicalParentUUID != "" && n.Agent == nil {
 			n.LogicalParent = t.byUUID[n.LogicalParentUUID]
-			if n.LogicalParent == nil {
+			if n.LogicalParent == nil && prev != nil {
+				// The compaction names as the last entry before it a line
+				// that was never written: the history goes on from the
+				// latest entry before the boundary.
+				n.LogicalParent, n.Bridged = prev, true
+				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is linked to %s, the entry before the boundary", n.Short(), short(n.LogicalParentUUID), prev.Short())
+			} else if n.LogicalParent == nil {
 				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is unreachable", n.Short(), short(n.LogicalParentUUID))
+			}
+		}
+		if n.Agent == nil {
+			if first == nil {
+				first = n
+			}
+			if n.IsMainConversation() {
+				prev = n
 			}
 		}
 	}
 	for _, is := range t.Islands {
 		b.warn(is.Root.File, is.Root.Line, "entry %s names parent %s, which is not in the file (island)", is.Root.Short(), short(is.Missing))
 	}
+}
+
+// descends reports whether n is below anc (or is anc): linking anc under
+// n would close a cycle.
+func descends(n, anc *Node) bool {
+	seen := map[*Node]bool{}
+	for cur := n; cur != nil && !seen[cur]; cur = cur.Parent {
+		if cur == anc {
+			return true
+		}
+		seen[cur] = true
+	}
+	return false
 }
 
 // reparent moves n under p, keeping children in file order.

@@ -54,7 +54,7 @@ func (b *builder) markForks() {
 // isMainForLeaf is the TS SDK's notion of a main entry: not a sidechain,
 // not a teammate's, not progress, not a fork_briefing attachment.
 func isMainForLeaf(n *Node) bool {
-	return n.IsMainConversation() && n.Type != "progress" && !(n.Type == "attachment" && n.Attachment == "fork_briefing")
+	return n.IsMainConversation() && !n.Foreign && n.Type != "progress" && !(n.Type == "attachment" && n.Attachment == "fork_briefing")
 }
 
 // selectLeaf picks the active leaf. TS SDK rule: take the main entries that

@@ -267,3 +267,16 @@ func (t *Tree) ToolName(id string) string {
 // NoReply reports whether a warm-up agent got no reply (its last
 // conversation line is not the model's): Claude Code does not wait for one.
 func (a *Agent) NoReply() bool { return a.Warmup && (a.Leaf == nil || a.Leaf.Type != "assistant") }
+
+// Prompts is the number of prompts a person typed in the main
+// conversation, on every branch (reader.Entry.IsTypedPrompt): what ls -l
+// counts, and show's header, whatever part of the session it shows.
+func (t *Tree) Prompts() int {
+	n := 0
+	for _, nd := range t.Nodes {
+		if nd.Agent == nil && !nd.Sidechain && nd.IsTypedPrompt() {
+			n++
+		}
+	}
+	return n
+}

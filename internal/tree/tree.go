@@ -101,6 +101,14 @@ type Node struct {
 	// Relinked is set when partial-compaction metadata moved this node
 	// under another parent than its parentUuid.
 	Relinked bool
+	// Bridged is set when the line the entry names as its parent (or, on
+	// a compaction boundary, as its logical parent) was never written: its
+	// Parent (LogicalParent) is then the entry before it in the file.
+	Bridged bool
+	// Foreign is set on the leading lines of a file that belong to another
+	// session (their sessionId is not the file's): the context a session
+	// continued from, never a branch of its own.
+	Foreign bool
 	// Active is set on every node of the active path (ActivePath).
 	Active bool
 	// Fork is set on a real fork: a node with two or more children that
@@ -242,7 +250,11 @@ type Tree struct {
 	// Calls are the session's Agent/Task tool calls, in file order.
 	Calls   []*Call
 	Islands []*Island
-	Cycles  []*Cycle
+	// Continues is the main file's first entry when it names a parent that
+	// is not in the file: the session continues one recorded elsewhere
+	// (resumed, or continued after /clear), and its history starts there.
+	Continues *Node
+	Cycles    []*Cycle
 	// Unreadable are the agent files that could not be read, whole or in
 	// part (reported; see Agent.ReadErr).
 	Unreadable []string

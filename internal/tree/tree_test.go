@@ -328,12 +328,39 @@ func TestRules(t *testing.T) {
 			leaf:  "a1", path: "u1 a1", leaves: "a1", warn: "names itself as parent",
 		},
 		{
-			name: "dangling parent",
+			// A line Claude Code never wrote: the conversation goes on from
+			// the entry before it in the file, and show loses nothing.
+			name: "a lost parent line is bridged to the entry before it",
 			lines: []string{
 				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
 				user("u5", "missing", "orphan", 5), asst("a5", "u5", "m5", 6),
 			},
-			leaf: "a5", path: "u5 a5", leaves: "a1 a5", warn: "names parent missing, which is not in the file (island)",
+			leaf: "a5", path: "u1 a1 u5 a5", leaves: "a5", warn: "entry u5 names parent missing, which is not in the file (a line was lost): linked to a1, the entry before it",
+		},
+		{
+			// Auto-compaction in the middle of a tool turn: the Write call
+			// is written, its result never is; a hook's progress line and
+			// the boundary both name the lost result. The history before
+			// the compaction stays on the path: show loses no prompt.
+			name: "a compaction whose logical parent was never written",
+			lines: []string{
+				user("u1", "", "write it", 0), asst("a1", "u1", "m1", 1, "toolu_W"),
+				progress("p1", "r-lost", 2),
+				boundary("b1", "r-lost", 3, ""), summary("s1", "b1", 4),
+				user("u2", "s1", "go on", 5), asst("a2", "u2", "m2", 6),
+			},
+			leaf: "a2", path: "u1 a1 p1 b1 s1 u2 a2", context: "b1 s1 u2 a2", leaves: "a2",
+			warn: "compaction boundary b1: logicalParentUuid r-lost is not in the file; the history before it is linked to p1, the entry before the boundary",
+		},
+		{
+			// A resumed or continued session: its first entry's parent is
+			// in the session it continues. Nothing is lost: no warning.
+			name: "a first entry whose parent is in another file starts the session",
+			lines: []string{
+				user("u5", "elsewhere", "go on", 5), asst("a5", "u5", "m5", 6),
+				user("u6", "a5", "and then", 7), asst("a6", "u6", "m6", 8),
+			},
+			leaf: "a6", path: "u5 a5 u6 a6", leaves: "a6",
 		},
 		{
 			name: "duplicate uuid",
@@ -492,9 +519,12 @@ func TestMainFileStartAndCWD(t *testing.T) {
 }
 
 func TestIslandsAndCyclesAreListed(t *testing.T) {
+	// An island of the main conversation would be bridged (see TestRules):
+	// this one is an inline sidechain whose parent is lost.
+	side := `{"type":"user","uuid":"o1","parentUuid":"missing","isSidechain":true,"sessionId":"s1","timestamp":"` + ts(1) + `","message":{"role":"user","content":"orphan"}}`
 	tr, _ := build(t,
 		user("u1", "", "hello", 0),
-		user("o1", "missing", "orphan", 1), asst("o2", "o1", "m2", 2),
+		side, strings.Replace(asst("o2", "o1", "m2", 2), `"type":"assistant",`, `"type":"assistant","isSidechain":true,`, 1),
 		user("x1", "x2", "loop", 3), asst("x2", "x1", "m3", 4),
 	)
 	if len(tr.Islands) != 1 || tr.Islands[0].Root.UUID != "o1" || tr.Islands[0].Size != 2 || tr.Islands[0].Missing != "missing" {
@@ -503,7 +533,7 @@ func TestIslandsAndCyclesAreListed(t *testing.T) {
 	if len(tr.Cycles) != 1 || tr.Cycles[0].Node.UUID != "x1" || tr.Cycles[0].Members != 2 {
 		t.Errorf("cycles = %+v", tr.Cycles)
 	}
-	if got := uuids(tr.Roots); got != "u1 o1 x1" {
+	if got := uuids(tr.Roots); got != "u1 x1" { // a sidechain is no root of the main conversation
 		t.Errorf("roots = %q", got)
 	}
 }

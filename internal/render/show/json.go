@@ -29,6 +29,8 @@ type SessionJSON struct {
 	EndedAt         *string  `json:"ended_at"`
 	DurationSeconds int64    `json:"duration_seconds"`
 	Prompts         int      `json:"prompts"`
+	PromptsShown    int      `json:"prompts_shown"`
+	ContinuesFrom   *string  `json:"continues_from"`
 	Subagents       int      `json:"subagents"`
 	Branches        int      `json:"branches"`
 	ActiveLeafUUID  *string  `json:"active_leaf_uuid"`
@@ -89,7 +91,7 @@ func (d *Doc) Session() SessionJSON {
 		// Whole seconds, as ls and tokens write a session's times: the
 		// same start reads the same in every command.
 		Models: h.Models, StartedAt: optional(render.Timestamp(h.Start)), EndedAt: optional(render.Timestamp(h.End)),
-		Prompts: h.Prompts, Subagents: h.Subagents, Branches: len(d.Tree.Leaves()),
+		Prompts: h.Prompts, PromptsShown: h.PromptsShown, ContinuesFrom: optional(h.Continues), Subagents: h.Subagents, Branches: len(d.Tree.Leaves()),
 		ActiveLeafUUID: optional(h.Leaf), Messages: len(d.Items), Usage: h.Total,
 	}
 	if s.Models == nil {

@@ -43,7 +43,14 @@ type Header struct {
 	Models    []string
 	Start     time.Time
 	End       time.Time
-	Prompts   int
+	Prompts   int // typed prompts of the session, every branch (as ls -l counts)
+	// PromptsShown are the typed prompts among the shown entries: fewer
+	// than Prompts when a branch, --since-compact, --tail or --grep leaves
+	// some out.
+	PromptsShown int
+	// Continues is the parent, not in the file, that the session's first
+	// entry names: its history starts in another file (resumed).
+	Continues string
 	Subagents int
 	Leaf      string
 	// Shown is the entry --leaf chose (its uuid), "" for the active leaf;
@@ -353,9 +360,15 @@ func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 		if n.GitBranch != "" {
 			h.Branch = n.GitBranch
 		}
-		if n.Agent == nil && n.IsTypedPrompt() {
-			h.Prompts++
+	}
+	h.Prompts = t.Prompts()
+	for _, it := range items {
+		if it.Depth == 0 && it.Node.Agent == nil && !it.Node.Sidechain && it.Node.IsTypedPrompt() {
+			h.PromptsShown++
 		}
+	}
+	if c := t.Continues; c != nil {
+		h.Continues = c.ParentUUID
 	}
 	for _, a := range t.Agents {
 		if !a.Compaction {

@@ -127,7 +127,11 @@ func (t *Terminal) Header(h Header) {
 		}
 		row("time", fmt.Sprintf("%s → %s (%s)", h.Start.Local().Format("2006-01-02 15:04"), end, render.Duration(h.End.Sub(h.Start))))
 	}
-	act := []string{plural(h.Prompts, "prompt"), plural(int(h.Total.APICalls), "API call")}
+	prompts := plural(h.Prompts, "prompt")
+	if h.PromptsShown != h.Prompts {
+		prompts += fmt.Sprintf(" (%d shown)", h.PromptsShown)
+	}
+	act := []string{prompts, plural(int(h.Total.APICalls), "API call")}
 	if h.Subagents > 0 {
 		act = append(act, plural(h.Subagents, "subagent"))
 	}
@@ -139,6 +143,9 @@ func (t *Terminal) Header(h Header) {
 	}
 	act = append(act, tok)
 	row("usage", strings.Join(act, " · "))
+	if h.Continues != "" {
+		row("history", "starts in another file: the first entry continues "+clean(render.Short(h.Continues))+" (a resumed or continued session)")
+	}
 	if t.doc != nil {
 		if leaves := len(t.doc.Tree.Leaves()); leaves > 1 {
 			row("branches", fmt.Sprintf("%d, %s", leaves, whichBranch(h)))
