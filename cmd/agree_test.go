@@ -193,7 +193,7 @@ func startSessions(t *testing.T) string {
 
 // ls, tokens and show give a session the same start and project: the
 // timestamp and cwd of the first line of its main file that has one (see
-// the README). None is "" in ls and tokens, null in show.
+// docs/rules.md). None is "" in ls and tokens, null in show.
 func TestStartAndProjectAgree(t *testing.T) {
 	crafted := startSessions(t)
 	dirs := withCorpus(crafted, samples)

@@ -3,19 +3,28 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 )
 
-// The --json schemas of README.md, field by field. A kind is "s" string,
-// "n" number, "b" bool, "a" array, "o" object, with "?" when null is
-// allowed. A field the README does not document is an error too: the
-// schema and the README must not drift apart.
+// jsonDoc is where the --json schemas are documented, relative to e2e/.
+const jsonDoc = "../docs/json.md"
+
+// The --json schemas of docs/json.md, field by field. A kind is "s"
+// string, "n" number, "b" bool, "a" array, "o" object, with "?" when null
+// is allowed. A field the output has and these schemas lack is an error
+// too, and TestSchemasAreDocumented checks that docs/json.md names every
+// field and value here: the output, the schemas and docs/json.md must not
+// drift apart.
 type schema map[string]string
 
 var (
+	lsSchema    = schema{"schema_version": "n", "sessions": "a"}
+	liveSchema  = schema{"pid": "n", "status": "s"}
 	totalSchema = schema{
 		"input_tokens": "n", "output_tokens": "n", "cache_creation_input_tokens": "n",
 		"cache_creation_5m_input_tokens": "n", "cache_creation_1h_input_tokens": "n",
@@ -67,12 +76,12 @@ var (
 	}
 )
 
-// Enumerations the README documents.
+// Enumerations docs/json.md documents.
 var (
 	titleSources  = set("custom-title", "ai-title", "last-prompt", "summary", "first-prompt", "none")
 	agentKinds    = set("subagent", "sidechain", "compaction", "warmup")
-	agentStatuses = set("completed", "failed", "interrupted", "running", "background", "teammate", "missing_transcript", "orphan")
-	agentLinks    = set("meta", "agent_id", "resume", "prompt", "")
+	agentStatuses = set("completed", "failed", "interrupted", "running", "background", "teammate", "no_reply", "missing_transcript", "orphan")
+	agentLinks    = set("meta", "agent_id", "progress", "parent_uuid", "prompt", "resume", "")
 	tokenChecks   = set("ok", "final_usage_missing", "mismatch", "")
 	liveStatuses  = set("working", "idle")
 )
@@ -113,7 +122,7 @@ func (s schema) check(where string, v any, optional ...schema) []string {
 	for _, k := range keys {
 		kind, ok := allowed[k]
 		if !ok {
-			errs = append(errs, fmt.Sprintf("%s: field %q is not documented in the README", where, k))
+			errs = append(errs, fmt.Sprintf("%s: field %q is not documented in docs/json.md", where, k))
 			continue
 		}
 		if !kindOK(kind, obj[k]) {
@@ -148,7 +157,7 @@ func kindOK(kind string, v any) bool {
 }
 
 // decode parses one JSON document that must be the whole of stdout, on a
-// single line (compact in a pipe, as the README says).
+// single line (compact in a pipe, as docs/json.md says).
 func decode(t *testing.T, r result) map[string]any {
 	t.Helper()
 	if strings.Count(strings.TrimSuffix(r.stdout, "\n"), "\n") != 0 {
@@ -187,7 +196,7 @@ func objs(v any) []map[string]any {
 	return out
 }
 
-// isJSONTime: README, every --json time is UTC with exactly three
+// isJSONTime: docs/json.md, every --json time is UTC with exactly three
 // fractional digits (2026-02-11T21:41:44.800Z), in every command.
 func isJSONTime(s string) bool {
 	const layout = "2006-01-02T15:04:05.000Z"
@@ -223,6 +232,92 @@ func TestSchemaCheckCatchesDrift(t *testing.T) {
 	}
 }
 
+// docSections splits docs/json.md at its "## " headings: heading (without
+// backquotes) → the text under it.
+func docSections(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(jsonDoc)
+	if err != nil {
+		t.Fatalf("the --json schemas are documented in docs/json.md: %v", err)
+	}
+	out := map[string]string{}
+	head := ""
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if h, ok := strings.CutPrefix(line, "## "); ok {
+			head = strings.ReplaceAll(strings.TrimSpace(h), "`", "")
+			continue
+		}
+		out[head] += line
+	}
+	return out
+}
+
+// undocumented lists the fields of the schemas that a section of
+// docs/json.md does not name: as `field`, "field" (jsonc) or `a[].field`.
+func undocumented(section string, schemas ...schema) []string {
+	var missing []string
+	for _, s := range schemas {
+		for k := range s {
+			if !regexp.MustCompile("[`\".]" + regexp.QuoteMeta(k) + "[`\"]").MatchString(section) {
+				missing = append(missing, k)
+			}
+		}
+	}
+	sort.Strings(missing)
+	return missing
+}
+
+// unnamed lists the values of enumerations that a section does not name.
+func unnamed(section string, enums ...map[string]bool) []string {
+	var missing []string
+	for _, e := range enums {
+		for v := range e {
+			if v != "" && !regexp.MustCompile(`(^|[^a-z_-])`+regexp.QuoteMeta(v)+`([^a-z_-]|$)`).MatchString(section) {
+				missing = append(missing, v)
+			}
+		}
+	}
+	sort.Strings(missing)
+	return missing
+}
+
+// The schemas above are those of docs/json.md: every field and every
+// enumerated value they allow is named in the section of its command.
+func TestSchemasAreDocumented(t *testing.T) {
+	sections := docSections(t)
+	tests := []struct {
+		section string
+		schemas []schema
+		enums   []map[string]bool
+	}{
+		{"cctx ls --json", []schema{lsSchema, lsSessionSchema, lsLongExtra, liveSchema}, []map[string]bool{titleSources, liveStatuses}},
+		{"cctx tokens --json", []schema{tokensTopSchema, tokensOptional, pricingSchema, totalSchema, tokensSessSchema,
+			tokensAgentSchema, tokensModelSchema, tokensGroupSchema, responseSchema, budgetSchema, exceededSchema, uncheckedSchema}, nil},
+		{"cctx tree --json", []schema{treeSchema, treeNodeSchema}, nil},
+		{"cctx agents --json", []schema{agentsSchema, agentEntrySchema, agentCallSchema}, []map[string]bool{agentKinds, agentStatuses, agentLinks, tokenChecks}},
+	}
+	for _, tt := range tests {
+		text, ok := sections[tt.section]
+		if !ok {
+			t.Errorf("docs/json.md has no section \"## `%s`\"", tt.section)
+			continue
+		}
+		if m := undocumented(text, tt.schemas...); len(m) > 0 {
+			t.Errorf("docs/json.md, %s: fields not documented: %s", tt.section, strings.Join(m, ", "))
+		}
+		if m := unnamed(text, tt.enums...); len(m) > 0 {
+			t.Errorf("docs/json.md, %s: values not documented: %s", tt.section, strings.Join(m, ", "))
+		}
+	}
+	// The check itself catches a field or a value the text does not name.
+	if m := undocumented("`a`, \"b\": 1, `x[].c`, d", schema{"a": "s", "b": "n", "c": "s", "d": "s"}); len(m) != 1 || m[0] != "d" {
+		t.Errorf("undocumented = %q, want [d]", m)
+	}
+	if m := unnamed("`on` | off", set("on", "off", "of", "")); len(m) != 1 || m[0] != "of" {
+		t.Errorf("unnamed = %q, want [of]", m)
+	}
+}
+
 func TestLsJSON(t *testing.T) {
 	for _, long := range []bool{false, true} {
 		t.Run(fmt.Sprintf("long=%v", long), func(t *testing.T) {
@@ -233,7 +328,7 @@ func TestLsJSON(t *testing.T) {
 			r := cctx(t, args...)
 			expect(t, r, 0, "ls --json")
 			v := decode(t, r)
-			report(t, schema{"schema_version": "n", "sessions": "a"}.check("ls", v))
+			report(t, lsSchema.check("ls", v))
 			sessions := objs(v["sessions"])
 			if len(sessions) < 7 {
 				t.Fatalf("%d sessions in the samples, want at least 7", len(sessions))
@@ -255,7 +350,7 @@ func TestLsJSON(t *testing.T) {
 					}
 				}
 				if live, ok := s["live"].(map[string]any); ok {
-					errs = append(errs, schema{"pid": "n", "status": "s"}.check(where+".live", live)...)
+					errs = append(errs, liveSchema.check(where+".live", live)...)
 					if st, _ := live["status"].(string); !liveStatuses[st] {
 						errs = append(errs, fmt.Sprintf("%s.live.status %q", where, st))
 					}
@@ -472,8 +567,8 @@ func TestAgentsJSON(t *testing.T) {
 			}
 			report(t, errs)
 
-			// README: an agent's numbers equal its row in
-			// `cctx tokens <session> --by agent`.
+			// docs/json.md and the README: an agent's numbers equal its
+			// row in `cctx tokens <session> --by agent`.
 			tr := cctx(t, "tokens", "--dir", samples, "--json", "--by", "agent", id)
 			expect(t, tr, 0, "tokens --by agent")
 			groups := map[string]int64{}
