@@ -55,10 +55,11 @@ var (
 	budgetSchema    = schema{"exceeded": "a", "unchecked": "a"}
 	exceededSchema  = schema{"scope": "s", "flag": "s", "limit": "n", "actual": "n", "lower_bound": "b", "estimated": "b"}
 	uncheckedSchema = schema{"scope": "s", "flag": "s", "limit": "n", "reason": "s"}
-	treeSchema      = schema{"schema_version": "n", "session_id": "s", "active_leaf": "s?", "roots": "a", "leaves": "a", "nodes": "a", "warnings": "a"}
+	treeSchema      = schema{"schema_version": "n", "session_id": "s", "active_leaf": "s?", "continues_from": "s?", "roots": "a", "leaves": "a", "nodes": "a", "warnings": "a"}
 	treeNodeSchema  = schema{
 		"uuid": "s", "parent_uuid": "s?", "logical_parent_uuid": "s?", "type": "s", "subtype": "s?",
 		"timestamp": "s?", "agent_id": "s?", "message_id": "s?", "children": "a", "active": "b", "fork": "b",
+		"bridged": "b", "foreign": "b",
 	}
 	agentsSchema     = schema{"schema_version": "n", "session_id": "s", "agents": "a", "main": "o", "warnings": "a"}
 	agentEntrySchema = schema{
