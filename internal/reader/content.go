@@ -124,10 +124,28 @@ const textHeadBytes = 96
 // block of its own, does not hide it.
 func promptHead(v []byte) string {
 	h := textHead(v)
-	if classify(h, func(name string) bool { return rawClosesOnce(v, name) }).IsPrompt() {
+	if classify(h, textProbe{
+		closesOnce: func(name string) bool { return rawClosesOnce(v, name) },
+		hasArgs:    func() bool { return rawHasArgs(v) },
+	}).IsPrompt() {
 		return h
 	}
 	return ""
+}
+
+// rawHasArgs is ClassifyText's argument test on a raw JSON string value:
+// something other than space follows <command-args> before its end tag
+// (JSON may write < as \u003c).
+func rawHasArgs(v []byte) bool {
+	for _, open := range []string{"<command-args>", "\u003ccommand-args\u003e"} {
+		i := bytes.Index(v, []byte(open))
+		if i < 0 {
+			continue
+		}
+		rest := skipJSONSpace(v[i+len(open):])
+		return len(rest) > 0 && rest[0] != '<' && !bytes.HasPrefix(rest, []byte("\\u003c")) && !bytes.HasPrefix(rest, []byte(`"`))
+	}
+	return false
 }
 
 // rawClosesOnce is ClassifyText's end test on a raw JSON string value: the

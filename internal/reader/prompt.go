@@ -45,18 +45,30 @@ func (k TextKind) IsPrompt() bool { return k == TextTyped || k == TextCommand }
 // ClassifyText tells what a text of a user message is, from its start
 // (leading space ignored) and, for a tag not known, its end.
 func ClassifyText(s string) TextKind {
-	return classify(s, func(name string) bool {
-		closing := "</" + name + ">"
-		t := strings.TrimRight(s, " \t\n\r") // as rawClosesOnce trims the raw end
-		i := strings.Index(t, closing)
-		return i >= 0 && i+len(closing) == len(t)
+	return classify(s, textProbe{
+		closesOnce: func(name string) bool {
+			closing := "</" + name + ">"
+			t := strings.TrimRight(s, " \t\n\r") // as rawClosesOnce trims the raw end
+			i := strings.Index(t, closing)
+			return i >= 0 && i+len(closing) == len(t)
+		},
+		hasArgs: func() bool { return between(s, "<command-args>", "</command-args>") != "" },
 	})
+}
+
+// textProbe answers what the start of a text cannot tell: whether its
+// first </name> is its end (a tag not known), and whether a command has
+// arguments. The envelope parser asks them of the raw JSON string, without
+// decoding a text that may be megabytes long.
+type textProbe struct {
+	closesOnce func(name string) bool
+	hasArgs    func() bool
 }
 
 // classify is ClassifyText for a text known by its start (the first few
 // dozen bytes decide) and by closesOnce, which says whether the text's
 // first </name> is its end: called only for a tag not known.
-func classify(start string, closesOnce func(name string) bool) TextKind {
+func classify(start string, p textProbe) TextKind {
 	s := strings.TrimLeftFunc(start, unicode.IsSpace)
 	switch {
 	case s == "":
@@ -64,13 +76,19 @@ func classify(start string, closesOnce func(name string) bool) TextKind {
 	case strings.HasPrefix(s, "<command-message>"):
 		return TextCommand
 	case strings.HasPrefix(s, "<command-name>"):
+		// /plan with a text (2.1.22x) turns plan mode on and gives the
+		// model the text to plan: a prompt the model works on, though it
+		// is recorded as a local command.
+		if between(s, "<command-name>", "</command-name>") == "/plan" && p.hasArgs() {
+			return TextCommand
+		}
 		return TextLocalCommand
 	case strings.HasPrefix(s, "<bash-input>"):
 		return TextBash
 	case strings.HasPrefix(s, "[Request interrupted by user"):
 		return TextContext
 	}
-	if name, ok := leadingTag(s); ok && (contextTag(name) || wrapped(name, closesOnce)) {
+	if name, ok := leadingTag(s); ok && (contextTag(name) || wrapped(name, p.closesOnce)) {
 		return TextContext
 	}
 	return TextTyped

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,33 @@ func TestPromptOf(t *testing.T) {
 				t.Errorf("PromptOf = %q (kind %d), want %q (kind %d)", label, kind, tt.label, tt.kind)
 			}
 		})
+	}
+}
+
+// /plan with a text (2.1.22x) is a prompt the model works on, though it
+// is recorded as a local command; /plan alone only toggles plan mode, and
+// other local commands with arguments stay local.
+func TestPlanWithATextIsAPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want TextKind
+	}{
+		{"<command-name>/plan</command-name>\n            <command-message>plan</command-message>\n            <command-args>add a --tz flag to every time grouping</command-args>", TextCommand},
+		{"<command-name>/plan</command-name>\n            <command-message>plan</command-message>\n            <command-args></command-args>", TextLocalCommand},
+		{"<command-name>/plan</command-name>\n<command-message>plan</command-message>\n<command-args>   </command-args>", TextLocalCommand},
+		{"<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>", TextLocalCommand},
+	} {
+		if got := ClassifyText(tc.text); got != tc.want {
+			t.Errorf("ClassifyText(%.60q) = %v, want %v", tc.text, got, tc.want)
+		}
+		// The envelope parser decides from the raw line, as ClassifyText does.
+		line := `{"type":"user","uuid":"u1","message":{"role":"user","content":` + strconv.Quote(tc.text) + `}}`
+		e, ok := ParseLine([]byte(line))
+		if !ok || e.IsTypedPrompt() != tc.want.IsPrompt() {
+			t.Errorf("line %.60q: IsTypedPrompt %v, want %v", tc.text, e.IsTypedPrompt(), tc.want.IsPrompt())
+		}
+	}
+	if l, k := PromptOf([]string{"<command-name>/plan</command-name>\n<command-message>plan</command-message>\n<command-args>add a --tz flag</command-args>"}); l != "/plan add a --tz flag" || k != TextCommand {
+		t.Errorf("PromptOf = %q, %v", l, k)
 	}
 }

@@ -69,9 +69,8 @@ func (v *treeView) render() error {
 		Plural(t.MainEntries(), "entry", "entries"), Plural(len(t.Leaves()), "leaf", "leaves"),
 		Plural(len(t.MainForks()), "fork", "forks"), Plural(t.Compactions(), "compaction", "compactions"),
 		Plural(nAgents, "agent", "agents")}, " · ")))
-	top := t.Starts()
-	for i := len(top) - 1; i >= 0; i-- {
-		v.draw(item{n: top[i]})
+	for _, start := range t.Starts() {
+		v.draw(item{n: start})
 	}
 	v.trailer()
 	return v.err
@@ -109,7 +108,7 @@ func (v *treeView) drawRuns(it item) []item {
 			v.printf("%s%s\n", head, th.Yellow(junctionText(cur)))
 			head = prefix
 		}
-		if cur == v.t.Continues {
+		if cur == v.t.Continues && !cur.Foreign {
 			v.printf("%s%s\n", head, th.Dim("⋯ continues "+ShortSafe(cur.ParentUUID)+", which is in another file: the history starts there (a resumed or continued session)"))
 			head = prefix
 		}

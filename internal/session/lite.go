@@ -91,17 +91,20 @@ func Lite(s *Session) (*Info, error) {
 			}
 		}
 	}
-	in.FirstPrompt = firstPrompt(headLines)
-	// What the head lacks may lie just past it: the first user line was
-	// longer than the head (a pasted screenshot; 2.1.x writes timestamp
-	// and cwd after the message), or lines without a time or a cwd fill
-	// it. The file is then read on from its start for what is missing, so
+	first, typed := firstPromptTyped(headLines)
+	in.FirstPrompt = first
+	// What the head lacks may lie past it: the first user line was longer
+	// than the head (a pasted screenshot; 2.1.x writes timestamp and cwd
+	// after the message), lines without a time or a cwd fill it, or it
+	// holds only local commands and bash input (/login, ! cmd) before the
+	// first prompt a person typed, which is the title when there is one.
+	// The file is then read on from its start for what is missing, so
 	// that the start and project are those of the first line that has
 	// them, as show finds them reading the whole file.
-	wantPrompt := in.FirstPrompt == "" && cutUserLine(head)
+	wantPrompt := !typed
 	if !whole && (wantPrompt || in.StartedAt.IsZero() || in.Project == "") {
 		prompt, first, cwd := scanHead(s.Path, int64(len(head)), wantPrompt, in.StartedAt.IsZero(), in.Project == "")
-		if wantPrompt {
+		if wantPrompt && prompt != "" {
 			in.FirstPrompt = prompt
 		}
 		if in.StartedAt.IsZero() {
@@ -220,8 +223,8 @@ func Start(s *Session) (time.Time, string, error) {
 }
 
 // scanHead streams the start of a file whose head (its first head bytes)
-// did not hold its first prompt (wantPrompt), timestamp (wantTime) or cwd
-// (wantCWD). It stops when it has found what was wanted, or after
+// did not hold its first typed prompt (wantPrompt), timestamp (wantTime)
+// or cwd (wantCWD). It stops when it has found what was wanted, or after
 // firstPromptScanLimit bytes; a time or cwd is looked for only in lines
 // that start less than startScanLimit past the head, whatever their
 // length (a first line of 5 MiB, a big hook output, is read whole).
@@ -247,7 +250,11 @@ func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prom
 			cwd = e.CWD
 		}
 		if wantPrompt && prompt == "" && e.Type == "user" {
-			prompt = firstPrompt([]parsedLine{{e, e.Raw}})
+			// Only a prompt a person typed: a local command or bash input
+			// before it was the head's fallback already.
+			if label, typed := firstPromptTyped([]parsedLine{{e, e.Raw}}); typed {
+				prompt = label
+			}
 		}
 	}
 	return prompt, first, cwd
@@ -269,15 +276,6 @@ func parseLines(lines [][]byte) []parsedLine {
 		}
 	}
 	return out
-}
-
-// cutUserLine reports whether the head ends inside a user line, or holds
-// no complete line at all: the first prompt may be in the part not read.
-func cutUserLine(head []byte) bool {
-	i := bytes.LastIndexByte(head, '\n')
-	cut := head[i+1:]
-	// 2.1.x writes "type" after the message, whose role comes first.
-	return i < 0 || bytes.Contains(cut, []byte(`"type":"user"`)) || bytes.Contains(cut, []byte(`"role":"user"`))
 }
 
 // readHeadTail reads the first and last n bytes of a file. When the file is

@@ -11,6 +11,13 @@ import (
 // bash input is the fallback when no line qualifies; an image or document
 // prompt is named as such.
 func firstPrompt(lines []parsedLine) string {
+	label, _ := firstPromptTyped(lines)
+	return label
+}
+
+// firstPromptTyped is firstPrompt, and whether it is a prompt a person
+// typed (not a local command, bash input or media fallback).
+func firstPromptTyped(lines []parsedLine) (string, bool) {
 	fallback, media := "", ""
 	for _, pl := range lines {
 		e := &pl.e
@@ -27,13 +34,13 @@ func firstPrompt(lines []parsedLine) string {
 		label, _ := reader.PromptOf(reader.Texts(pl.raw))
 		switch {
 		case e.IsTypedPrompt():
-			return label
+			return label, true
 		case fallback == "":
 			fallback = label // a local command or bash input, or ""
 		}
 	}
 	if fallback != "" {
-		return fallback
+		return fallback, false
 	}
-	return media
+	return media, false
 }
