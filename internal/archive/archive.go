@@ -518,20 +518,26 @@ func copyFrames(w *os.File, path string) ([]reader.SeekEntry, []byte, error) {
 		return nil, nil, err
 	}
 	defer f.Close()
-	keep, tailComp := dataEnd, int64(0)
+	// The frames after the last full one (the writer ends a file on a
+	// short frame and an edge frame) are decompressed and framed again.
+	keep := dataEnd
 	var tail []byte
-	last := frames[len(frames)-1]
-	if last.Decompressed < reader.FrameBytes {
-		tailComp = int64(last.Compressed)
-		keep -= tailComp
+	for pulled := 0; len(frames) > 0 && pulled < 2; pulled++ {
+		last := frames[len(frames)-1]
+		if last.Decompressed >= reader.FrameBytes {
+			break
+		}
+		keep -= int64(last.Compressed)
 		frames = frames[:len(frames)-1]
-		src := make([]byte, tailComp)
+		src := make([]byte, last.Compressed)
 		if _, err := f.ReadAt(src, keep); err != nil {
 			return nil, nil, err
 		}
-		if tail, err = reader.DecodeFrame(src, int(last.Decompressed)); err != nil {
+		text, err := reader.DecodeFrame(src, int(last.Decompressed))
+		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
+		tail = append(text, tail...)
 	}
 	if _, err := io.Copy(w, io.NewSectionReader(f, 0, keep)); err != nil {
 		return nil, nil, &writeError{path: w.Name(), err: err}

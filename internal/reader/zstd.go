@@ -484,21 +484,32 @@ type ZstdWriter struct {
 func NewZstdWriter(w io.Writer, prior []SeekEntry) *ZstdWriter {
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderLevel(zstd.SpeedDefault),
 		zstd.WithEncoderCRC(true), zstd.WithWindowSize(FrameBytes))
-	return &ZstdWriter{w: w, enc: enc, err: err, frames: append([]SeekEntry(nil), prior...), buf: make([]byte, 0, FrameBytes)}
+	return &ZstdWriter{w: w, enc: enc, err: err, frames: append([]SeekEntry(nil), prior...), buf: make([]byte, 0, FrameBytes+EdgeFrameBytes)}
 }
 
-// Write buffers p and writes each full frame.
+// EdgeFrameBytes is the size of a file's first frame and of its last one
+// (when the file is longer): a listing reads the first and last 64 KiB of
+// each file, and then decompresses these two small frames only.
+const EdgeFrameBytes = 64 << 10
+
+// Write buffers p and writes each full frame. The text of the last frames
+// is held back until Close, which cuts the end into a frame of at most
+// FrameBytes and a last one of EdgeFrameBytes.
 func (z *ZstdWriter) Write(p []byte) (int, error) {
 	if z.err != nil {
 		return 0, z.err
 	}
 	n := len(p)
 	for len(p) > 0 {
-		k := min(len(p), FrameBytes-len(z.buf))
+		size := FrameBytes
+		if len(z.frames) == 0 {
+			size = EdgeFrameBytes
+		}
+		k := min(len(p), size+EdgeFrameBytes-len(z.buf))
 		z.buf = append(z.buf, p[:k]...)
 		p = p[k:]
-		if len(z.buf) == FrameBytes {
-			if err := z.flushFrame(); err != nil {
+		if len(z.buf) == size+EdgeFrameBytes {
+			if err := z.flushFrame(size); err != nil {
 				return n - len(p), err
 			}
 		}
@@ -506,26 +517,33 @@ func (z *ZstdWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func (z *ZstdWriter) flushFrame() error {
-	if len(z.buf) == 0 {
+// flushFrame writes the first n buffered bytes as a frame.
+func (z *ZstdWriter) flushFrame(n int) error {
+	n = min(n, len(z.buf))
+	if n == 0 {
 		return nil
 	}
-	z.out = z.enc.EncodeAll(z.buf, z.out[:0])
+	z.out = z.enc.EncodeAll(z.buf[:n], z.out[:0])
 	if _, err := z.w.Write(z.out); err != nil {
 		z.err = err
 		return err
 	}
-	z.frames = append(z.frames, SeekEntry{Compressed: uint32(len(z.out)), Decompressed: uint32(len(z.buf))})
-	z.buf = z.buf[:0]
+	z.frames = append(z.frames, SeekEntry{Compressed: uint32(len(z.out)), Decompressed: uint32(n)})
+	z.buf = z.buf[:copy(z.buf, z.buf[n:])]
 	return nil
 }
 
-// Close writes the last frame and the seek table. It does not close w.
+// Close writes the last frames and the seek table. It does not close w.
 func (z *ZstdWriter) Close() error {
 	if z.err != nil {
 		return z.err
 	}
-	if err := z.flushFrame(); err != nil {
+	if len(z.buf) > EdgeFrameBytes {
+		if err := z.flushFrame(len(z.buf) - EdgeFrameBytes); err != nil {
+			return err
+		}
+	}
+	if err := z.flushFrame(len(z.buf)); err != nil {
 		return err
 	}
 	z.enc.Close()
