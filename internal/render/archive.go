@@ -102,7 +102,7 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options) error {
 			last = "last run " + Timestamp(s.LastRun)
 		}
 	}
-	fmt.Fprintf(w, "%-13s %s (%s)\n", th.Bold("archive"), Safe(TildePath(s.Dir, o.Home)), last)
+	fmt.Fprintf(w, "%s %s (%s)\n", th.Bold(fmt.Sprintf("%-13s", "archive")), Safe(TildePath(s.Dir, o.Home)), last)
 	if s.StoredTotal > 0 {
 		fmt.Fprintf(w, "%-13s %s of transcript in %s (%.1f×)\n", "holds", Bytes(s.TextTotal), Bytes(s.StoredTotal), float64(s.TextTotal)/float64(s.StoredTotal))
 	}

@@ -2,11 +2,9 @@ package session
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -27,11 +25,7 @@ func (l Live) Updated() time.Time { return time.UnixMilli(l.UpdatedAt) }
 
 // ProcessAlive reports whether a process exists; tests replace it.
 var ProcessAlive = func(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return pid > 0 && processAlive(pid)
 }
 
 // LiveSessions reads the live records of every root's config dir, keyed by
