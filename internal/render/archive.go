@@ -106,13 +106,13 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options) error {
 	if s.StoredTotal > 0 {
 		fmt.Fprintf(w, "%-13s %s of transcript in %s (%.1f×)\n", "holds", Bytes(s.TextTotal), Bytes(s.StoredTotal), float64(s.TextTotal)/float64(s.StoredTotal))
 	}
-	fmt.Fprintf(w, "%-13s %d of %d sessions, %s of %s (%d files)\n", "not archived", s.PendingSessions, s.Sessions,
-		Bytes(s.PendingBytes), Bytes(s.Bytes), s.PendingFiles)
+	fmt.Fprintf(w, "%-13s %d of %s, %s of %s (%s)\n", "not archived", s.PendingSessions, Plural(s.Sessions, "session", "sessions"),
+		Bytes(s.PendingBytes), Bytes(s.Bytes), Plural(s.PendingFiles, "file", "files"))
 	src := "default"
 	if s.Settings != "" {
 		src = Safe(TildePath(s.Settings, o.Home))
 	}
-	risk := fmt.Sprintf("%d sessions, %s: Claude Code deletes them within 7 days (cleanupPeriodDays %d, %s)", len(s.AtRisk), Bytes(s.AtRiskBytes), s.CleanupDays, src)
+	risk := fmt.Sprintf("%s, %s: Claude Code deletes them within 7 days (cleanupPeriodDays %d, %s)", Plural(len(s.AtRisk), "session", "sessions"), Bytes(s.AtRiskBytes), s.CleanupDays, src)
 	if len(s.AtRisk) > 0 {
 		risk = th.Yellow(risk)
 	}
