@@ -34,7 +34,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -142,28 +144,8 @@ func Run(o Options) (Result, error) {
 	a := &archiver{o: o, m: m, projects: projects}
 	srcs := findSources(o.Roots, o.Report)
 	res.Files = len(srcs)
-	for _, s := range srcs {
-		kind, added, err := a.one(s)
-		if err != nil {
-			var fatal *writeError
-			if errors.As(err, &fatal) {
-				return res, err // a full disk: stop, nothing archived is lost
-			}
-			o.Report.FileError(s.Path, err)
-			res.Failed++
-			continue
-		}
-		res.TextAdded += added
-		switch kind {
-		case kindNew:
-			res.New++
-		case kindExtended:
-			res.Extended++
-		case kindVersioned:
-			res.Versioned++
-		default:
-			res.Unchanged++
-		}
+	if err := a.all(srcs, &res); err != nil {
+		return res, err // a full disk: stop, nothing archived is lost
 	}
 	for _, e := range m.entries {
 		res.TextTotal += e.Text
@@ -173,6 +155,61 @@ func Run(o Options) (Result, error) {
 		return res, &writeError{path: m.path, err: err}
 	}
 	return res, nil
+}
+
+// all archives the sources, one per core at a time (compression is what
+// a first run spends its time on), and counts what was done. A write
+// error stops the run.
+func (a *archiver) all(srcs []source, res *Result) error {
+	var mu sync.Mutex
+	var fatal error
+	next := make(chan source)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(1, len(srcs))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := range next {
+				k, added, err := a.one(s)
+				mu.Lock()
+				var we *writeError
+				switch {
+				case errors.As(err, &we):
+					if fatal == nil {
+						fatal = err
+					}
+				case err != nil:
+					a.o.Report.FileError(s.Path, err)
+					res.Failed++
+				default:
+					res.TextAdded += added
+					switch k {
+					case kindNew:
+						res.New++
+					case kindExtended:
+						res.Extended++
+					case kindVersioned:
+						res.Versioned++
+					default:
+						res.Unchanged++
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, s := range srcs {
+		mu.Lock()
+		stop := fatal != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		next <- s
+	}
+	close(next)
+	wg.Wait()
+	return fatal
 }
 
 // writeError is a failure to write the archive (a full disk): the run
@@ -310,7 +347,7 @@ func (a *archiver) one(s source) (kind, int64, error) {
 // the entry says; else what the stored file holds, read again (a run
 // killed between putting a file in place and recording it); else nil.
 func (a *archiver) current(s source) *entry {
-	e := a.m.entries[s.Rel]
+	e := a.m.get(s.Rel)
 	if e != nil {
 		if st, err := os.Stat(a.abs(e.Stored)); err == nil && st.Size() == e.StoredSize && st.ModTime().UnixNano() == e.StoredMtime {
 			return e

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -313,13 +314,11 @@ func TestArchiveRepairsAfterKill(t *testing.T) {
 
 func childRun() {
 	n, _ := strconv.Atoi(os.Getenv("CHILD_N"))
-	seen := 0
+	var seen atomic.Int32
 	o := Options{Roots: []session.Root{{ProjectsDir: os.Getenv("CHILD_SRC")}}, Dir: os.Getenv("CHILD_DIR"),
 		Hook: func(point, path string) {
-			if point == os.Getenv("CHILD_POINT") {
-				if seen++; seen == n {
-					os.Exit(9)
-				}
+			if point == os.Getenv("CHILD_POINT") && int(seen.Add(1)) == n {
+				os.Exit(9) // as a kill: no deferred call runs, files stay as they are
 			}
 		}}
 	Run(o)

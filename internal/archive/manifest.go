@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/session"
@@ -45,6 +46,7 @@ type runLine struct {
 }
 
 type manifest struct {
+	mu      sync.Mutex // entries and w, while files are archived in parallel
 	path    string
 	entries map[string]*entry
 	lines   int
@@ -118,7 +120,16 @@ func (m *manifest) open() error {
 	return nil
 }
 
+// get is the entry of a source path, or nil.
+func (m *manifest) get(rel string) *entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.entries[rel]
+}
+
 func (m *manifest) record(e *entry) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	m.entries[e.Path] = e
 	b, _ := json.Marshal(e)
 	m.lines++
