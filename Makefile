@@ -53,6 +53,7 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=$(FUZZTIME) ./internal/reader
 	$(GO) test -run='^$$' -fuzz='^FuzzEnvelope$$' -fuzztime=$(FUZZTIME) ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzZstd$$' -fuzztime=$(FUZZTIME) ./internal/reader
 	$(GO) test -run='^$$' -fuzz='^FuzzTree$$' -fuzztime=$(FUZZTIME) ./internal/tree
 	$(GO) test -run='^$$' -fuzz='^FuzzTreeGraph$$' -fuzztime=$(FUZZTIME) ./internal/tree
 	$(GO) test -run='^$$' -fuzz='^FuzzSafe$$' -fuzztime=$(FUZZTIME) ./internal/render

@@ -140,4 +140,5 @@ func lsNotes(f *Factory, list session.Listing, finder *session.Finder, o *LsOpti
 	if list.Empty > 0 && f.IO.IsStdoutTTY() {
 		rep.Info("%d file(s) without conversation hidden (--empty)", list.Empty)
 	}
+	archiveHint(f, finder)
 }

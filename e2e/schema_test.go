@@ -36,6 +36,7 @@ var (
 		"session_id": "s", "project": "s", "project_key": "s", "path": "s", "title": "s",
 		"title_source": "s", "first_prompt": "s", "started_at": "s", "updated_at": "s",
 		"git_branch": "s", "version": "s", "subagents": "n", "size_bytes": "n", "live": "o?",
+		"archived": "b", "main_transcript": "b",
 	}
 	lsLongExtra       = schema{"prompts": "n", "api_calls": "n", "total_tokens": "n"}
 	tokensTopSchema   = schema{"schema_version": "n", "pricing": "o", "group_by": "s", "total": "o", "sessions": "a"}

@@ -15,6 +15,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/cctx-dev/cctx/internal/reader"
 )
 
 // maxReadPerPoll bounds what one poll reads from one file, so that a file
@@ -75,6 +77,9 @@ type tailed struct {
 
 // Add follows a file from f.Offset.
 func (fl *Follower) Add(f File) {
+	if reader.IsCompressed(f.Path) { // an archived copy (.jsonl.zst) does not grow
+		return
+	}
 	if fl.known == nil {
 		fl.known = map[string]bool{}
 	}

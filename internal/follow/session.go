@@ -45,7 +45,9 @@ func (s *Session) Run(ctx context.Context, emit func(Event) error) error {
 		seen[n.UUID] = true
 	}
 	fw := &Follower{Interval: s.Interval, OnError: rep.FileError}
-	fw.Add(File{Path: t.Main.Path, Offset: t.Main.Done, Line: t.Main.DoneLines})
+	if t.Main != nil { // none when Claude Code deleted it: only agents are followed
+		fw.Add(File{Path: t.Main.Path, Offset: t.Main.Done, Line: t.Main.DoneLines})
+	}
 	// The agent files the tree read, and only those: a second transcript
 	// of the same agent (the tree reads one) would be replayed from its
 	// start.

@@ -217,6 +217,9 @@ func OpenRange(path string, start, end int64, o Options) (*Reader, io.Closer, er
 	if o.Name == "" {
 		o.Name = path
 	}
+	if head := [4]byte{}; readHead(f, head[:]) && isZstd(head[:]) {
+		return openZstdRange(f, path, start, end, o)
+	}
 	var src io.Reader = f
 	if start > 0 {
 		if _, err := f.Seek(start, io.SeekStart); err != nil {
@@ -574,12 +577,39 @@ func SplitPoints(path string, pieceBytes int64) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
+	if head := [4]byte{}; readHead(f, head[:]) && isZstd(head[:]) {
+		// The text of a compressed file is cut as a plain file's is when
+		// it has a seek table; without one it is read in one piece.
+		zf, err := OpenFile(path)
+		if err != nil {
+			return nil, err
+		}
+		defer zf.Close()
+		if !zf.Seekable() {
+			return []int64{0}, nil
+		}
+		size, _ := zf.Size()
+		return splitPoints(zf, size, pieceBytes)
+	}
+	if !st.Mode().IsRegular() {
+		return []int64{0}, nil
+	}
+	return splitPoints(f, st.Size(), pieceBytes)
+}
+
+// readHead reads the first len(b) bytes of f without moving its offset.
+func readHead(f *os.File, b []byte) bool {
+	n, _ := f.ReadAt(b, 0)
+	return n == len(b)
+}
+
+func splitPoints(f io.ReaderAt, size, pieceBytes int64) ([]int64, error) {
 	starts := []int64{0}
-	if pieceBytes <= 0 || !st.Mode().IsRegular() {
+	if pieceBytes <= 0 {
 		return starts, nil
 	}
 	buf := make([]byte, 64<<10)
-	for target := pieceBytes; target+pieceBytes/2 < st.Size(); target += pieceBytes {
+	for target := pieceBytes; target+pieceBytes/2 < size; target += pieceBytes {
 		if target <= starts[len(starts)-1] {
 			continue // a long line ran past this cut
 		}
@@ -588,7 +618,7 @@ func SplitPoints(path string, pieceBytes int64) ([]int64, error) {
 		for {
 			n, err := f.ReadAt(buf, at)
 			if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
-				if next := at + int64(i) + 1; next < st.Size() {
+				if next := at + int64(i) + 1; next < size {
 					starts = append(starts, next)
 				}
 				break

@@ -40,6 +40,13 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		title := Safe(in.Title)
 		switch {
 		case !o.TTY:
+		case in.Orphan:
+			title = th.Yellow("(main transcript deleted)")
+			if in.Archived {
+				title += th.Dim(" archived")
+			}
+		case in.Archived:
+			title = th.Dim("archived ") + Cut(title, max(1, tw-len("archived ")))
 		case title == "":
 			when := in.StartedAt
 			if when.IsZero() {

@@ -46,9 +46,17 @@ type LsRow struct {
 	Subagents   int     `json:"subagents"`
 	SizeBytes   int64   `json:"size_bytes"`
 	Live        *LsLive `json:"live"`
-	Prompts     *int    `json:"prompts,omitempty"`
-	APICalls    *int    `json:"api_calls,omitempty"`
-	TotalTokens *int64  `json:"total_tokens,omitempty"`
+	// Archived: read from the cctx archive, because no live root has the
+	// session (Claude Code deleted it) or its main transcript
+	// (docs/archive.md).
+	Archived bool `json:"archived"`
+	// MainTranscript: false when the session's main transcript is gone
+	// and only its subagent transcripts are left: path is "", the title
+	// and first prompt are "" (docs/sessions.md).
+	MainTranscript bool   `json:"main_transcript"`
+	Prompts        *int   `json:"prompts,omitempty"`
+	APICalls       *int   `json:"api_calls,omitempty"`
+	TotalTokens    *int64 `json:"total_tokens,omitempty"`
 }
 
 // LsLive is a running session's state.
@@ -67,6 +75,7 @@ func NewLsJSON(list []*session.Info, stats []tokens.SessionStats) LsJSON {
 			Title: in.Title, TitleSource: in.TitleSource, FirstPrompt: in.FirstPrompt,
 			StartedAt: JSONTime(in.StartedAt), UpdatedAt: JSONTime(in.UpdatedAt),
 			GitBranch: in.GitBranch, Version: in.Version, Subagents: in.Subagents, SizeBytes: in.Size,
+			Archived: in.Archived, MainTranscript: !in.Orphan,
 		}
 		if in.Live != nil {
 			rows[i].Live = &LsLive{PID: in.Live.PID, Status: in.Live.Status}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/cctx-dev/cctx/internal/diag"
 )
 
 // ListOptions filter a listing.
@@ -57,7 +59,11 @@ func (f *Finder) List(o ListOptions) Listing {
 			defer func() { <-sem; wg.Done() }()
 			in, err := Lite(s)
 			if err != nil {
-				f.Report.Warn("%s: %v", s.Path, err)
+				where := s.Path
+				if s.Orphan {
+					where = s.Folder()
+				}
+				f.Report.Warn("%s: %s", where, diag.FileErrorText(where, err))
 				return
 			}
 			infos[i] = in

@@ -2,8 +2,10 @@ package session
 
 import (
 	"bytes"
+	"fmt"
 	"io"
-	"os"
+	"io/fs"
+	"path/filepath"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -45,6 +47,9 @@ type Info struct {
 
 // Lite reads the head and tail of a session file and fills an Info.
 func Lite(s *Session) (*Info, error) {
+	if s.Orphan {
+		return liteOrphan(s)
+	}
 	head, tail, err := readHeadTail(s.Path, liteBytes)
 	if err != nil {
 		return nil, err
@@ -182,25 +187,32 @@ func Lite(s *Session) (*Info, error) {
 // on. A token count orders thousands of sessions by their start, and
 // needs nothing else.
 func Start(s *Session) (time.Time, string, error) {
-	f, err := os.Open(s.Path)
+	if s.Orphan {
+		in, err := liteOrphan(s)
+		if err != nil {
+			return time.Time{}, "", err
+		}
+		return in.StartedAt, in.Project, nil
+	}
+	f, err := reader.OpenFile(s.Path)
 	if err != nil {
 		return time.Time{}, "", err
 	}
-	st, err := f.Stat()
+	size, err := f.Size()
 	if err != nil {
 		f.Close()
 		return time.Time{}, "", err
 	}
-	head := make([]byte, min(int64(liteBytes), st.Size()))
-	_, err = io.ReadFull(f, head)
+	head := make([]byte, min(int64(liteBytes), size))
+	_, err = f.ReadAt(head, 0)
 	f.Close()
-	if err != nil {
+	if err != nil && err != io.EOF {
 		return time.Time{}, "", err
 	}
 	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
 	var started time.Time
 	project := ""
-	for _, l := range completeLines(head, true, st.Size() <= liteBytes) {
+	for _, l := range completeLines(head, true, size <= liteBytes) {
 		e, ok := reader.ParseLine(l)
 		if !ok {
 			continue
@@ -229,12 +241,17 @@ func Start(s *Session) (time.Time, string, error) {
 // that start less than startScanLimit past the head, whatever their
 // length (a first line of 5 MiB, a big hook output, is read whole).
 func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prompt string, first time.Time, cwd string) {
-	f, err := os.Open(path)
+	f, err := reader.OpenFile(path)
 	if err != nil {
 		return "", first, ""
 	}
 	defer f.Close()
-	r := reader.New(io.LimitReader(f, firstPromptScanLimit), reader.Options{KeepRaw: wantPrompt})
+	src, err := f.Section(0, firstPromptScanLimit)
+	if err != nil {
+		return "", first, ""
+	}
+	defer src.Close()
+	r := reader.New(src, reader.Options{KeepRaw: wantPrompt})
 	for (wantPrompt && prompt == "") || (wantTime && first.IsZero()) || (wantCWD && cwd == "") {
 		e, ok := r.Next()
 		if !ok {
@@ -280,19 +297,19 @@ func parseLines(lines [][]byte) []parsedLine {
 
 // readHeadTail reads the first and last n bytes of a file. When the file is
 // no longer than n, tail is nil and head is the whole file.
+// A compressed file (.jsonl.zst) is read as the text it holds.
 func readHeadTail(path string, n int) (head, tail []byte, err error) {
-	f, err := os.Open(path)
+	f, err := reader.OpenFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	size, err := f.Size()
 	if err != nil {
 		return nil, nil, err
 	}
-	size := st.Size()
 	head = make([]byte, min(int64(n), size))
-	if _, err := io.ReadFull(f, head); err != nil {
+	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
 		return nil, nil, err
 	}
 	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
@@ -304,4 +321,82 @@ func readHeadTail(path string, n int) (head, tail []byte, err error) {
 		return nil, nil, err
 	}
 	return head, tail, nil
+}
+
+// liteOrphan is Lite for a session whose main transcript is gone: what its
+// subagent transcripts record. Its project, branch and start are those of
+// the subagent that started first (its lines record the session's cwd);
+// its last activity is the latest of theirs. It has no title.
+func liteOrphan(s *Session) (*Info, error) {
+	in := &Info{Session: s, TitleSource: "none"}
+	paths := orphanAgentPaths(s)
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no transcript left (main transcript deleted, no subagent transcript)", s.Folder())
+	}
+	var lastTime time.Time
+	var firstErr error
+	read := 0
+	for _, p := range paths {
+		head, tail, err := readHeadTail(p, liteBytes)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		read++
+		var started time.Time
+		var cwd, branch string
+		for _, pl := range parseLines(completeLines(head, true, tail == nil)) {
+			if started.IsZero() {
+				started = pl.e.Timestamp
+			}
+			if cwd == "" {
+				cwd = pl.e.CWD
+			}
+			if branch == "" {
+				branch = pl.e.GitBranch
+			}
+		}
+		if !started.IsZero() && (in.StartedAt.IsZero() || started.Before(in.StartedAt)) {
+			in.StartedAt = started
+			in.Project, in.GitBranch = cwd, branch
+		} else if in.Project == "" && in.StartedAt.IsZero() {
+			in.Project, in.GitBranch = cwd, branch
+		}
+		lines := completeLines(head, true, true)
+		if tail != nil {
+			lines = completeLines(tail, false, true)
+		}
+		for _, pl := range parseLines(lines) {
+			if pl.e.Timestamp.After(lastTime) {
+				lastTime = pl.e.Timestamp
+				if pl.e.Version != "" {
+					in.Version = pl.e.Version
+				}
+			}
+		}
+	}
+	if read == 0 {
+		return nil, firstErr
+	}
+	in.UpdatedAt = lastTime
+	if in.UpdatedAt.IsZero() {
+		in.UpdatedAt = s.ModTime
+	}
+	return in, nil
+}
+
+// orphanAgentPaths lists the agent transcripts in an orphan session's
+// subagents/ folder (links not followed), sorted.
+func orphanAgentPaths(s *Session) []string {
+	var out []string
+	sub := filepath.Join(s.Folder(), "subagents")
+	filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && isAgentName(d.Name()) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
 }

@@ -24,7 +24,9 @@ type Live struct {
 func (l Live) Updated() time.Time { return time.UnixMilli(l.UpdatedAt) }
 
 // ProcessAlive reports whether a process exists; tests replace it.
-var ProcessAlive = func(pid int) bool { return pid > 0 && processAlive(pid) }
+var ProcessAlive = func(pid int) bool {
+	return pid > 0 && processAlive(pid)
+}
 
 // LiveSessions reads the live records of every root's config dir, keyed by
 // session id. Records that are unreadable, malformed or stale are skipped:

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/cctx-dev/cctx/internal/reader"
 )
 
 // MinPrefix is the shortest session id prefix accepted.
@@ -36,10 +38,10 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 		return &Session{ID: "", Path: StdinPath}, nil
 	case arg == "":
 		return nil, &ResolveError{Arg: arg, Reason: "empty session argument"}
-	case strings.HasSuffix(arg, ".jsonl") || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/'):
+	case strings.HasSuffix(arg, ".jsonl") || strings.HasSuffix(arg, ".jsonl.zst") || strings.ContainsRune(arg, os.PathSeparator) || strings.ContainsRune(arg, '/'):
 		// A bare <id>.jsonl, as seen in a project folder, that is not in
 		// the current directory: the session of that id.
-		if id := strings.TrimSuffix(arg, ".jsonl"); id != arg && IsSessionID(id) && !strings.ContainsAny(arg, `/\`) {
+		if id, ok := TranscriptStem(arg); ok && IsSessionID(id) && !strings.ContainsAny(arg, `/\`) {
 			if _, err := os.Stat(arg); os.IsNotExist(err) {
 				return f.Resolve(id)
 			}
@@ -112,15 +114,23 @@ func sessionFromPath(p string) (*Session, error) {
 	}
 	if !st.Mode().IsRegular() {
 		reason := "not a regular file"
-		if t := strings.TrimRight(p, `/\`) + ".jsonl"; st.IsDir() && fileExists(t) {
+		folder := strings.TrimRight(p, `/\`)
+		if t := folder + ".jsonl"; st.IsDir() && fileExists(t) {
 			reason = "a session's folder (it holds its subagents); the transcript is " + t
+		} else if t := folder + ".jsonl.zst"; st.IsDir() && fileExists(t) {
+			reason = "a session's folder (it holds its subagents); the transcript is " + t
+		} else if id := filepath.Base(folder); st.IsDir() && IsSessionID(id) && hasSubagents(folder) {
+			// A session folder whose main transcript was deleted: the
+			// session is its subagents.
+			return &Session{ID: id, ProjectDir: filepath.Dir(folder), Root: Root{ProjectsDir: filepath.Dir(filepath.Dir(folder))},
+				Orphan: true, ModTime: st.ModTime()}, nil
 		}
 		return nil, &ResolveError{Arg: p, Reason: reason}
 	}
 	dir := filepath.Dir(p)
 	// The id is the file's name when it is one; a renamed or exported file
 	// is known by the sessionId its lines record, as every command names it.
-	id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	id, _ := TranscriptStem(filepath.Base(p))
 	if !IsSessionID(id) {
 		if sid := headSessionID(p); sid != "" {
 			id = sid
@@ -132,6 +142,6 @@ func sessionFromPath(p string) (*Session, error) {
 		ProjectDir: dir,
 		Root:       Root{ProjectsDir: filepath.Dir(dir)},
 		ModTime:    st.ModTime(),
-		Size:       st.Size(),
+		Size:       reader.TextSize(p, st.Size()),
 	}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -16,6 +17,10 @@ import (
 type Root struct {
 	ProjectsDir string
 	ConfigDir   string
+	// Archive: the root is a cctx archive (`cctx archive`), read after the
+	// live roots: its sessions are listed when no live root has them
+	// (Session.Archived).
+	Archive bool
 }
 
 // Env is what root discovery reads from the environment; tests fake it.
@@ -60,6 +65,14 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 		}
 		return roots, nil
 	}
+	// The archive, when there is one, comes with the default roots:
+	// sessions Claude Code deleted are still found. An explicit --dir
+	// reads what it names only (--dir ARCHIVE reads the archive alone).
+	archive := func() {
+		if a := ArchiveDir(env); a != "" && IsArchive(a) {
+			add(Root{ProjectsDir: filepath.Join(a, "projects"), ConfigDir: a, Archive: true})
+		}
+	}
 	// CLAUDE_CONFIG_DIR is read as --dir is: a directory that is not
 	// there is a mistake to report (a typo must not make a CI budget pass
 	// on nothing), and it may name the projects dir itself.
@@ -74,6 +87,7 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 			}
 			add(r)
 		}
+		archive()
 		return roots, nil
 	}
 	var configs []string
@@ -86,6 +100,7 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 			add(Root{ProjectsDir: p, ConfigDir: c})
 		}
 	}
+	archive()
 	return roots, nil
 }
 
@@ -111,11 +126,12 @@ func rootFromDir(what, d string) (Root, error) {
 		return Root{}, fmt.Errorf("%s %s: not a directory", what, d)
 	}
 	if p := filepath.Join(d, "projects"); isDir(p) {
-		return Root{ProjectsDir: p, ConfigDir: d}, nil
+		return Root{ProjectsDir: p, ConfigDir: d, Archive: IsArchive(d)}, nil
 	}
 	r := Root{ProjectsDir: d}
 	if abs, err := filepath.Abs(d); err == nil && filepath.Base(abs) == "projects" {
 		r.ConfigDir = filepath.Dir(abs)
+		r.Archive = IsArchive(r.ConfigDir)
 	}
 	return r, nil
 }
@@ -130,4 +146,52 @@ func expandHome(p, home string) string {
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
+}
+
+// ArchiveMarker is the file that makes a directory a cctx archive: its
+// manifest (written by internal/archive).
+const ArchiveMarker = "cctx-archive.jsonl"
+
+// IsArchive reports whether dir is a cctx archive: it holds projects/ and
+// the archive's manifest.
+func IsArchive(dir string) bool {
+	return isDir(filepath.Join(dir, "projects")) && fileExists(filepath.Join(dir, ArchiveMarker))
+}
+
+// ArchiveDir is where `cctx archive` keeps its copy: CCTX_ARCHIVE when
+// set, else the user data directory's cctx/archive: $XDG_DATA_HOME (else
+// ~/.local/share) on Linux and the BSDs, ~/Library/Application Support on
+// macOS (XDG_DATA_HOME first when set), %LOCALAPPDATA% on Windows. "" when
+// no home is known.
+func ArchiveDir(env Env) string {
+	get := func(k string) string {
+		if env.Getenv == nil {
+			return ""
+		}
+		return strings.TrimSpace(env.Getenv(k))
+	}
+	if v := get("CCTX_ARCHIVE"); v != "" {
+		return expandHome(v, env.Home)
+	}
+	if v := get("XDG_DATA_HOME"); v != "" && filepath.IsAbs(v) && runtime.GOOS != "windows" {
+		return filepath.Join(v, "cctx", "archive")
+	}
+	switch runtime.GOOS {
+	case "windows":
+		if v := get("LOCALAPPDATA"); v != "" {
+			return filepath.Join(v, "cctx", "archive")
+		}
+		if env.Home != "" {
+			return filepath.Join(env.Home, "AppData", "Local", "cctx", "archive")
+		}
+	case "darwin", "ios":
+		if env.Home != "" {
+			return filepath.Join(env.Home, "Library", "Application Support", "cctx", "archive")
+		}
+	default:
+		if env.Home != "" {
+			return filepath.Join(env.Home, ".local", "share", "cctx", "archive")
+		}
+	}
+	return ""
 }

@@ -29,11 +29,41 @@ type Session struct {
 	// roots: the newest file is read, and the subagent transcripts of
 	// every copy (a copy may hold some the newest lacks).
 	Copies []*Session
+	// Archived: read from a cctx archive (Root.Archive), because no live
+	// root has the session (Claude Code deleted it) or has its main
+	// transcript.
+	Archived bool
+	// Orphan: the main transcript is gone: Claude Code's cleanup deletes
+	// <id>.jsonl after cleanupPeriodDays and leaves <id>/subagents/. Path
+	// is "" and the session is its subagent transcripts, counted under the
+	// folder's session id. ModTime is their latest, Size 0.
+	Orphan bool
 }
 
 // ProjectKey is the name of the project folder (a lossy encoding of the
 // cwd; use the cwd recorded in the entries to name a project).
 func (s *Session) ProjectKey() string { return filepath.Base(s.ProjectDir) }
+
+// Folder is the session's own folder, which holds its subagents:
+// <project>/<id>/ beside <id>.jsonl (or .jsonl.zst).
+func (s *Session) Folder() string {
+	if s.Path == "" {
+		return filepath.Join(s.ProjectDir, s.ID)
+	}
+	stem, _ := TranscriptStem(s.Path)
+	return stem
+}
+
+// TranscriptStem strips a transcript's extension: .jsonl, or .jsonl.zst
+// for a compressed one. ok is false for another name.
+func TranscriptStem(name string) (stem string, ok bool) {
+	for _, ext := range []string{".jsonl.zst", ".jsonl"} {
+		if strings.HasSuffix(name, ext) {
+			return strings.TrimSuffix(name, ext), true
+		}
+	}
+	return name, false
+}
 
 // Agent is one subagent transcript found on disk.
 type Agent struct {
@@ -85,6 +115,7 @@ type Finder struct {
 	RootsErr error
 
 	mu      sync.Mutex
+	orphans sync.Once
 	flat    map[string]map[string][]Agent     // project dir → session id → flat agents
 	warned  map[string]bool                   // paths already warned about by Agents
 	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
@@ -125,7 +156,9 @@ func (f *Finder) Sessions() []*Session {
 			f.Report.Warn("no projects directory found (looked for ~/.claude/projects and ~/.config/claude/projects; set --dir or CLAUDE_CONFIG_DIR)")
 		})
 	}
-	return f.sessions(f.Report.Warn)
+	ss := f.sessions(f.Report.Warn)
+	f.sayOrphans(ss)
+	return ss
 }
 
 // sessions lists the sessions, saying what it skips through warn. Finding
@@ -139,10 +172,12 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 			for _, s := range f.sessionsIn(root, dir, warn) {
 				if old, ok := byID[s.ID]; ok {
 					newer, older := s, old
-					if old.ModTime.After(s.ModTime) {
+					if preferred(old, s) {
 						newer, older = old, s
 					}
-					f.Report.Note("session %s is in two places; reading %s, and the subagents of both", s.ID, newer.Path)
+					if !newer.Archived && !older.Archived && !newer.Orphan && !older.Orphan {
+						f.Report.Note("session %s is in two places; reading %s, and the subagents of both", s.ID, newer.Path)
+					}
 					newer.Copies = append(append(newer.Copies, older), older.Copies...)
 					older.Copies = nil
 					byID[s.ID] = newer
@@ -158,6 +193,37 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 	}
 	SortNewestFirst(out)
 	return out
+}
+
+// sayOrphans warns, once per Finder, about the sessions of a listing whose
+// main transcript is gone.
+func (f *Finder) sayOrphans(ss []*Session) {
+	n := 0
+	for _, s := range ss {
+		if s.Orphan {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	f.orphans.Do(func() {
+		f.Report.Warn("%d session(s) have subagent transcripts but no main transcript (Claude Code deletes <id>.jsonl after cleanupPeriodDays and leaves <id>/subagents/): "+
+			"they are listed as \"main transcript deleted\" and their subagents counted under the folder's session id; `cctx archive` keeps a copy of every transcript", n)
+	})
+}
+
+// preferred reports whether session a is read rather than b, both copies
+// of one id: one with a main transcript before one without, a live one
+// before the archive's copy, else the most recently written.
+func preferred(a, b *Session) bool {
+	switch {
+	case a.Orphan != b.Orphan:
+		return !a.Orphan
+	case a.Archived != b.Archived:
+		return !a.Archived
+	}
+	return !b.ModTime.After(a.ModTime)
 }
 
 // SortNewestFirst orders sessions by file modification time, newest first,
@@ -187,12 +253,14 @@ func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 		case e.IsDir():
 			if !IsSessionID(e.Name()) { // <id>/ folders hold a session's subagents
 				dirs = append(dirs, p)
+			} else if hasSubagents(p) { // an orphan's: this is a project folder
+				self = true
 			}
 		case e.Type()&fs.ModeSymlink != 0:
 			if isDir(p) {
 				dirs = append(dirs, p)
 			}
-		case strings.HasSuffix(e.Name(), ".jsonl") && IsSessionID(strings.TrimSuffix(e.Name(), ".jsonl")):
+		case isSessionName(e.Name()):
 			self = true
 		}
 	}
@@ -212,12 +280,18 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 		return nil
 	}
 	var out []*Session
+	mains := map[string]bool{}
+	var folders []string
 	for _, e := range ents {
 		name := e.Name()
-		id := strings.TrimSuffix(name, ".jsonl")
-		if id == name || !IsSessionID(id) {
+		if e.IsDir() && IsSessionID(name) {
+			folders = append(folders, name)
 			continue
 		}
+		if !isSessionName(name) {
+			continue
+		}
+		id, _ := TranscriptStem(name)
 		p := filepath.Join(dir, name)
 		st, err := os.Stat(p) // follows a symlinked file; loops fail here
 		if err != nil {
@@ -228,9 +302,43 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 			warn("%s: not a regular file, skipped", p)
 			continue
 		}
-		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: st.Size()})
+		size := st.Size()
+		if strings.HasSuffix(name, ".zst") {
+			size = reader.TextSize(p, size)
+		}
+		mains[id] = true
+		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: size, Archived: root.Archive})
+	}
+	// A session folder without its main transcript: what Claude Code's
+	// cleanup leaves. Its subagent transcripts are the session.
+	for _, id := range folders {
+		if mains[id] {
+			continue
+		}
+		s := &Session{ID: id, ProjectDir: dir, Root: root, Orphan: true, Archived: root.Archive}
+		for _, a := range f.agentsOf(s) {
+			if a.ModTime.After(s.ModTime) {
+				s.ModTime = a.ModTime
+			}
+		}
+		if !s.ModTime.IsZero() { // at least one agent transcript
+			out = append(out, s)
+		}
 	}
 	return out
+}
+
+// isSessionName recognises <session-id>.jsonl and <session-id>.jsonl.zst.
+func isSessionName(name string) bool {
+	id, ok := TranscriptStem(name)
+	return ok && IsSessionID(id)
+}
+
+// hasSubagents reports whether a session folder holds a subagents/ folder
+// with something in it.
+func hasSubagents(dir string) bool {
+	ents, err := os.ReadDir(filepath.Join(dir, "subagents"))
+	return err == nil && len(ents) > 0
 }
 
 // Agents lists the subagent transcripts of a session in both layouts:
@@ -261,7 +369,7 @@ func (f *Finder) Agents(s *Session) []Agent {
 // agentsOf lists the subagent transcripts beside one session file.
 func (f *Finder) agentsOf(s *Session) []Agent {
 	var out []Agent
-	sub := filepath.Join(strings.TrimSuffix(s.Path, ".jsonl"), "subagents")
+	sub := filepath.Join(s.Folder(), "subagents")
 	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
 	} else if err == nil && st.IsDir() {
@@ -299,9 +407,21 @@ func (f *Finder) agentsOf(s *Session) []Agent {
 	return out
 }
 
-// isAgentName recognises the name agent-<id>.jsonl.
+// isAgentName recognises the name agent-<id>.jsonl (or .jsonl.zst,
+// compressed in an archive). An older version an archive keeps beside a
+// file (agent-<id>@1.jsonl.zst) is not an agent.
 func isAgentName(name string) bool {
-	return strings.HasPrefix(name, "agent-") && strings.HasSuffix(name, ".jsonl") && len(name) > len("agent-.jsonl")
+	id := agentID(name)
+	return id != "" && !strings.Contains(id, "@")
+}
+
+// agentID is the <id> of agent-<id>.jsonl[.zst], or "".
+func agentID(name string) string {
+	stem, ok := TranscriptStem(name)
+	if !ok || !strings.HasPrefix(stem, "agent-") {
+		return ""
+	}
+	return strings.TrimPrefix(stem, "agent-")
 }
 
 // agentFile recognises agent-<id>.jsonl and finds its .meta.json sidecar.
@@ -310,13 +430,17 @@ func agentFile(p string) (Agent, bool) {
 	if !isAgentName(name) {
 		return Agent{}, false
 	}
-	id := strings.TrimSuffix(strings.TrimPrefix(name, "agent-"), ".jsonl")
+	id := agentID(name)
 	st, err := os.Stat(p)
 	if err != nil || !st.Mode().IsRegular() {
 		return Agent{}, false
 	}
 	a := Agent{ID: id, Path: p, Size: st.Size(), ModTime: st.ModTime()}
-	if meta := strings.TrimSuffix(p, ".jsonl") + ".meta.json"; fileExists(meta) {
+	if strings.HasSuffix(name, ".zst") {
+		a.Size = reader.TextSize(p, a.Size)
+	}
+	stem, _ := TranscriptStem(p)
+	if meta := stem + ".meta.json"; fileExists(meta) {
 		a.MetaPath = meta
 	}
 	return a, true
@@ -343,7 +467,7 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 			}
 			filepath.WalkDir(filepath.Join(s.ProjectDir, e.Name(), "subagents"), func(p string, d fs.DirEntry, err error) error {
 				if err == nil && d.Type().IsRegular() && isAgentName(d.Name()) {
-					aid := strings.TrimSuffix(strings.TrimPrefix(d.Name(), "agent-"), ".jsonl")
+					aid := agentID(d.Name())
 					idx[aid] = append(idx[aid], agentCopy{path: p, session: e.Name()})
 				}
 				return nil

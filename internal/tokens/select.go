@@ -35,8 +35,13 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 			if err != nil {
 				return nil, err
 			}
-			if !seen[s.Path] {
-				seen[s.Path] = true
+			key := s.Path
+			if s.Orphan {
+				key = s.Folder()
+				finder.Report.Warn("session %s: its main transcript was deleted (Claude Code's cleanup); counting its subagent transcripts in %s", s.ID, key)
+			}
+			if !seen[key] {
+				seen[key] = true
 				ss = append(ss, s)
 			}
 		}

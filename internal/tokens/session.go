@@ -18,7 +18,8 @@ func Wanted(line []byte) bool {
 	return sidechain || role == "assistant" || typ == "assistant" || typ == "" && role == ""
 }
 
-// ReadSession counts a session's main file and its subagent files into c.
+// ReadSession counts a session's main file and its subagent files into c
+// (only the subagent files when the main one was deleted: Session.Orphan).
 // visit, when not nil, sees every entry of the main file (agent false) and
 // of each subagent file (agent true); the pointer is valid during the call
 // only. A file that cannot be read is
@@ -50,7 +51,9 @@ func ReadSession(c *Counter, s *session.Session, agents []session.Agent, o reade
 			onErr(src.Path, err)
 		}
 	}
-	read(Source{SessionID: s.ID, Path: s.Path}, false)
+	if !s.Orphan { // a session whose main transcript was deleted is its subagents
+		read(Source{SessionID: s.ID, Path: s.Path}, false)
+	}
 	for _, a := range agents {
 		read(Source{SessionID: s.ID, AgentID: a.ID, Path: a.Path}, true)
 	}

@@ -55,9 +55,12 @@ func (b *builder) load(mainPath string, agents []session.Agent) (*Tree, error) {
 	// little. Measured on a 526 MB session: 10% faster, same peak.
 	defer debug.SetGCPercent(debug.SetGCPercent(300))
 	main := &File{Path: mainPath, Name: mainPath}
-	starts, err := reader.SplitPoints(mainPath, pieceBytes)
-	if err != nil {
-		return nil, err
+	var starts []int64 // none: no main transcript (deleted), only agents
+	if mainPath != "" {
+		var err error
+		if starts, err = reader.SplitPoints(mainPath, pieceBytes); err != nil {
+			return nil, err
+		}
 	}
 	var work []*piece
 	for i, s := range starts {

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/cctx-dev/cctx/internal/reader"
 )
 
 // Source re-reads transcript lines by their offset. The tree keeps
@@ -21,7 +22,7 @@ type Source struct {
 	// JSON line valid JSON.
 	Redact func([]byte) []byte
 
-	open map[string]*os.File
+	open map[string]*reader.File
 }
 
 // Line returns the raw line of n: the JSON object exactly as the file holds
@@ -48,16 +49,19 @@ func (s *Source) Line(n *Node) ([]byte, error) {
 	return b, nil
 }
 
-func (s *Source) file(path string) (*os.File, error) {
+// file opens a transcript once. A compressed one (.jsonl.zst) is read as
+// the text it holds: the tree's offsets are offsets in that text, and
+// reader.File reads them from the frame that holds them.
+func (s *Source) file(path string) (*reader.File, error) {
 	if f, ok := s.open[path]; ok {
 		return f, nil
 	}
-	f, err := os.Open(path)
+	f, err := reader.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
 	if s.open == nil {
-		s.open = map[string]*os.File{}
+		s.open = map[string]*reader.File{}
 	}
 	s.open[path] = f
 	return f, nil

@@ -1,4 +1,4 @@
-//go:build !windows
+//go:build unix
 
 package session
 
@@ -7,8 +7,6 @@ import (
 	"syscall"
 )
 
-// processAlive sends signal 0: no signal, only the check that the process
-// exists (EPERM: it does, as another user's).
 func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)

@@ -1,0 +1,220 @@
+package cmd
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestArchiveFlags(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    ArchiveOptions
+		wantErr string
+	}{
+		{args: nil, want: ArchiveOptions{}},
+		{args: []string{"--to", "/x", "--no-compress"}, want: ArchiveOptions{To: "/x", NoCompress: true}},
+		{args: []string{"--status"}, want: ArchiveOptions{Status: true}},
+		{args: []string{"extra"}, wantErr: "takes at most 0 argument"},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			io, _, _, _ := TestIO()
+			f := &Factory{IO: io}
+			var got *ArchiveOptions
+			c := NewCmdArchive(f, func(o *ArchiveOptions) error { got = o; return nil })
+			c.SetArgs(tt.args)
+			c.SetOut(io.Out)
+			c.SetErr(io.ErrOut)
+			err := c.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.To != tt.want.To || got.NoCompress != tt.want.NoCompress || got.Status != tt.want.Status {
+				t.Fatalf("got %+v, want %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+// liveCopy copies the sample sessions to a config dir (<tmp>/live/projects).
+func liveCopy(t *testing.T) string {
+	t.Helper()
+	live := filepath.Join(t.TempDir(), "live")
+	err := filepath.WalkDir(samples, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(samples, p)
+		dst := filepath.Join(live, "projects", rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(dst, b, 0o644); err != nil {
+			return err
+		}
+		st, _ := d.Info()
+		return os.Chtimes(dst, st.ModTime(), st.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return live
+}
+
+// Claude Code deletes a main transcript (as its cleanup does): ls, show
+// and tokens give the same output from the archive, but for the path
+// (and ls's archived mark).
+func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
+	live := liveCopy(t)
+	arch := filepath.Join(t.TempDir(), "arch")
+	env := map[string]string{"CLAUDE_CONFIG_DIR": live, "CCTX_ARCHIVE": arch}
+	r := run(t, false, env, "archive")
+	if r.code != 0 || !strings.Contains(r.out, "new") {
+		t.Fatalf("archive: exit %d\n%s%s", r.code, r.out, r.errOut)
+	}
+	ids := []string{"b3edadab-bca0-4054-9b41-f7ffa6941260", "ef958aa1-0e93-49f0-bb71-150f63befcd1"}
+	cmds := func(id string) [][]string {
+		return [][]string{{"ls", "--all", "--json"}, {"ls", "--all", "--long"}, {"tokens", "--json"}, {"tokens", id, "--json"},
+			{"show", id, "--json"}, {"show", id, "--no-pager"}, {"tree", id, "--json"}, {"agents", id, "--json"}}
+	}
+	before := map[string]string{}
+	for _, id := range ids {
+		for _, c := range cmds(id) {
+			r := run(t, false, env, c...)
+			if r.code != 0 {
+				t.Fatalf("%v: exit %d %s", c, r.code, r.errOut)
+			}
+			before[strings.Join(c, " ")] = r.out
+		}
+	}
+	// The cleanup: main files gone, subagent folders left.
+	for _, p := range []string{"-Users-user-project/" + ids[0] + ".jsonl", "-experiments-worktrees/" + ids[1] + ".jsonl"} {
+		if err := os.Remove(filepath.Join(live, "projects", p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	norm := func(s string) string {
+		s = strings.ReplaceAll(s, filepath.Join(arch, "projects"), filepath.Join(live, "projects"))
+		s = strings.ReplaceAll(s, ".jsonl.zst", ".jsonl")
+		return strings.ReplaceAll(s, `"archived":true`, `"archived":false`)
+	}
+	for _, id := range ids {
+		for _, c := range cmds(id) {
+			key := strings.Join(c, " ")
+			r := run(t, false, env, c...)
+			if r.code != 0 {
+				t.Fatalf("%v after the deletion: exit %d %s", c, r.code, r.errOut)
+			}
+			if strings.Contains(r.errOut, "no main transcript") {
+				t.Errorf("%s: %s (the archive has it)", key, r.errOut)
+			}
+			if got := norm(r.out); got != before[key] {
+				t.Errorf("%s differs from the archive:\n%.1500s\n--- before\n%.1500s", key, got, before[key])
+			}
+		}
+	}
+	r = run(t, false, env, "ls", "--all", "--json")
+	var doc struct {
+		Sessions []struct {
+			ID       string `json:"session_id"`
+			Archived bool   `json:"archived"`
+		} `json:"sessions"`
+	}
+	json.Unmarshal([]byte(r.out), &doc)
+	archived := 0
+	for _, s := range doc.Sessions {
+		if s.Archived {
+			archived++
+			if s.ID != ids[0] && s.ID != ids[1] {
+				t.Errorf("%s marked archived", s.ID)
+			}
+		}
+	}
+	if archived != 2 {
+		t.Errorf("%d sessions marked archived, want 2", archived)
+	}
+}
+
+// A compressed archive reads exactly as a plain one: tokens --json is
+// byte-equal but for the file names.
+func TestArchiveZstdReadsAsPlain(t *testing.T) {
+	live := liveCopy(t)
+	zst, plain := filepath.Join(t.TempDir(), "z"), filepath.Join(t.TempDir(), "p")
+	env := map[string]string{"CLAUDE_CONFIG_DIR": live}
+	for _, a := range [][]string{{"archive", "--to", zst}, {"archive", "--to", plain, "--no-compress"}} {
+		if r := run(t, false, env, a...); r.code != 0 {
+			t.Fatalf("%v: %s", a, r.errOut)
+		}
+	}
+	for _, args := range [][]string{{"tokens", "--json"}, {"tokens", "--json", "--by", "response"}, {"tokens", "b3edadab", "--json"}, {"ls", "--long", "--json", "--all"}} {
+		z := run(t, false, nil, append(args, "--dir", zst)...)
+		p := run(t, false, nil, append(args, "--dir", plain)...)
+		got := strings.ReplaceAll(strings.ReplaceAll(z.out, zst, plain), ".jsonl.zst", ".jsonl")
+		if z.code != 0 || got != p.out || z.errOut != strings.ReplaceAll(p.errOut, plain, zst) {
+			t.Errorf("%v: compressed and plain differ\n%.800s\n---\n%.800s\n%s", args, got, p.out, z.errOut)
+		}
+	}
+}
+
+// --status, and ls -v's hint while a session Claude Code deletes soon is
+// not archived.
+func TestArchiveStatusAndLsHint(t *testing.T) {
+	live := liveCopy(t)
+	arch := filepath.Join(t.TempDir(), "arch")
+	env := map[string]string{"CLAUDE_CONFIG_DIR": live, "CCTX_ARCHIVE": arch}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) // run's clock
+	old := now.Add(-26 * 24 * time.Hour)
+	os.Chtimes(filepath.Join(live, "projects", "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"), old, old)
+	r := run(t, false, env, "ls", "-v")
+	if !strings.Contains(r.errOut, "will be deleted by Claude Code within 7 days and are not archived") {
+		t.Errorf("ls -v: %s", r.errOut)
+	}
+	if r := run(t, false, env, "ls"); strings.Contains(r.errOut, "archive") {
+		t.Errorf("ls without -v: %s", r.errOut)
+	}
+	r = run(t, false, env, "archive", "--status", "--json")
+	var st struct {
+		Exists  bool `json:"exists"`
+		Pending int  `json:"pending_sessions"`
+		AtRisk  []struct {
+			Session string `json:"session"`
+		} `json:"at_risk"`
+		Days int `json:"cleanup_period_days"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &st); err != nil || r.code != 0 {
+		t.Fatalf("%v %s", err, r.out)
+	}
+	if st.Exists || st.Pending == 0 || len(st.AtRisk) != 1 || !strings.HasSuffix(st.AtRisk[0].Session, "b3edadab-bca0-4054-9b41-f7ffa6941260") || st.Days != 30 {
+		t.Errorf("status %+v", st)
+	}
+	run(t, false, env, "archive")
+	r = run(t, false, env, "archive", "--status")
+	if !strings.Contains(r.out, "not archived  0 of") || !strings.Contains(r.out, "at risk       0 sessions") {
+		t.Errorf("status after archiving:\n%s", r.out)
+	}
+	if r := run(t, false, env, "ls", "-v"); strings.Contains(r.errOut, "not archived") {
+		t.Errorf("ls -v after archiving: %s", r.errOut)
+	}
+	// The archive is not archived again, nor a folder inside the roots.
+	if r := run(t, false, env, "archive", "--dir", arch); r.code != 2 {
+		t.Errorf("archiving the archive: exit %d %s", r.code, r.errOut)
+	}
+	if r := run(t, false, env, "archive", "--to", filepath.Join(live, "projects", "x")); r.code != 2 || !strings.Contains(r.errOut, "overlap") {
+		t.Errorf("an archive inside the roots: exit %d %s", r.code, r.errOut)
+	}
+}

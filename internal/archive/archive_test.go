@@ -1,0 +1,406 @@
+package archive
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+const (
+	sid1 = "11111111-1111-4111-8111-111111111111"
+	sid2 = "22222222-2222-4222-8222-222222222222"
+)
+
+func line(i int, text string) string {
+	return fmt.Sprintf(`{"type":"user","uuid":"u%d","sessionId":"%s","timestamp":"2026-01-02T10:00:%02dZ","message":{"role":"user","content":%q}}`+"\n", i, sid1, i%60, text)
+}
+
+// tree writes a projects tree: a session with a subagent and its sidecar,
+// a second session, and a flat agent file.
+func tree(t *testing.T) (root string) {
+	root = filepath.Join(t.TempDir(), "projects")
+	var big strings.Builder
+	for i := range 3000 { // several zstd frames
+		big.WriteString(line(i, strings.Repeat("lorem ipsum ", 40)))
+	}
+	write(t, root, "-p/"+sid1+".jsonl", big.String())
+	write(t, root, "-p/"+sid1+"/subagents/agent-a1.jsonl", line(1, "sub"))
+	write(t, root, "-p/"+sid1+"/subagents/agent-a1.meta.json", `{"agentType":"Explore"}`)
+	write(t, root, "-p/"+sid2+".jsonl", line(1, "two"))
+	write(t, root, "-q/agent-f1.jsonl", line(1, "flat"))
+	return root
+}
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func appendTo(t *testing.T, root, rel, content string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(root, filepath.FromSlash(rel)), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(content)
+	f.Close()
+}
+
+func run(t *testing.T, src, dir string, o Options) Result {
+	t.Helper()
+	o.Roots, o.Dir = []session.Root{{ProjectsDir: src}}, dir
+	var errOut bytes.Buffer
+	if o.Report == nil {
+		o.Report = diag.New(&errOut, true, false)
+	}
+	res, err := Run(o)
+	if err != nil {
+		t.Fatalf("archive: %v (stderr %s)", err, errOut.String())
+	}
+	return res
+}
+
+// text reads an archived file as the text it holds.
+func text(t *testing.T, p string) string {
+	t.Helper()
+	f, err := reader.OpenFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := f.Section(0, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	return string(b)
+}
+
+// files lists an archive's files (relative, sorted), without the lock.
+func files(t *testing.T, dir string) []string {
+	var out []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() != ".lock" {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+// checkMirror: every source file is archived whole (its complete lines).
+func checkMirror(t *testing.T, src, dir string, compressed bool) {
+	t.Helper()
+	filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		want, _ := os.ReadFile(p)
+		stored := filepath.Join(dir, "projects", rel)
+		if compressed && strings.HasSuffix(p, ".jsonl") {
+			stored += ".zst"
+		}
+		if strings.HasSuffix(p, ".jsonl") {
+			want = want[:bytes.LastIndexByte(want, '\n')+1]
+		}
+		if got := text(t, stored); got != string(want) {
+			t.Errorf("%s: archived %d bytes, want %d", rel, len(got), len(want))
+		}
+		return nil
+	})
+}
+
+func TestArchiveMirrorsAndSkipsUnchanged(t *testing.T) {
+	for _, compress := range []bool{true, false} {
+		t.Run(fmt.Sprint("compress=", compress), func(t *testing.T) {
+			src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+			res := run(t, src, dir, Options{NoCompress: !compress})
+			if res.Files != 5 || res.New != 5 || res.Failed != 0 {
+				t.Fatalf("first run %+v", res)
+			}
+			checkMirror(t, src, dir, compress)
+			if compress && res.Ratio() < 3 {
+				t.Errorf("ratio %.1f", res.Ratio())
+			}
+			// Every file 0600, every folder 0700 (not on Windows: no modes).
+			if runtime.GOOS != "windows" {
+				filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+					st, _ := os.Stat(p)
+					if want := os.FileMode(0o600); d.IsDir() {
+						if st.Mode().Perm() != 0o700 {
+							t.Errorf("%s: %v, want 0700", p, st.Mode().Perm())
+						}
+					} else if st.Mode().Perm() != want {
+						t.Errorf("%s: %v, want 0600", p, st.Mode().Perm())
+					}
+					return nil
+				})
+			}
+			before := files(t, dir)
+			res = run(t, src, dir, Options{NoCompress: !compress})
+			if res.Unchanged != 5 || res.TextAdded != 0 {
+				t.Fatalf("second run %+v: want everything unchanged", res)
+			}
+			if got := files(t, dir); strings.Join(got, " ") != strings.Join(before, " ") {
+				t.Fatalf("files %v, want %v", got, before)
+			}
+			if !session.IsArchive(dir) {
+				t.Fatal("IsArchive")
+			}
+		})
+	}
+}
+
+// A file that grew gets its new complete lines only; a line still being
+// written waits for the next run; a file deleted at the source stays.
+func TestArchiveAppendsCompleteLines(t *testing.T) {
+	src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+	run(t, src, dir, Options{})
+	rel := "-p/" + sid2 + ".jsonl"
+	appendTo(t, src, rel, line(2, "second")+`{"type":"user","uuid":"half`)
+	res := run(t, src, dir, Options{})
+	if res.Extended != 1 || res.TextAdded != int64(len(line(2, "second"))) {
+		t.Fatalf("after an append: %+v", res)
+	}
+	stored := filepath.Join(dir, "projects", "-p", sid2+".jsonl.zst")
+	if got := text(t, stored); got != line(1, "two")+line(2, "second") {
+		t.Fatalf("archived %q", got)
+	}
+	appendTo(t, src, rel, `","sessionId":"x"}`+"\n")
+	res = run(t, src, dir, Options{})
+	if res.Extended != 1 || !strings.HasSuffix(text(t, stored), `{"type":"user","uuid":"half","sessionId":"x"}`+"\n") {
+		t.Fatalf("the finished line: %+v %q", res, text(t, stored))
+	}
+	// Many small appends: the last frame is framed again, so the file
+	// does not fill with tiny frames.
+	for i := range 5 {
+		appendTo(t, src, rel, line(10+i, "more"))
+		run(t, src, dir, Options{})
+	}
+	if frames, _, _ := reader.ReadSeekTable(stored); len(frames) != 1 {
+		t.Errorf("%d frames after small appends, want 1", len(frames))
+	}
+	os.Remove(filepath.Join(src, filepath.FromSlash(rel)))
+	run(t, src, dir, Options{})
+	if _, err := os.Stat(stored); err != nil {
+		t.Fatalf("deleted at the source, gone from the archive: %v", err)
+	}
+}
+
+// A file whose start changed is archived anew; the old copy is kept as a
+// version beside it, never overwritten.
+func TestArchiveKeepsVersionOnRewrite(t *testing.T) {
+	for _, compress := range []bool{true, false} {
+		src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+		run(t, src, dir, Options{NoCompress: !compress})
+		rel := "-p/" + sid2 + ".jsonl"
+		write(t, src, rel, line(1, "TWO rewritten")+line(2, "and more"))
+		res := run(t, src, dir, Options{NoCompress: !compress})
+		if res.Versioned != 1 {
+			t.Fatalf("%+v: want one new version", res)
+		}
+		ext := ".jsonl"
+		if compress {
+			ext += ".zst"
+		}
+		cur := filepath.Join(dir, "projects", "-p", sid2+ext)
+		old := filepath.Join(dir, "projects", "-p", sid2+"@1"+ext)
+		if text(t, cur) != line(1, "TWO rewritten")+line(2, "and more") || text(t, old) != line(1, "two") {
+			t.Fatalf("current %q, version %q", text(t, cur), text(t, old))
+		}
+		// A second rewrite keeps both older versions.
+		write(t, src, rel, line(1, "three"))
+		run(t, src, dir, Options{NoCompress: !compress})
+		if text(t, filepath.Join(dir, "projects", "-p", sid2+"@2"+ext)) != line(1, "TWO rewritten")+line(2, "and more") || text(t, old) != line(1, "two") {
+			t.Fatal("versions")
+		}
+		// The sidecar too.
+		write(t, src, "-p/"+sid1+"/subagents/agent-a1.meta.json", `{"agentType":"Plan"}`)
+		run(t, src, dir, Options{NoCompress: !compress})
+		if text(t, filepath.Join(dir, "projects", "-p", sid1, "subagents", "agent-a1@1.meta.json")) != `{"agentType":"Explore"}` {
+			t.Fatal("sidecar version")
+		}
+		// Versions are neither sessions nor agents.
+		f := session.NewFinder([]session.Root{{ProjectsDir: filepath.Join(dir, "projects")}}, nil)
+		ss := f.Sessions()
+		if len(ss) != 2 {
+			t.Fatalf("%d sessions in the archive, want 2", len(ss))
+		}
+	}
+}
+
+// The kill test runs an archive in a child process that dies (os.Exit,
+// no deferred call runs) at a point of its run; the next run must leave
+// the archive as a clean run does.
+func TestArchiveRepairsAfterKill(t *testing.T) {
+	if os.Getenv("CCTX_ARCHIVE_CHILD") != "" {
+		childRun()
+		return
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, point := range []string{"copying", "committed"} {
+		for _, n := range []int{1, 2, 3} {
+			t.Run(fmt.Sprintf("%s#%d", point, n), func(t *testing.T) {
+				src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+				run(t, src, dir, Options{})
+				// Something to do in the killed run: new lines, a new
+				// file, a rewritten one.
+				big := strings.Repeat(line(7, strings.Repeat("dolor ", 100)), 3000)
+				appendTo(t, src, "-p/"+sid1+".jsonl", big)
+				write(t, src, "-p/"+sid2+".jsonl", line(1, "rewritten"))
+				write(t, src, "-q/agent-f2.jsonl", line(1, "new"))
+				cmd := exec.Command(exe, "-test.run=^TestArchiveRepairsAfterKill$")
+				cmd.Env = append(os.Environ(), "CCTX_ARCHIVE_CHILD=1", "CHILD_SRC="+src, "CHILD_DIR="+dir, "CHILD_POINT="+point, "CHILD_N="+strconv.Itoa(n))
+				out, err := cmd.CombinedOutput()
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 9 {
+					t.Fatalf("child: %v\n%s", err, out)
+				}
+				// The archive is whole even now: every file reads.
+				for _, f := range files(t, filepath.Join(dir, "projects")) {
+					if !strings.HasSuffix(f, tmpSuffix) {
+						text(t, filepath.Join(dir, "projects", f))
+					}
+				}
+				res := run(t, src, dir, Options{})
+				if res.Failed != 0 {
+					t.Fatalf("repair run %+v", res)
+				}
+				checkMirror(t, src, dir, true)
+				for _, f := range files(t, dir) {
+					if strings.HasSuffix(f, tmpSuffix) {
+						t.Errorf("left over: %s", f)
+					}
+				}
+				if _, err := os.Stat(filepath.Join(dir, "projects", "-p", sid2+"@1.jsonl.zst")); err != nil {
+					t.Errorf("the rewritten file's old version: %v", err)
+				}
+				if res := run(t, src, dir, Options{}); res.Unchanged != res.Files {
+					t.Errorf("a third run still works: %+v", res)
+				}
+			})
+		}
+	}
+}
+
+func childRun() {
+	n, _ := strconv.Atoi(os.Getenv("CHILD_N"))
+	var seen atomic.Int32
+	o := Options{Roots: []session.Root{{ProjectsDir: os.Getenv("CHILD_SRC")}}, Dir: os.Getenv("CHILD_DIR"),
+		Hook: func(point, path string) {
+			if point == os.Getenv("CHILD_POINT") && int(seen.Add(1)) == n {
+				os.Exit(9) // as a kill: no deferred call runs, files stay as they are
+			}
+		}}
+	Run(o)
+	os.Exit(0)
+}
+
+// A symlink out of the roots is not followed; one inside is.
+func TestArchiveSymlinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+	outside := t.TempDir()
+	write(t, outside, "secret.jsonl", line(1, "secret"))
+	os.Symlink(filepath.Join(outside, "secret.jsonl"), filepath.Join(src, "-p", sid1+"x.jsonl"))
+	os.Symlink(outside, filepath.Join(src, "-out"))
+	os.Symlink(filepath.Join(src, "-q"), filepath.Join(src, "-q-link"))
+	var errOut bytes.Buffer
+	res := run(t, src, dir, Options{Report: diag.New(&errOut, false, false)})
+	if strings.Count(errOut.String(), "a symlink out of the roots") != 2 {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	for _, f := range files(t, dir) {
+		if strings.Contains(f, "secret") || strings.Contains(f, "-out") {
+			t.Errorf("archived %s from outside the roots", f)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "projects", "-q-link", "agent-f1.jsonl.zst")); err != nil || res.Files != 6 {
+		t.Errorf("a link inside the root: %v (%d files)", err, res.Files)
+	}
+}
+
+// A file that cannot be written (here a folder stands where it goes, as
+// a full disk would fail) stops the run with an error naming it; what was
+// archived before is intact.
+func TestArchiveWriteErrorNamesTheFile(t *testing.T) {
+	src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+	run(t, src, dir, Options{})
+	write(t, src, "-z/"+sid2+".jsonl", line(1, "new"))
+	os.MkdirAll(filepath.Join(dir, "projects", "-z", sid2+".jsonl.zst", "x"), 0o700)
+	_, err := Run(Options{Roots: []session.Root{{ProjectsDir: src}}, Dir: dir})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join("-z", sid2+".jsonl.zst")) || !strings.Contains(err.Error(), "intact") {
+		t.Fatalf("err %v", err)
+	}
+	os.RemoveAll(filepath.Join(src, "-z"))
+	checkMirror(t, src, dir, true)
+}
+
+func TestArchiveRefusesOverlap(t *testing.T) {
+	src := tree(t)
+	for _, dir := range []string{filepath.Join(src, "-p", "arch"), filepath.Dir(src)} {
+		if _, err := Run(Options{Roots: []session.Root{{ProjectsDir: src}}, Dir: dir}); err == nil || !strings.Contains(err.Error(), "overlap") {
+			t.Errorf("%s: err %v", dir, err)
+		}
+	}
+}
+
+func TestStatus(t *testing.T) {
+	src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+	home := t.TempDir()
+	now := time.Now()
+	old := now.Add(-25 * 24 * time.Hour) // deleted within 7 days at 30
+	os.Chtimes(filepath.Join(src, "-p", sid2+".jsonl"), old, old)
+	st, err := GetStatus([]session.Root{{ProjectsDir: src}}, dir, home, now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Exists || st.PendingFiles != 5 || st.PendingSessions != 3 || len(st.AtRisk) != 1 || st.AtRisk[0].Session != "-p/"+sid2 || st.CleanupDays != 30 {
+		t.Fatalf("before: %+v", st)
+	}
+	run(t, src, dir, Options{})
+	appendTo(t, src, "-p/"+sid1+".jsonl", line(9, "new"))
+	st, _ = GetStatus([]session.Root{{ProjectsDir: src}}, dir, home, now, nil)
+	if !st.Exists || st.LastRun.IsZero() || st.PendingFiles != 1 || st.PendingBytes != int64(len(line(9, "new"))) || len(st.AtRisk) != 0 {
+		t.Fatalf("after: %+v", st)
+	}
+	// cleanupPeriodDays from settings.json: 60 days puts nothing at risk,
+	// 10 puts everything older than 3 days.
+	write(t, home, ".claude/settings.json", `{"cleanupPeriodDays": 10}`)
+	os.Chtimes(filepath.Join(src, "-p", sid1+".jsonl"), old, old)
+	st, _ = GetStatus([]session.Root{{ProjectsDir: src}}, dir, home, now, nil)
+	if st.CleanupDays != 10 || len(st.AtRisk) != 1 {
+		t.Fatalf("at 10 days: %+v", st)
+	}
+}

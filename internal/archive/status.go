@@ -1,0 +1,147 @@
+package archive
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// DefaultCleanupDays is Claude Code's cleanupPeriodDays when
+// settings.json does not set it.
+const DefaultCleanupDays = 30
+
+// RiskWindow is how far ahead --status looks for deletions.
+const RiskWindow = 7 * 24 * time.Hour
+
+// Status is how much of the transcripts under the roots the archive
+// lacks, and what Claude Code will delete soon.
+type Status struct {
+	Dir     string
+	Exists  bool      // the archive has a manifest
+	LastRun time.Time // zero: never
+	// Under the roots.
+	Sessions, Files int
+	Bytes           int64
+	// Not archived yet, wholly or in part (a file that grew since).
+	PendingSessions, PendingFiles int
+	PendingBytes                  int64
+	// Of those, the sessions whose main transcript Claude Code deletes
+	// within RiskWindow (its modification time is older than
+	// cleanupPeriodDays less the window), oldest first.
+	AtRisk      []Risk
+	AtRiskBytes int64
+	CleanupDays int    // cleanupPeriodDays in force
+	Settings    string // the settings.json it came from ("" : the default)
+	// The archive itself.
+	TextTotal, StoredTotal int64
+}
+
+// Risk is a session Claude Code will delete soon.
+type Risk struct {
+	Session   string    // <project-key>/<session-id>
+	Modified  time.Time // its main transcript's last write
+	DeletedAt time.Time // when the cleanup may delete it (at a start-up after this)
+	Bytes     int64     // not archived
+}
+
+// GetStatus compares the transcripts under the roots with the archive. It
+// reads only file metadata and the archive's manifest.
+func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep *diag.Reporter) (Status, error) {
+	if rep == nil {
+		rep = diag.Discard()
+	}
+	st := Status{Dir: dir}
+	st.CleanupDays, st.Settings = cleanupDays(roots, home, rep)
+	m, err := loadManifest(dir)
+	if err != nil {
+		return st, err
+	}
+	st.Exists, st.LastRun = session.IsArchive(dir), m.lastRun
+	for _, e := range m.entries {
+		st.TextTotal += e.Text
+		st.StoredTotal += e.StoredSize
+	}
+	a := &archiver{m: m, projects: filepath.Join(dir, "projects")}
+	sessions, pending := map[string]bool{}, map[string]bool{}
+	risk := map[string]*Risk{}
+	limit := now.Add(-time.Duration(st.CleanupDays)*24*time.Hour + RiskWindow)
+	for _, s := range findSources(roots, rep) {
+		st.Files++
+		st.Bytes += s.Size
+		sessions[s.Session()] = true
+		left := s.Size
+		if e := m.entries[s.Rel]; e != nil && e.SrcSize == s.Size && e.SrcMtime == s.Mtime.UnixNano() && a.intact(e) {
+			left = 0
+		} else if e != nil && e.Text <= s.Size {
+			left = s.Size - e.Text
+		}
+		if left == 0 {
+			continue
+		}
+		st.PendingFiles++
+		st.PendingBytes += left
+		pending[s.Session()] = true
+		if s.TopLevel() && s.Mtime.Before(limit) {
+			r := risk[s.Session()]
+			if r == nil {
+				r = &Risk{Session: s.Session(), Modified: s.Mtime}
+				risk[s.Session()] = r
+			}
+			r.Bytes += left
+			if s.Mtime.After(r.Modified) {
+				r.Modified = s.Mtime
+			}
+		}
+	}
+	st.Sessions, st.PendingSessions = len(sessions), len(pending)
+	for _, r := range risk {
+		r.DeletedAt = r.Modified.Add(time.Duration(st.CleanupDays) * 24 * time.Hour)
+		st.AtRisk = append(st.AtRisk, *r)
+		st.AtRiskBytes += r.Bytes
+	}
+	sort.Slice(st.AtRisk, func(i, j int) bool { return st.AtRisk[i].Modified.Before(st.AtRisk[j].Modified) })
+	return st, nil
+}
+
+// intact reports whether an entry's stored file is as it records.
+func (a *archiver) intact(e *entry) bool {
+	st, err := os.Stat(a.abs(e.Stored))
+	return err == nil && st.Size() == e.StoredSize && st.ModTime().UnixNano() == e.StoredMtime
+}
+
+// cleanupDays reads cleanupPeriodDays from the settings.json of the
+// roots' config directories (else ~/.claude/settings.json); 30 when unset.
+func cleanupDays(roots []session.Root, home string, rep *diag.Reporter) (int, string) {
+	var files []string
+	for _, r := range roots {
+		if r.ConfigDir != "" && !r.Archive {
+			files = append(files, filepath.Join(r.ConfigDir, "settings.json"))
+		}
+	}
+	if home != "" {
+		files = append(files, filepath.Join(home, ".claude", "settings.json"))
+	}
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var s struct {
+			CleanupPeriodDays *float64 `json:"cleanupPeriodDays"`
+		}
+		if err := json.Unmarshal(b, &s); err != nil {
+			rep.Warn("%s: %v; assuming cleanupPeriodDays %d", p, err, DefaultCleanupDays)
+			return DefaultCleanupDays, ""
+		}
+		if s.CleanupPeriodDays != nil && *s.CleanupPeriodDays >= 0 {
+			return int(*s.CleanupPeriodDays), p
+		}
+		return DefaultCleanupDays, ""
+	}
+	return DefaultCleanupDays, ""
+}

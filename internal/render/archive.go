@@ -1,0 +1,129 @@
+package render
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/cctx-dev/cctx/internal/archive"
+)
+
+// ---- cctx archive: a run, and --status. The JSON documents are
+// documented in docs/archive.md.
+
+// ArchiveJSON is the document of `cctx archive --json`.
+type ArchiveJSON struct {
+	SchemaVersion int     `json:"schema_version"`
+	Archive       string  `json:"archive"`
+	Files         int     `json:"files"`
+	New           int     `json:"new"`
+	Extended      int     `json:"extended"`
+	Versioned     int     `json:"versioned"`
+	Unchanged     int     `json:"unchanged"`
+	Failed        int     `json:"failed"`
+	BytesAdded    int64   `json:"bytes_added"`
+	TextBytes     int64   `json:"text_bytes"`
+	StoredBytes   int64   `json:"stored_bytes"`
+	Ratio         float64 `json:"compression_ratio"`
+}
+
+// NewArchiveJSON builds the document of a run.
+func NewArchiveJSON(r archive.Result) ArchiveJSON {
+	return ArchiveJSON{SchemaVersion: SchemaVersion, Archive: r.Dir, Files: r.Files, New: r.New, Extended: r.Extended,
+		Versioned: r.Versioned, Unchanged: r.Unchanged, Failed: r.Failed, BytesAdded: r.TextAdded,
+		TextBytes: r.TextTotal, StoredBytes: r.StoredTotal, Ratio: round2(r.Ratio())}
+}
+
+func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+
+// Archive prints what a run did.
+func Archive(w io.Writer, r archive.Result, o Options) error {
+	th := o.Theme
+	fmt.Fprintf(w, "%s %s\n", th.Bold("archive"), Safe(TildePath(r.Dir, o.Home)))
+	fmt.Fprintf(w, "  %d files: %d new, %d extended, %d new version(s), %d unchanged", r.Files, r.New, r.Extended, r.Versioned, r.Unchanged)
+	if r.Failed > 0 {
+		fmt.Fprintf(w, ", %s", th.Red(fmt.Sprintf("%d failed", r.Failed)))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  added %s of transcript; the archive holds %s in %s", Bytes(r.TextAdded), Bytes(r.TextTotal), Bytes(r.StoredTotal))
+	if ratio := r.Ratio(); ratio > 0 {
+		fmt.Fprintf(w, " (%.1f×)", ratio)
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// ArchiveStatusJSON is the document of `cctx archive --status --json`.
+type ArchiveStatusJSON struct {
+	SchemaVersion   int              `json:"schema_version"`
+	Archive         string           `json:"archive"`
+	Exists          bool             `json:"exists"`
+	LastRun         *string          `json:"last_run"`
+	Sessions        int              `json:"sessions"`
+	Files           int              `json:"files"`
+	Bytes           int64            `json:"bytes"`
+	PendingSessions int              `json:"pending_sessions"`
+	PendingFiles    int              `json:"pending_files"`
+	PendingBytes    int64            `json:"pending_bytes"`
+	CleanupDays     int              `json:"cleanup_period_days"`
+	Settings        string           `json:"settings"`
+	AtRisk          []ArchiveRiskRow `json:"at_risk"`
+	AtRiskBytes     int64            `json:"at_risk_bytes"`
+	TextBytes       int64            `json:"text_bytes"`
+	StoredBytes     int64            `json:"stored_bytes"`
+}
+
+// ArchiveRiskRow is a session Claude Code will delete soon.
+type ArchiveRiskRow struct {
+	Session   string `json:"session"`
+	Modified  string `json:"modified_at"`
+	DeletedAt string `json:"deleted_after"`
+	Bytes     int64  `json:"pending_bytes"`
+}
+
+// NewArchiveStatusJSON builds the document of --status.
+func NewArchiveStatusJSON(s archive.Status) ArchiveStatusJSON {
+	doc := ArchiveStatusJSON{SchemaVersion: SchemaVersion, Archive: s.Dir, Exists: s.Exists, LastRun: JSONTimeOrNull(s.LastRun),
+		Sessions: s.Sessions, Files: s.Files, Bytes: s.Bytes, PendingSessions: s.PendingSessions, PendingFiles: s.PendingFiles,
+		PendingBytes: s.PendingBytes, CleanupDays: s.CleanupDays, Settings: s.Settings, AtRisk: []ArchiveRiskRow{},
+		AtRiskBytes: s.AtRiskBytes, TextBytes: s.TextTotal, StoredBytes: s.StoredTotal}
+	for _, r := range s.AtRisk {
+		doc.AtRisk = append(doc.AtRisk, ArchiveRiskRow{Session: r.Session, Modified: JSONTime(r.Modified), DeletedAt: JSONTime(r.DeletedAt), Bytes: r.Bytes})
+	}
+	return doc
+}
+
+// ArchiveStatus prints --status.
+func ArchiveStatus(w io.Writer, s archive.Status, o Options) error {
+	th := o.Theme
+	last := "never run"
+	if !s.LastRun.IsZero() {
+		last = "last run " + Ago(s.LastRun, o.Now)
+		if !o.TTY {
+			last = "last run " + Timestamp(s.LastRun)
+		}
+	}
+	fmt.Fprintf(w, "%s %s (%s)\n", th.Bold(fmt.Sprintf("%-13s", "archive")), Safe(TildePath(s.Dir, o.Home)), last)
+	if s.StoredTotal > 0 {
+		fmt.Fprintf(w, "%-13s %s of transcript in %s (%.1f×)\n", "holds", Bytes(s.TextTotal), Bytes(s.StoredTotal), float64(s.TextTotal)/float64(s.StoredTotal))
+	}
+	fmt.Fprintf(w, "%-13s %d of %s, %s of %s (%s)\n", "not archived", s.PendingSessions, Plural(s.Sessions, "session", "sessions"),
+		Bytes(s.PendingBytes), Bytes(s.Bytes), Plural(s.PendingFiles, "file", "files"))
+	src := "default"
+	if s.Settings != "" {
+		src = Safe(TildePath(s.Settings, o.Home))
+	}
+	risk := fmt.Sprintf("%s, %s: Claude Code deletes them within 7 days (cleanupPeriodDays %d, %s)", Plural(len(s.AtRisk), "session", "sessions"), Bytes(s.AtRiskBytes), s.CleanupDays, src)
+	if len(s.AtRisk) > 0 {
+		risk = th.Yellow(risk)
+	}
+	fmt.Fprintf(w, "%-13s %s\n", "at risk", risk)
+	for _, r := range s.AtRisk {
+		fmt.Fprintf(w, "  %s  last written %s, deleted after %s, %s not archived\n", Safe(r.Session),
+			r.Modified.Local().Format("2006-01-02"), r.DeletedAt.Local().Format("2006-01-02"), Bytes(r.Bytes))
+	}
+	if s.PendingFiles > 0 {
+		_, err := fmt.Fprintln(w, th.Dim("run `cctx archive` to archive them"))
+		return err
+	}
+	return nil
+}

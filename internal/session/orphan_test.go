@@ -1,0 +1,175 @@
+package session
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+const (
+	orphanFixture = "../../testdata/crafted/orphan"
+	orphanID      = "7d1c0a52-9a8e-4f6b-b1f4-2c3d4e5f6a7b"
+	mainID        = "3e4f5a6b-7c8d-4e9f-a0b1-c2d3e4f5a6b7"
+)
+
+// A session folder whose main transcript Claude Code deleted is a session:
+// its subagents, under the folder's id, listed with what they record, and
+// said once on stderr.
+func TestOrphanFolderIsASession(t *testing.T) {
+	var errOut bytes.Buffer
+	rep := diag.New(&errOut, false, false)
+	roots, err := Roots([]string{orphanFixture}, Env{Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFinder(roots, rep)
+	l := f.List(ListOptions{})
+	f.Sessions() // a second listing says nothing more
+	if len(l.Sessions) != 2 {
+		t.Fatalf("%d sessions listed, want the main one and the orphan", len(l.Sessions))
+	}
+	var o *Info
+	for _, in := range l.Sessions {
+		if in.ID == orphanID {
+			o = in
+		}
+	}
+	if o == nil {
+		t.Fatalf("orphan folder %s not listed", orphanID)
+	}
+	tests := []struct {
+		what      string
+		got, want any
+	}{
+		{"Orphan", o.Orphan, true},
+		{"Path", o.Path, ""},
+		{"Folder", filepath.Base(o.Folder()), orphanID},
+		{"Subagents", o.Subagents, 2},
+		{"Project", o.Project, "/home/me/app"},
+		{"GitBranch", o.GitBranch, "main"},
+		{"StartedAt", o.StartedAt, time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)},
+		{"UpdatedAt", o.UpdatedAt, time.Date(2026, 3, 3, 10, 0, 10, 0, time.UTC)},
+		{"Title", o.Title, ""},
+		{"Empty", o.Empty, false},
+		{"warnings", rep.Warnings(), 1},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s = %v, want %v", tt.what, tt.got, tt.want)
+		}
+	}
+	if !strings.Contains(errOut.String(), "1 session(s) have subagent transcripts but no main transcript") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+	s, err := f.Resolve("7d1c")
+	if err != nil || !s.Orphan || len(f.Agents(s)) != 2 {
+		t.Fatalf("Resolve(7d1c) = %+v, %v", s, err)
+	}
+	// The folder given as a path is the same session.
+	s, err = f.Resolve(filepath.Join(orphanFixture, "projects", "-home-me-app", orphanID))
+	if err != nil || !s.Orphan || s.ID != orphanID || len(f.Agents(s)) != 2 {
+		t.Fatalf("Resolve(folder) = %+v, %v", s, err)
+	}
+}
+
+// The archive's copy of a session whose live main transcript is gone is
+// read instead of the orphan (it has the main transcript), with the
+// subagents of both, and no warning: nothing was lost. A session in both
+// is read live.
+func TestArchiveCopyBeatsOrphanAndLiveBeatsArchive(t *testing.T) {
+	live, arch := t.TempDir(), t.TempDir()
+	agent := lines(userLine("sub", `"isSidechain":true,`))
+	writeAt(t, live, "-p/"+id1+"/subagents/agent-aaa.jsonl", agent)
+	writeAt(t, live, "-p/"+id2+".jsonl", lines(userLine("live one", "")))
+	writeAt(t, arch, "projects/-p/"+id1+".jsonl", lines(userLine("archived main", "")))
+	writeAt(t, arch, "projects/-p/"+id1+"/subagents/agent-bbb.jsonl", agent)
+	writeAt(t, arch, "projects/-p/"+id2+".jsonl", lines(userLine("stale copy", "")))
+	writeAt(t, arch, ArchiveMarker, "")
+	// The archive's copy is newer: still the live file is read.
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(arch, "projects", "-p", id2+".jsonl"), future, future)
+
+	env := Env{Getenv: func(k string) string {
+		if k == "CCTX_ARCHIVE" {
+			return arch
+		}
+		if k == "CLAUDE_CONFIG_DIR" {
+			return live
+		}
+		return ""
+	}}
+	roots, err := Roots(nil, env)
+	if err != nil || len(roots) != 2 || !roots[1].Archive {
+		t.Fatalf("roots %+v, %v: want the live root and the archive", roots, err)
+	}
+	var errOut bytes.Buffer
+	f := NewFinder(roots, diag.New(&errOut, true, false))
+	byID := map[string]*Info{}
+	for _, in := range f.List(ListOptions{}).Sessions {
+		byID[in.ID] = in
+	}
+	a, b := byID[id1], byID[id2]
+	if a == nil || a.Orphan || !a.Archived || a.Title != "archived main" || a.Subagents != 2 {
+		t.Errorf("id1: %+v: want the archive's copy, with both subagents", a)
+	}
+	if b == nil || b.Archived || b.Title != "live one" {
+		t.Errorf("id2: %+v: want the live file", b)
+	}
+	if strings.Contains(errOut.String(), "warning") || strings.Contains(errOut.String(), "two places") {
+		t.Errorf("stderr %q: want nothing said", errOut.String())
+	}
+	// --dir names what is read: no archive then.
+	if roots, _ := Roots([]string{live}, env); len(roots) != 1 {
+		t.Errorf("--dir: %d roots, want 1", len(roots))
+	}
+}
+
+// A compressed transcript is a session as its plain file is: same id,
+// same listing, size of its text; an older version an archive keeps
+// beside a file (<name>@1) is neither a session nor an agent.
+func TestCompressedSessionIsListedAsPlain(t *testing.T) {
+	plainDir, zstDir := t.TempDir(), t.TempDir()
+	text := lines(userLine("hello there", ""), `{"type":"custom-title","customTitle":"My title","sessionId":"`+id1+`"}`)
+	agent := lines(userLine("sub", `"isSidechain":true,`))
+	writeAt(t, plainDir, "-p/"+id1+".jsonl", text)
+	writeAt(t, plainDir, "-p/"+id1+"/subagents/agent-aaa.jsonl", agent)
+	compress(t, filepath.Join(zstDir, "-p", id1+".jsonl.zst"), text)
+	compress(t, filepath.Join(zstDir, "-p", id1, "subagents", "agent-aaa.jsonl.zst"), agent)
+	compress(t, filepath.Join(zstDir, "-p", id1+"@1.jsonl.zst"), text)
+	compress(t, filepath.Join(zstDir, "-p", id1, "subagents", "agent-aaa@1.jsonl.zst"), agent)
+
+	list := func(dir string) *Info {
+		f := NewFinder([]Root{{ProjectsDir: dir}}, nil)
+		l := f.List(ListOptions{})
+		if len(l.Sessions) != 1 {
+			t.Fatalf("%s: %d sessions", dir, len(l.Sessions))
+		}
+		return l.Sessions[0]
+	}
+	p, z := list(plainDir), list(zstDir)
+	if z.ID != id1 || z.Title != p.Title || z.FirstPrompt != p.FirstPrompt || !z.StartedAt.Equal(p.StartedAt) ||
+		z.Size != p.Size || z.Subagents != 1 || z.Project != p.Project {
+		t.Fatalf("compressed: %+v\nplain: %+v", z, p)
+	}
+}
+
+func compress(t *testing.T, path, text string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := reader.NewZstdWriter(f, nil)
+	z.Write([]byte(text))
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
