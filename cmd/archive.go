@@ -120,7 +120,7 @@ func (o *ArchiveOptions) where() ([]session.Root, string, error) {
 	if dir == "" {
 		return nil, "", usageErrorf("no archive directory: give --to DIR or set CCTX_ARCHIVE (no home directory known)")
 	}
-	dir = projectPath(dir, f.Env.Home)
+	dir = session.ProjectPath(dir, f.Env.Home)
 	if err := archive.Check(roots, dir); err != nil {
 		return nil, "", &UsageError{Err: err}
 	}

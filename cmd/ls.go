@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -92,7 +91,7 @@ func lsRun(o *LsOptions) error {
 		lo.Limit = 0
 	}
 	if o.Project != "" {
-		lo.Project = projectPath(o.Project, f.Env.Home)
+		lo.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}
 	list := finder.List(lo)
 	var stats []tokens.SessionStats
@@ -109,17 +108,6 @@ func lsRun(o *LsOptions) error {
 	}
 	lsNotes(f, list, finder, o)
 	return nil
-}
-
-// projectPath turns a --project value into an absolute path.
-func projectPath(p, home string) string {
-	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		p = filepath.Join(home, p[1:])
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
 }
 
 // lsNotes says on stderr what the listing left out, in a pipe and in JSON

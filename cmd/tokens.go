@@ -186,7 +186,7 @@ func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input
 	}
 	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since}
 	if o.Project != "" {
-		sel.Project = projectPath(o.Project, f.Env.Home)
+		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}
 	inputs, err := tokens.Inputs(finder, sel)
 	return finder, inputs, err

@@ -62,7 +62,7 @@ var (
 		"timestamp": "s?", "agent_id": "s?", "message_id": "s?", "children": "a", "active": "b", "fork": "b",
 		"bridged": "b", "foreign": "b",
 	}
-	agentsSchema     = schema{"schema_version": "n", "session_id": "s", "agents": "a", "main": "o", "warnings": "a"}
+	agentsSchema     = schema{"schema_version": "n", "session_id": "s", "subagents": "n", "agents": "a", "main": "o", "warnings": "a"}
 	agentEntrySchema = schema{
 		"agent_id": "s?", "tool_use_id": "s", "parent_agent_id": "s", "depth": "n", "kind": "s",
 		"subagent_type": "s", "description": "s", "name": "s", "team_name": "s", "prompt": "s",

@@ -140,6 +140,10 @@ func (w Warning) String() string {
 // followed by the agents it spawned.
 type Result struct {
 	SessionID string
+	// Subagents is how many subagents the session ran whose transcript is
+	// there, not counting compaction agents (tree.Tree.Subagents): the
+	// number every command gives.
+	Subagents int
 	Agents    []*Agent
 	Main      tokens.Total // the main conversation's own usage
 	// MainUnpriced are the models of main-conversation responses that have

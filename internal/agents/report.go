@@ -20,7 +20,7 @@ func Report(t *tree.Tree, src *tree.Source, prices *tokens.Prices) *Result {
 		src = t.Source()
 		defer src.Close()
 	}
-	r := &reporter{t: t, src: src, res: &Result{SessionID: t.SessionID}, byID: map[string]*Agent{},
+	r := &reporter{t: t, src: src, res: &Result{SessionID: t.SessionID, Subagents: t.Subagents()}, byID: map[string]*Agent{},
 		calls: map[*tree.Call]*Call{}, stats: map[*Agent]*transcript{}, notices: map[string]string{}}
 	r.collect()
 	r.tokens(prices)

@@ -74,17 +74,21 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		}
 		t.Row(row...)
 	}
-	n := fmt.Sprintf("%d agents", len(res.Agents))
-	if len(res.Agents) == 1 {
-		n = "1 agent"
-	}
-	foot := []string{n, "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
+	// The total row counts subagents as every command counts them (a
+	// transcript that is not Claude Code's own); the other rows are said
+	// apart, under the table.
+	foot := []string{Plural(res.Subagents, "subagent", "subagents"), "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
 	if verbose {
 		foot = append(foot, "", "")
 	}
 	t.Footer(foot...)
 	if err := t.Render(w); err != nil {
 		return err
+	}
+	if other := otherRows(res); other != "" {
+		if _, err := fmt.Fprintln(w, th.Dim("also: "+other)); err != nil {
+			return err
+		}
 	}
 	// Data, so stdout: the share of the session the table does not show.
 	_, err := fmt.Fprintln(w, th.Dim(fmt.Sprintf("main conversation: %s tokens in %d API calls", Count(res.Main.Tokens), res.Main.APICalls)))
@@ -162,4 +166,27 @@ func agentsFirstLine(s string) string {
 		return strings.TrimSpace(s[:i])
 	}
 	return s
+}
+
+// otherRows says what the table lists besides the subagents it counts:
+// calls whose transcript is not there, and Claude Code's own compaction
+// agents.
+func otherRows(res *agents.Result) string {
+	missing, own := 0, 0
+	for _, a := range res.Agents {
+		switch {
+		case a.Kind == agents.KindCompaction:
+			own++
+		case a.Path == "" && a.Kind != agents.KindSidechain:
+			missing++
+		}
+	}
+	var parts []string
+	if missing > 0 {
+		parts = append(parts, Plural(missing, "call", "calls")+" without a transcript")
+	}
+	if own > 0 {
+		parts = append(parts, Plural(own, "compaction agent", "compaction agents")+" (Claude Code's own)")
+	}
+	return strings.Join(parts, " · ")
 }
