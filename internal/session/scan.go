@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -168,8 +169,11 @@ func (f *Finder) Sessions() []*Session {
 func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
-		for _, dir := range f.projectDirs(root, warn) {
+		dirs := f.projectDirs(root, warn)
+		found := 0
+		for _, dir := range dirs {
 			for _, s := range f.sessionsIn(root, dir, warn) {
+				found++
 				if old, ok := byID[s.ID]; ok {
 					newer, older := s, old
 					if preferred(old, s) {
@@ -184,6 +188,11 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 					continue
 				}
 				byID[s.ID] = s
+			}
+		}
+		if found == 0 && len(dirs) > 0 {
+			if hint := deeperSessions(root.ProjectsDir); hint != "" {
+				warn("%s: no session here; %s", root.ProjectsDir, hint)
 			}
 		}
 	}
@@ -235,6 +244,28 @@ func SortNewestFirst(ss []*Session) {
 		}
 		return ss[i].ID > ss[j].ID
 	})
+}
+
+// deeperSessions says where the sessions are when a root has folders but
+// no session: a --dir one level too high (a folder of copied config
+// folders, or of projects dirs), or a Codex CLI folder. "" when it cannot
+// tell. It is looked for only when a root holds no session.
+func deeperSessions(dir string) string {
+	if m, _ := filepath.Glob(filepath.Join(dir, "*", "projects")); len(m) > 0 {
+		return fmt.Sprintf("it holds config folders with a projects/ folder: pass one of them, e.g. --dir %s", m[0])
+	}
+	for _, pat := range []string{"*/*/*.jsonl", "*/*/*.jsonl.zst"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, p := range m {
+			if IDOfPath(p) != "" {
+				return fmt.Sprintf("sessions lie one level further down: pass the folder that holds the project folders, e.g. --dir %s", filepath.Dir(filepath.Dir(p)))
+			}
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*.jsonl")); len(m) > 0 || strings.HasSuffix(filepath.Clean(dir), ".codex") {
+		return "this looks like a Codex CLI folder (~/.codex); cctx reads Claude Code's transcripts (~/.claude/projects)"
+	}
+	return ""
 }
 
 // projectDirs lists the project folders of a root. A root that directly
