@@ -176,6 +176,11 @@ func showRun(o *ShowOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.grep != nil && len(doc.Items) == 0 {
+		// As grep: no match is exit 1 (what was printed is the header).
+		f.Report().Info("no turn matches --grep %s", o.Grep)
+		return &silentError{code: ExitError}
+	}
 	return unreadableFiles(f)
 }
 

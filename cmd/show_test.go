@@ -370,8 +370,9 @@ func TestShowTerminalView(t *testing.T) {
 		{name: "thinking shown", args: []string{"--thinking"}, want: []string{"∴ thinking\n    I should run ls."}},
 		{name: "meta shown with --all", args: []string{"--all"}, want: []string{"❯ user (meta)", "Caveat: meta text"}},
 		{name: "tail", args: []string{"--tail", "1"}, want: []string{"list the files"}},
-		{name: "grep misses", args: []string{"--grep", "nothing-like-this"}, want: []string{"(nothing to show)"}},
-		{name: "grep smart case", args: []string{"--grep", "A.TXT"}, want: []string{"(nothing to show)"}},
+		// As grep: no match is exit 1.
+		{name: "grep misses", args: []string{"--grep", "nothing-like-this"}, want: []string{"(nothing to show)"}, exitCode: ExitError},
+		{name: "grep smart case", args: []string{"--grep", "A.TXT"}, want: []string{"(nothing to show)"}, exitCode: ExitError},
 		{name: "grep hits tool output", args: []string{"--grep", "b.txt"}, want: []string{"list the files", "b.txt"}},
 		{name: "colour escapes content but colours the view", args: []string{"--color", "always"}, colour: true,
 			want: []string{`\x1b[31mred\x1b[0m`}},
@@ -660,6 +661,10 @@ func TestShowLeaf(t *testing.T) {
 		t.Errorf("--leaf a2:\n%s", r.out)
 	}
 	r = showRunIO(t, false, "", nil, "show", "--leaf", "zz", p)
+	if r.code != ExitUsage || !strings.Contains(r.errOut, "give at least 4 characters") {
+		t.Errorf("short --leaf: exit %d, %s", r.code, r.errOut)
+	}
+	r = showRunIO(t, false, "", nil, "show", "--leaf", "zzzz", p)
 	if r.code != ExitUsage || !strings.Contains(r.errOut, "its leaves: a2, a3") {
 		t.Errorf("unknown --leaf: exit %d, %s", r.code, r.errOut)
 	}
@@ -687,16 +692,17 @@ func TestShowBranchesRow(t *testing.T) {
 	tests := []struct {
 		args []string
 		want string
+		code int
 	}{
-		{[]string{"--agents"}, "branches 2, showing the active one (--leaf UUID for another)\n"},
-		{[]string{"--grep", "nothing matches this"}, "branches 2, showing the active one (--leaf UUID for another)\n"},
-		{[]string{"--leaf", "a2"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n"},
-		{[]string{"--leaf", "a2", "--agents"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n"},
-		{[]string{"--leaf", "u3", "--agents"}, "branches 2, showing the active one up to u3 (--leaf)\n"},
+		{[]string{"--agents"}, "branches 2, showing the active one (--leaf UUID for another)\n", 0},
+		{[]string{"--grep", "nothing matches this"}, "branches 2, showing the active one (--leaf UUID for another)\n", ExitError},
+		{[]string{"--leaf", "a2"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n", 0},
+		{[]string{"--leaf", "a2", "--agents"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n", 0},
+		{[]string{"--leaf", "u3", "--agents"}, "branches 2, showing the active one up to u3 (--leaf)\n", 0},
 	}
 	for _, tc := range tests {
 		r := showRunIO(t, false, "", nil, append([]string{"show", p}, tc.args...)...)
-		if r.code != 0 || !strings.Contains(r.out, tc.want) {
+		if r.code != tc.code || !strings.Contains(r.out, tc.want) {
 			t.Errorf("%v: exit %d, want %q in:\n%s%s", tc.args, r.code, tc.want, r.out, r.errOut)
 		}
 	}

@@ -295,7 +295,10 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		for i := range rep.Responses {
 			full = max(full, rep.Responses[i].Usage.Context())
 		}
-		multi := len(rep.Sessions) > 1
+		// The session column, whenever the report is not of one session
+		// named: a script reading --by response over every session gets
+		// the same columns however many sessions had a response.
+		multi := !to.Single
 		cols := []string{"TIME"}
 		if multi {
 			cols = append(cols, "SESSION")
