@@ -140,3 +140,12 @@ func (f *Factory) warnPrices(unpriced []string, prices *tokens.Prices) {
 		f.Report().Warn("%s", prices.EstimateNote(m))
 	}
 }
+
+// sayUnderstated notes, once, that some responses kept only the usage they
+// began streaming with: their output count is less than was billed. (A
+// terminal table says it under the table; JSON has it in every total.)
+func (f *Factory) sayUnderstated(t tokens.Total) {
+	if n := t.OutputUnderstated; n > 0 {
+		f.Report().Note("%d of %d API calls kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count): their output tokens are understated", n, t.APICalls)
+	}
+}

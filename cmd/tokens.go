@@ -142,6 +142,7 @@ func tokensRun(o *TokensOptions) error {
 		rep.DropEmpty()
 	}
 	f.warnPrices(rep.UnpricedModels(), prices)
+	f.sayUnderstated(rep.Total)
 	violations := rep.CheckBudgets(budget, o.BudgetTotal || single)
 	if f.Globals.JSON {
 		doc := render.NewTokensJSON(rep, by, withResponses)

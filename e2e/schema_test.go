@@ -29,7 +29,7 @@ var (
 		"input_tokens": "n", "output_tokens": "n", "cache_creation_input_tokens": "n",
 		"cache_creation_5m_input_tokens": "n", "cache_creation_1h_input_tokens": "n",
 		"cache_read_input_tokens": "n", "total_tokens": "n", "web_search_requests": "n",
-		"api_calls": "n", "max_context_tokens": "n", "unpriced_api_calls": "n", "cost_usd": "n?",
+		"api_calls": "n", "max_context_tokens": "n", "unpriced_api_calls": "n", "output_understated_calls": "n", "cost_usd": "n?",
 		"cost_estimated": "b",
 	}
 	lsSessionSchema = schema{
@@ -82,7 +82,7 @@ var (
 var (
 	titleSources  = set("custom-title", "ai-title", "last-prompt", "summary", "first-prompt", "none")
 	agentKinds    = set("subagent", "sidechain", "compaction", "warmup")
-	agentStatuses = set("completed", "failed", "interrupted", "running", "background", "teammate", "no_reply", "missing_transcript", "orphan")
+	agentStatuses = set("completed", "failed", "interrupted", "rejected", "api_error", "running", "background", "teammate", "no_reply", "missing_transcript", "orphan", "other")
 	agentLinks    = set("meta", "agent_id", "progress", "parent_uuid", "prompt", "resume", "")
 	tokenChecks   = set("ok", "final_usage_missing", "mismatch", "")
 	liveStatuses  = set("working", "idle")

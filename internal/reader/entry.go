@@ -31,6 +31,9 @@ type Entry struct {
 	Meta           bool
 	CompactSummary bool
 	APIError       bool
+	// StopReasonNull: message.stop_reason is null, as on a line Claude
+	// Code wrote while the response was still streaming.
+	StopReasonNull bool
 
 	Timestamp time.Time
 	CWD       string
@@ -97,6 +100,45 @@ func (e *Entry) IsConversation() bool { return e.Type == "user" || e.Type == "as
 // Synthetic reports whether the entry is a client-side placeholder (an error
 // or an interruption written by Claude Code, not by the API).
 func (e *Entry) Synthetic() bool { return e.Model == SyntheticModel }
+
+// StreamingStart reports whether an assistant line's usage is the one a
+// response has when it begins to stream (stop_reason null, 1–4 output
+// tokens), in a file of Claude Code 2.1.49 or older: those versions often
+// wrote no line with the final count, so the output of such a response is
+// understated.
+func (e *Entry) StreamingStart() bool {
+	return e.StopReasonNull && e.Usage.Output >= 1 && e.Usage.Output <= 4 && versionAtMost(e.Version, 2, 1, 49)
+}
+
+// versionAtMost reports whether a Claude Code version (2.1.49) is at most
+// major.minor.patch; "" or an unreadable version is not.
+func versionAtMost(v string, major, minor, patch int) bool {
+	var n [3]int
+	i := 0
+	for k := 0; k < 3; k++ {
+		start := i
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			n[k] = n[k]*10 + int(v[i]-'0')
+			i++
+		}
+		if i == start {
+			return false
+		}
+		if k < 2 {
+			if i >= len(v) || v[i] != '.' {
+				return false
+			}
+			i++
+		}
+	}
+	switch {
+	case n[0] != major:
+		return n[0] < major
+	case n[1] != minor:
+		return n[1] < minor
+	}
+	return n[2] <= patch
+}
 
 // SyntheticModel is the model name of client-side placeholder messages.
 const SyntheticModel = "<synthetic>"
@@ -266,6 +308,10 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass) in
 			}
 			e.HasUsage = true
 			return parseUsage(b, vs, &e.Usage, ls)
+		case "stop_reason":
+			ve := skipValue(b, vs)
+			e.StopReasonNull = ve > 0 && string(b[vs:ve]) == "null"
+			return ve
 		case "id", "model", "role":
 		default:
 			return -1

@@ -184,6 +184,8 @@ func oracleMessage(m gjson.Result, e *Entry) {
 			e.Model = oracleStr(v)
 		case "role":
 			e.Role = oracleStr(v)
+		case "stop_reason":
+			e.StopReasonNull = v.Type == gjson.Null
 		case "usage":
 			if v.IsObject() {
 				e.HasUsage = true

@@ -89,3 +89,31 @@ func TestPlanWithATextIsAPrompt(t *testing.T) {
 		t.Errorf("PromptOf = %q, %v", l, k)
 	}
 }
+
+// A line of a response still streaming, in a file of Claude Code 2.1.49 or
+// older, holds only the usage the response began with.
+func TestStreamingStart(t *testing.T) {
+	line := func(version, stop string, out int) string {
+		return `{"type":"assistant","uuid":"a","version":"` + version + `","message":{"id":"m","role":"assistant","stop_reason":` + stop + `,"usage":{"input_tokens":3,"output_tokens":` + strconv.Itoa(out) + `}}}`
+	}
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{line("2.1.49", "null", 1), true},
+		{line("2.0.76", "null", 4), true},
+		{line("1.0.98", "null", 2), true},
+		{line("2.1.50", "null", 1), false},
+		{line("2.1.49", `"end_turn"`, 1), false},
+		{line("2.1.49", "null", 5), false},
+		{line("2.1.49", "null", 0), false},
+		{line("", "null", 1), false},
+		{line("2.1", "null", 1), false},
+		{strings.Replace(line("2.1.49", "null", 1), `"stop_reason":null,`, "", 1), false},
+	} {
+		e, ok := ParseLine([]byte(tc.line))
+		if !ok || e.StreamingStart() != tc.want {
+			t.Errorf("%s: StreamingStart %v, want %v", tc.line, e.StreamingStart(), tc.want)
+		}
+	}
+}

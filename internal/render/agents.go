@@ -85,6 +85,25 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 	if err := t.Render(w); err != nil {
 		return err
 	}
+	// Why calls failed: the reason often follows the first line.
+	for _, a := range res.Agents {
+		for _, c := range a.Calls {
+			if c.ErrorText == "" {
+				continue
+			}
+			who := Safe(a.ID)
+			if who == "" {
+				who = "(" + Safe(c.ToolUseID) + ")"
+			}
+			reason := OneLine(c.ErrorText)
+			if ro.TTY {
+				reason = Cut(reason, max(ro.Width-Width(who)-4-Width(agents.CallStatus(c)), 20))
+			}
+			if _, err := fmt.Fprintf(w, "%s %s: %s\n", who, agents.CallStatus(c), reason); err != nil {
+				return err
+			}
+		}
+	}
 	if other := otherRows(res); other != "" {
 		if _, err := fmt.Fprintln(w, th.Dim("also: "+other)); err != nil {
 			return err
@@ -129,9 +148,9 @@ func agentsStatus(a *agents.Agent, th Theme) string {
 	switch a.Status {
 	case agents.StatusCompleted:
 		return th.Green(s)
-	case agents.StatusFailed, agents.StatusMissing, agents.StatusOrphan:
+	case agents.StatusFailed, agents.StatusMissing, agents.StatusOrphan, agents.StatusAPIError:
 		return th.Red(s)
-	case agents.StatusInterrupted, agents.StatusRunning, agents.StatusBackground, agents.StatusTeammate:
+	case agents.StatusInterrupted, agents.StatusRunning, agents.StatusBackground, agents.StatusTeammate, agents.StatusRejected:
 		return th.Yellow(s)
 	}
 	return s
