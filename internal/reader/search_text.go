@@ -77,6 +77,19 @@ func ParseSearchLine(line []byte) (SearchLine, bool) {
 	}
 	seenMessage := false
 	end := members(b, 0, func(k []byte, vs int) int {
+		if string(k) == "message" && !seenMessage && vs < len(b) && b[vs] == '{' {
+			// Walked once: its content is kept where the walk passes it.
+			seenMessage = true
+			seenContent := false
+			return members(b, vs, func(k []byte, vs int) int {
+				ve := skipValue(b, vs)
+				if ve >= 0 && !seenContent && string(k) == "content" {
+					seenContent = true
+					l.content = b[vs:ve]
+				}
+				return ve
+			})
+		}
 		ve := skipValue(b, vs)
 		if ve < 0 {
 			return ve
@@ -97,17 +110,6 @@ func ParseSearchLine(line []byte) (SearchLine, bool) {
 			l.Meta = isTrue(v)
 		case "isSidechain":
 			l.Sidechain = isTrue(v)
-		case "message":
-			if !seenMessage && v[0] == '{' {
-				seenMessage = true
-				eachMember(v, func(k, cv []byte) bool {
-					if string(k) == "content" {
-						l.content = cv
-						return false
-					}
-					return true
-				})
-			}
 		}
 		return ve
 	})

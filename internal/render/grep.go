@@ -100,14 +100,17 @@ func (g *grepView) session(r *search.Result) {
 	for i, h := range r.Hits {
 		labels[i] = grepLabel(h.AgentID, h.Role, h.Kind, h.Tool)
 		lw = max(lw, Width(labels[i]))
+		for _, c := range append(append([]search.Context{}, h.Before...), h.After...) {
+			lw = max(lw, Width(grepLabel(h.AgentID, c.Role, c.Kind, c.Tool)))
+		}
 	}
 	for i, h := range r.Hits {
 		for _, c := range h.Before {
-			g.context(c, day, lw)
+			g.context(h.AgentID, c, day, lw)
 		}
 		g.hit(h, labels[i], day, lw)
 		for _, c := range h.After {
-			g.context(c, day, lw)
+			g.context(h.AgentID, c, day, lw)
 		}
 	}
 	g.footer(r)
@@ -152,11 +155,15 @@ func (g *grepView) hit(h *search.Hit, lbl string, day bool, lw int) {
 		th.Dim(Safe(lead)), grepFitAround(th, before, match, after, max(room, 10)))
 }
 
-func (g *grepView) context(c search.Context, day bool, lw int) {
+func (g *grepView) context(agent string, c search.Context, day bool, lw int) {
 	th := g.ro.Theme
-	lbl := grepLabel("", c.Role, "", c.Tool)
+	lbl := grepLabel(agent, c.Role, c.Kind, c.Tool)
 	prefix := "  " + grepHitTime(c.Time, day) + "  " + grepPad(lbl, lw) + "  "
-	text := Safe(grepOneLine(c.Excerpt))
+	lead := ""
+	if c.Kind == "tool_use" {
+		lead = c.Field + ": "
+	}
+	text := Safe(lead + grepOneLine(c.Excerpt))
 	fmt.Fprintln(g.w, th.Dim(prefix+Cut(text, max(10, g.ro.Width-Width(prefix)))))
 }
 
@@ -219,7 +226,12 @@ func grepParts(h *search.Hit) (before, match, after string) {
 
 // plainSnippet is a hit's excerpt on one line for a pipe: some text before
 // the match, the match, some after.
-func grepPlainSnippet(h *search.Hit) string { return grepSnippet(h, Safe) }
+func grepPlainSnippet(h *search.Hit) string {
+	if h.Kind == "tool_use" {
+		return Safe(h.Field) + ": " + grepSnippet(h, Safe)
+	}
+	return grepSnippet(h, Safe)
+}
 
 // snippet is a hit's excerpt on one line: some text before the match, the
 // match, some after, each part passed through clean.

@@ -24,6 +24,7 @@ type Pattern struct {
 	Opts   PatternOptions
 	re     *regexp.Regexp
 	pre    *prefilter // nil: every line is read
+	lit    *literal   // the pattern is a literal: found without the regular expression
 }
 
 // PatternError is a pattern that does not compile: Pos is the byte offset
@@ -64,7 +65,9 @@ func Compile(src string, o PatternOptions) (*Pattern, error) {
 	}
 	p := &Pattern{Source: src, Opts: o, re: re}
 	if tree, err := syntax.Parse(flags+expr, syntax.Perl); err == nil {
-		p.pre = newPrefilter(required(tree.Simplify()))
+		tree = tree.Simplify()
+		p.pre = newPrefilter(required(tree))
+		p.lit = newLiteral(tree)
 	}
 	return p, nil
 }
@@ -115,10 +118,15 @@ const maxMatches = 100
 // match must hold, which is far quicker than the regular expression on
 // long texts that cannot match.
 func (p *Pattern) match(text string) ([][]int, bool) {
-	if p.pre != nil && !p.pre.mayMatch(text) {
+	var m [][]int
+	switch {
+	case p.lit != nil && p.lit.applies(text):
+		m = p.lit.findAll(text, maxMatches+1)
+	case p.pre != nil && !p.pre.mayMatch(text):
 		return nil, false
+	default:
+		m = p.re.FindAllStringIndex(text, maxMatches+1)
 	}
-	m := p.re.FindAllStringIndex(text, maxMatches+1)
 	if len(m) > maxMatches {
 		return m[:maxMatches], true
 	}
@@ -167,4 +175,61 @@ func errorPos(p string, se *syntax.Error) int {
 		}
 	}
 	return 0
+}
+
+// literal finds a pattern that is one literal string (what most searches
+// are) faster than the regular expression does, case-insensitively above
+// all: the matches are the same, leftmost first, each after the one before.
+type literal struct {
+	f     *finder
+	fold  bool
+	kOrS  bool // case-insensitive with a k or an s: K and ſ fold onto them
+	runes int
+}
+
+// newLiteral is a literal for a pattern that is one (nil otherwise): ASCII
+// when case-insensitive, and never U+FFFD (which the regular expression
+// matches on invalid UTF-8).
+func newLiteral(re *syntax.Regexp) *literal {
+	if re.Op != syntax.OpLiteral || len(re.Rune) == 0 {
+		return nil
+	}
+	fold := re.Flags&syntax.FoldCase != 0
+	var b []byte
+	l := &literal{fold: fold}
+	for _, r := range re.Rune {
+		switch {
+		case r == utf8.RuneError, fold && r >= utf8.RuneSelf:
+			return nil
+		case fold:
+			c := lower(byte(r))
+			l.kOrS = l.kOrS || c == 'k' || c == 's'
+			b = append(b, c)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	l.f = newFinder(piece{lit: b, fold: fold})
+	return l
+}
+
+// applies reports whether the literal finds what the regular expression
+// would in text: not when a K or ſ might fold onto its k or s.
+func (l *literal) applies(text string) bool {
+	return !l.kOrS || !strings.Contains(text, "\u212a") && !strings.Contains(text, "\u017f")
+}
+
+func (l *literal) findAll(text string, n int) [][]int {
+	b := unsafeBytes(text)
+	var out [][]int
+	for i := 0; i <= len(b) && len(out) < n; {
+		j := l.f.index(b[i:])
+		if j < 0 {
+			break
+		}
+		s := i + j
+		out = append(out, []int{s, s + len(l.f.lit)})
+		i = s + len(l.f.lit)
+	}
+	return out
 }

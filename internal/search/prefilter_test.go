@@ -371,3 +371,40 @@ func TestFinderFindsTheFirstOccurrence(t *testing.T) {
 		}
 	}
 }
+
+// A literal pattern is found without the regular expression: the matches
+// must be the very ones the regular expression finds.
+func TestLiteralMatchesAsTheRegexp(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	alphabet := []string{"a", "b", "k", "K", "s", "S", "é", "É", "\u212a", "\u017f", "\xe2", "\xc3", "\xa9", " ", "\n", "ab"}
+	for _, pt := range []struct {
+		p string
+		o PatternOptions
+	}{
+		{"ab", PatternOptions{}}, {"ab", PatternOptions{Fold: true}}, {"ks", PatternOptions{Fold: true}},
+		{"é", PatternOptions{}}, {"aa", PatternOptions{}}, {"a b", PatternOptions{Fold: true}}, {"K", PatternOptions{}},
+	} {
+		p, err := Compile(pt.p, pt.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.lit == nil {
+			t.Fatalf("%q: not found as a literal", pt.p)
+		}
+		for i := 0; i < 3000; i++ {
+			var sb strings.Builder
+			for k := rng.Intn(20); k >= 0; k-- {
+				sb.WriteString(alphabet[rng.Intn(len(alphabet))])
+			}
+			text := sb.String()
+			got, _ := p.match(text)
+			want := p.re.FindAllStringIndex(text, maxMatches+1)
+			if p.pre != nil && !p.pre.mayMatch(text) {
+				want = nil
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q in %q: %v, want %v", pt.p, text, got, want)
+			}
+		}
+	}
+}

@@ -165,6 +165,8 @@ type Context struct {
 	UUID    string
 	Time    time.Time
 	Role    Role
-	Tool    string
+	Kind    string // as Hit.Kind
+	Tool    string // a tool call's tool ("" for a result)
+	Field   string
 	Excerpt string // the start of its first text
 }
