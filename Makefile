@@ -43,6 +43,7 @@ demo: build
 	@./$(BIN) agents --dir $(SAMPLES) ef958aa1
 
 test:
+	@command -v rg >/dev/null || { [ "$$(id -u)" = 0 ] && { apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y ripgrep >/dev/null 2>&1; }; }; } || echo "!!! ripgrep (rg) is missing and could not be installed (run apt-get install -y ripgrep as root): the cctx grep tests that compare with rg will FAIL !!!"
 	$(GO) vet ./...
 	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
 	$(GO) test $(RACE) -count=1 ./...

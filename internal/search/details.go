@@ -5,6 +5,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
 
@@ -16,22 +17,33 @@ type lineKey struct {
 	line int
 }
 
-// annotate reads a session with hits as a conversation (internal/tree) and
+// annotate reads a session with hits as a conversation (internal/tree: its
+// main file, and the subagent files with hits) and
 // says of each hit what only the whole conversation knows: whether it lies
 // on an abandoned branch, which inline sidechain holds it, which tool a
 // result came from, and (Context) the messages around it. Only sessions
 // with hits are read so; without Details only those with an inline
 // sidechain hit are, for its agent id.
 func (e *engine) annotate(j *job, res *Result) {
-	need := e.o.Details
+	need := false
 	for _, h := range res.Hits {
-		need = need || h.Sidechain
+		// The branches are the main file's; a result's tool, its call's.
+		need = need || h.Sidechain || e.o.Details && (h.AgentID == "" || h.toolUseID != "" || e.o.Context > 0)
 	}
 	if !need {
 		return
 	}
-	// Its warnings were said (or not) when the lines were searched.
-	t, err := tree.Load(e.finder, j.Session, diag.Discard())
+	// The main file, and the subagent files with hits: a hit's facts
+	// are in its own file (and the main file's branches do not depend on
+	// the agents). Its warnings were said (or not) when the lines were
+	// searched.
+	var agents []session.Agent
+	for i := range j.files {
+		if f := &j.files[i]; !f.main && len(f.hits) > 0 {
+			agents = append(agents, f.agent)
+		}
+	}
+	t, err := tree.LoadFiles(j.Session.Path, agents, diag.Discard())
 	if err != nil {
 		return // the main file cannot be read: reported already
 	}

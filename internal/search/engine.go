@@ -33,7 +33,7 @@ func Run(finder *session.Finder, targets []Target, o Options) iter.Seq[*Result] 
 		}
 		e := &engine{finder: finder, o: o}
 		tasks := make(chan *fileTask)
-		jobs := make(chan *job, 2*workers)
+		jobs := make(chan *job, 8*workers)
 		var wg sync.WaitGroup
 		for range workers {
 			wg.Add(1)
@@ -47,16 +47,32 @@ func Run(finder *session.Finder, targets []Target, o Options) iter.Seq[*Result] 
 		}
 		go func() {
 			defer close(jobs)
-			for _, t := range targets {
-				if e.stop.Load() {
-					return
+			// Each session's files are listed ahead, a few at a time
+			// (walking subagent folders is mostly waiting), and handed
+			// over in order.
+			listed := make(chan *job, 4*workers)
+			go func() {
+				defer close(listed)
+				sem := make(chan struct{}, 2*workers)
+				for _, t := range targets {
+					if e.stop.Load() {
+						return
+					}
+					j := &job{Target: t, done: make(chan struct{}), listed: make(chan struct{})}
+					sem <- struct{}{}
+					go func() {
+						defer func() { <-sem; close(j.listed) }()
+						j.files = e.files(t.Session)
+					}()
+					listed <- j
 				}
-				j := &job{Target: t, done: make(chan struct{})}
-				j.files = e.files(t.Session)
+			}()
+			for j := range listed {
+				<-j.listed
 				j.left.Store(int32(len(j.files)))
 				jobs <- j
-				if len(j.files) == 0 {
-					e.finish(j)
+				if len(j.files) == 0 || e.stop.Load() {
+					e.finishEmpty(j)
 					continue
 				}
 				for i := range j.files {
@@ -112,8 +128,9 @@ func (s *stats) get() Stats {
 type job struct {
 	Target
 	files  []file
-	left   atomic.Int32 // files not yet searched
-	found  atomic.Bool  // a hit was found (Sessions mode: the other files stop)
+	left   atomic.Int32  // files not yet searched
+	found  atomic.Bool   // a hit was found (Sessions mode: the other files stop)
+	listed chan struct{} // closed once files is set
 	done   chan struct{}
 	result *Result // nil: no hit
 }
@@ -122,6 +139,7 @@ type job struct {
 type file struct {
 	path    string
 	agentID string // "" for the main file
+	agent   session.Agent
 	main    bool
 	hits    []*Hit
 	count   int
@@ -160,7 +178,7 @@ func (e *engine) files(s *session.Session) []file {
 		ids = append(ids, a.ID)
 	}
 	for _, id := range ids {
-		out = append(out, file{path: pick[id].Path, agentID: id})
+		out = append(out, file{path: pick[id].Path, agentID: id, agent: pick[id]})
 	}
 	return out
 }
@@ -417,6 +435,15 @@ func runeStart(s string, i int) int {
 // runeEnd moves i back to the start of the rune it is in (so that s[:i]
 // ends on a whole rune).
 func runeEnd(s string, i int) int { return runeStart(s, i) }
+
+// finishEmpty ends the search of a session with no file to search.
+func (e *engine) finishEmpty(j *job) {
+	if len(j.files) == 0 {
+		e.finish(j)
+		return
+	}
+	close(j.done) // stopped
+}
 
 // finish ends a session's search: its hits are put together, annotated
 // from the conversation when details are wanted, and handed over.

@@ -178,25 +178,28 @@ func errorPos(p string, se *syntax.Error) int {
 }
 
 // literal finds a pattern that is one literal string (what most searches
-// are) faster than the regular expression does, case-insensitively above
-// all: the matches are the same, leftmost first, each after the one before.
+// are), or one word (-w), faster than the regular expression does,
+// case-insensitively above all: the matches are the same, leftmost first,
+// each after the one before.
 type literal struct {
-	f     *finder
-	fold  bool
-	kOrS  bool // case-insensitive with a k or an s: K and ſ fold onto them
-	runes int
+	f    *finder
+	word bool // \b on each side
+	kOrS bool // case-insensitive with a k or an s: K and ſ fold onto them
 }
 
 // newLiteral is a literal for a pattern that is one (nil otherwise): ASCII
 // when case-insensitive, and never U+FFFD (which the regular expression
 // matches on invalid UTF-8).
 func newLiteral(re *syntax.Regexp) *literal {
+	l := &literal{}
+	if re.Op == syntax.OpConcat && len(re.Sub) == 3 && re.Sub[0].Op == syntax.OpWordBoundary && re.Sub[2].Op == syntax.OpWordBoundary {
+		l.word, re = true, re.Sub[1]
+	}
 	if re.Op != syntax.OpLiteral || len(re.Rune) == 0 {
 		return nil
 	}
 	fold := re.Flags&syntax.FoldCase != 0
 	var b []byte
-	l := &literal{fold: fold}
 	for _, r := range re.Rune {
 		switch {
 		case r == utf8.RuneError, fold && r >= utf8.RuneSelf:
@@ -227,9 +230,23 @@ func (l *literal) findAll(text string, n int) [][]int {
 		if j < 0 {
 			break
 		}
-		s := i + j
-		out = append(out, []int{s, s + len(l.f.lit)})
-		i = s + len(l.f.lit)
+		s, e := i+j, i+j+len(l.f.lit)
+		if l.word && !(boundary(b, s) && boundary(b, e)) {
+			i = s + 1
+			continue
+		}
+		out = append(out, []int{s, e})
+		i = e
 	}
 	return out
+}
+
+// boundary reports whether \b holds at b[i]: an ASCII word character on one
+// side and not on the other (a byte of a multi-byte character is not one).
+func boundary(b []byte, i int) bool {
+	return (i > 0 && wordByte(b[i-1])) != (i < len(b) && wordByte(b[i]))
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'z'
 }

@@ -359,20 +359,23 @@ func (p *prefilter) candidate(line []byte) bool {
 // is taken for an escape: one candidate too many, never one too few.
 func (p *prefilter) nextEscape(b []byte, from int) int {
 	for i := from; i < len(b); {
-		j := bytes.IndexByte(b[i:], '\\')
+		// Index, not IndexByte on '\\': a backslash is every hundred
+		// bytes or so of a transcript (every line break of a text), and
+		// Index then runs its vector loop.
+		j := bytes.Index(b[i:], backslashU)
 		if j < 0 {
 			return -1
 		}
 		i += j
-		if i+1 < len(b) && b[i+1] == 'u' {
-			if r, n := reader.UnicodeEscape(b[i:]); n > 0 && p.escaped(r) {
-				return i
-			}
+		if r, n := reader.UnicodeEscape(b[i:]); n > 0 && p.escaped(r) {
+			return i
 		}
 		i++
 	}
 	return -1
 }
+
+var backslashU = []byte(`\u`)
 
 // finder looks for one piece, from its rarest byte (its anchor): in both
 // cases when the piece is case-insensitive and the anchor a letter.

@@ -376,13 +376,15 @@ func TestFinderFindsTheFirstOccurrence(t *testing.T) {
 // must be the very ones the regular expression finds.
 func TestLiteralMatchesAsTheRegexp(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
-	alphabet := []string{"a", "b", "k", "K", "s", "S", "é", "É", "\u212a", "\u017f", "\xe2", "\xc3", "\xa9", " ", "\n", "ab"}
+	alphabet := []string{"a", "b", "k", "K", "s", "S", "é", "É", "\u212a", "\u017f", "\xe2", "\xc3", "\xa9", " ", "\n", "ab", "_", "0", "-"}
 	for _, pt := range []struct {
 		p string
 		o PatternOptions
 	}{
 		{"ab", PatternOptions{}}, {"ab", PatternOptions{Fold: true}}, {"ks", PatternOptions{Fold: true}},
 		{"é", PatternOptions{}}, {"aa", PatternOptions{}}, {"a b", PatternOptions{Fold: true}}, {"K", PatternOptions{}},
+		{"ab", PatternOptions{Word: true}}, {"a", PatternOptions{Word: true, Fold: true}}, {"ks", PatternOptions{Word: true, Fold: true}},
+		{"é", PatternOptions{Word: true}}, {"a b", PatternOptions{Word: true}},
 	} {
 		p, err := Compile(pt.p, pt.o)
 		if err != nil {
