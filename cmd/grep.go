@@ -59,11 +59,11 @@ In a pipe: one tab-separated line per hit: session_id, uuid, timestamp,
 role, project, snippet, agent_id. -l lists the sessions only, -c counts.
 
 Exit status: 0 a match was found, 1 none (or an error), 2 usage error.`,
-		Example: `  cctx grep 'login bug'                    # which session was that?
-  cctx grep --role tool 'docker compose'    # a command I ran
-  cctx grep -F src/auth/session.go -l       # sessions that touched a file
-  cctx grep -w TODO latest -C 1             # with a message of context
-  cctx grep panic --json | jq -r '.sessions[].hits[] | [.session_id, .line] | @tsv'`,
+		Example: `  cctx grep 'login bug'                   # which session was that?
+  cctx grep --role tool 'docker compose'   # a command I ran
+  cctx grep -F -l src/auth/session.go      # sessions that touched a file
+  cctx grep -w TODO latest -C 1            # with a message of context around each hit
+  cctx grep panic --json | jq -r '.sessions[].hits[] | [.session_id, .file, .line] | @tsv'`,
 		Args: argsBetween(1, -1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Pattern, o.Sessions = args[0], args[1:]

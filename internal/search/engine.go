@@ -473,16 +473,6 @@ func (e *engine) finish(j *job) {
 	if res.Count == 0 || e.stop.Load() {
 		return
 	}
-	if res.Info == nil && j.Session.Path != session.StdinPath {
-		if in, err := session.Lite(j.Session); err == nil {
-			if in.Sidechain {
-				// Not a session (ls leaves it out): a subagent's file.
-				e.o.Report.Note("%s: starts with a sidechain entry; not searched as a session", j.Session.Path)
-				return
-			}
-			res.Info = in
-		}
-	}
 	if len(res.Hits) > 0 && j.Session.Path != session.StdinPath {
 		e.annotate(j, res)
 	}

@@ -421,6 +421,23 @@ func TestPrefilteredEqualsUnfiltered(t *testing.T) {
 			}
 		}
 	}
+	// The real sessions beside the repository, when they are there.
+	if testing.Short() {
+		return
+	}
+	real, _ := filepath.Glob("../../../shared/corpus/real/*")
+	for _, dir := range real {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "codex" {
+			continue
+		}
+		for _, pt := range patterns[:6] {
+			pre, _ := search(t, run1{dir: dir, pattern: pt.p, po: pt.o})
+			all, _ := search(t, run1{dir: dir, pattern: pt.p, po: pt.o, o: Options{Every: true}})
+			if a, b := fullHits(pre), fullHits(all); !reflect.DeepEqual(a, b) {
+				t.Errorf("%s %q: prefiltered %d hits, unfiltered %d", dir, pt.p, len(a), len(b))
+			}
+		}
+	}
 }
 
 func fullHits(rs []*Result) []string {
@@ -431,4 +448,28 @@ func fullHits(rs []*Result) []string {
 		}
 	}
 	return out
+}
+
+// Sessions come newest activity first, as ls lists them: by the times in
+// the files, not the files' modification times (a copied folder).
+func TestNewestActivityFirst(t *testing.T) {
+	line := func(ts string) string {
+		return `{"type":"user","uuid":"x","timestamp":"` + ts + `","message":{"role":"user","content":"needle"}}`
+	}
+	dir := projects(t, map[string]string{
+		"-w-app/" + sid + ".jsonl":   jsonl(line("2026-01-01T00:00:00Z")),
+		"-w-app/" + other + ".jsonl": jsonl(line("2026-05-01T00:00:00Z")),
+	})
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(dir, "-w-app", other+".jsonl"), old, old) // the newest activity, the oldest file
+	rs, _ := search(t, run1{dir: dir, pattern: "needle"})
+	if len(rs) != 2 || rs[0].Session.ID != other || rs[1].Session.ID != sid {
+		t.Errorf("order: %v", []string{rs[0].Session.ID, rs[1].Session.ID})
+	}
+	for _, args := range [][]string{{sid, other}, {other, sid}} {
+		rs, _ = search(t, run1{dir: dir, args: args, pattern: "needle"})
+		if rs[0].Session.ID != other {
+			t.Errorf("named %v: %s first", args, rs[0].Session.ID)
+		}
+	}
 }
