@@ -42,6 +42,11 @@ type Readable struct {
 // TextDecoder decodes the readable texts of lines; it keeps a buffer
 // between calls. Use one per goroutine.
 type TextDecoder struct {
+	// Filter, when set, is shown each string (raw, with its quotes)
+	// before it is decoded: false passes it over. A search that knows a
+	// string cannot match saves its decoding.
+	Filter func(raw []byte) bool
+
 	buf  []byte
 	path []byte
 }
@@ -138,7 +143,7 @@ func (d *TextDecoder) Texts(l *SearchLine, thinking bool, visit func(*Readable) 
 	stop := false
 	r := &Readable{}
 	emit := func(v []byte) bool {
-		if len(v) < 2 || v[0] != '"' {
+		if len(v) < 2 || v[0] != '"' || d.Filter != nil && !d.Filter(v) {
 			return true
 		}
 		r.Text = d.decode(v)
@@ -475,4 +480,16 @@ func LineAt(r io.ReaderAt, offset int64, size int) ([]byte, error) {
 			return nil, fmt.Errorf("the file changed: line at offset %d is cut short", offset)
 		}
 	}
+}
+
+// ReadFrom reads the lines of r, which holds a file's bytes from offset
+// start on (0, or just past a newline), as OpenRange reads a file:
+// Entry.Offset counts from the file's start, a byte order mark is dropped
+// at offset 0 only, and the read buffer is pooled (Close gives it back).
+// cctx grep reads a file's candidate lines so, partly from the bytes it
+// scanned already and partly from the file.
+func ReadFrom(r io.Reader, start int64, o Options) (*Reader, io.Closer) {
+	rd := newPooled(r, o)
+	rd.offset, rd.midFile, rd.done = start, start > 0, start
+	return rd, closeFunc(func() error { rd.release(); return nil })
 }

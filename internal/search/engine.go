@@ -1,12 +1,15 @@
 package search
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
 	"iter"
+	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -27,6 +30,9 @@ func Run(finder *session.Finder, targets []Target, o Options) iter.Seq[*Result] 
 		if o.Report == nil {
 			o.Report = diag.Discard()
 		}
+		// The heap is small (buffers, the hits of a few sessions) and
+		// mostly garbage: collecting it less often costs little memory.
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		workers := o.Workers
 		if workers <= 0 {
 			workers = runtime.GOMAXPROCS(0)
@@ -196,6 +202,9 @@ func (e *engine) newWorker() *worker {
 	if p := e.o.Pattern.pre; p != nil && !e.o.Every {
 		w.pre, w.scan = p, newScanner(p, windowBytes)
 		w.scan.giveUp = true
+		// A string of a candidate line is decoded only if it is a
+		// candidate itself.
+		w.dec.Filter = p.candidate
 	}
 	return w
 }
@@ -214,45 +223,70 @@ func (w *worker) do(t *fileTask) {
 // (and left alone), which costs less than opening the file again.
 const mergeGap = 64 << 10
 
-// search finds the hits of one file.
+// search finds the hits of one file: it scans it (prefilter), then reads
+// its runs of candidate lines through the same open file, the part the
+// scan still holds from memory.
 func (w *worker) search(j *job, f *file) {
 	o := &w.e.o
 	var st Stats
 	st.Files = 1
 	defer func() { w.e.stats.add(st) }()
-	runs := []run{{start: 0, end: -1, line: 1}}
-	if f.path != session.StdinPath {
-		fi, err := os.Stat(f.path)
-		switch {
-		case err != nil:
+	fs := &fileSearch{w: w, job: j, f: f}
+	if f.path == session.StdinPath {
+		r, c, err := reader.Open(f.path, fs.options(1, &st))
+		if err != nil {
 			o.Report.FileError(f.path, err)
 			return
-		case !fi.Mode().IsRegular():
-			o.Report.FileError(f.path, reader.ErrNotRegular)
-			return
 		}
+		fs.read(r, 1, &st)
+		c.Close()
+		st.Bytes, _ = r.Done()
+		return
+	}
+	fh, err := os.Open(f.path)
+	if err != nil {
+		o.Report.FileError(f.path, err)
+		return
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() {
+		if err == nil {
+			err = reader.ErrNotRegular
+		}
+		o.Report.FileError(f.path, err)
+		return
+	} else {
 		st.Bytes = fi.Size()
 	}
-	if w.scan != nil && f.path != session.StdinPath {
-		fh, err := os.Open(f.path)
-		if err != nil {
+	runs := []run{{start: 0, end: -1, line: 1}}
+	var mem func(at, end int64) []byte
+	if w.scan != nil {
+		if runs, _, err = w.scan.scan(fh); err != nil {
 			o.Report.FileError(f.path, err)
 			return
 		}
-		runs, _, err = w.scan.scan(fh)
-		fh.Close()
-		if err != nil {
-			o.Report.FileError(f.path, err)
-			return
-		}
+		mem = w.scan.lastBytes
 	}
-	fs := &fileSearch{w: w, job: j, f: f}
 	for i := 0; i < len(runs); {
 		k := i + 1
 		for k < len(runs) && runs[k-1].end >= 0 && runs[k].start-runs[k-1].end < mergeGap {
 			k++
 		}
-		if !fs.read(runs[i].start, runs[k-1].end, runs[i].line, &st) {
+		start, end := runs[i].start, runs[k-1].end
+		var held []byte
+		if mem != nil {
+			held = mem(start, end)
+		}
+		rest := int64(math.MaxInt64) - start // to the end of the file, as far as it is written
+		if end >= 0 {
+			rest = end - start
+		}
+		rest -= int64(len(held))
+		src := io.MultiReader(bytes.NewReader(held), io.NewSectionReader(fh, start+int64(len(held)), max(rest, 0)))
+		r, c := reader.ReadFrom(src, start, fs.options(runs[i].line, &st))
+		ok := fs.read(r, runs[i].line, &st)
+		c.Close()
+		if !ok {
 			return
 		}
 		i = k
@@ -264,13 +298,12 @@ type fileSearch struct {
 	w    *worker
 	job  *job
 	f    *file
+	r    *reader.Reader // the reader of the lines being searched
 	last time.Time // the last time seen in the file: the order of a line without one
 	done bool      // the file's search is over (the hits wanted are found)
 }
 
-// read reads the lines of [start, end) (end < 0: to the end of the file)
-// and searches those that may hold a match; false when the file cannot be
-// read or the search is over.
+// options are the Reader's options for lines numbered from base on.
 //
 // Each line is handed to Want just before the Reader would parse it,
 // exactly as it would parse it (trimmed, a crash's residue cut off). Want
@@ -278,10 +311,9 @@ type fileSearch struct {
 // so that the Reader does not parse it again. A line the walk refuses is
 // left to the Reader, which says what is wrong with it, or (the first
 // megabyte of a longer line) reads on and hands over the whole line.
-func (fs *fileSearch) read(start, end int64, base int, st *Stats) bool {
+func (fs *fileSearch) options(base int, st *Stats) reader.Options {
 	o := &fs.w.e.o
-	var r *reader.Reader
-	ro := reader.Options{Stdin: o.Stdin,
+	return reader.Options{Name: fs.f.path, Stdin: o.Stdin,
 		Want: func(l []byte) bool {
 			if fs.done {
 				return false
@@ -297,25 +329,19 @@ func (fs *fileSearch) read(start, end int64, base int, st *Stats) bool {
 				return false
 			}
 			st.Lines++
-			fs.line(&sl, r.Line()+base-1)
+			fs.line(&sl, fs.r.Line()+base-1)
 			return false
 		},
 		OnIssue: func(is reader.Issue) {
 			is.Line += base - 1
 			o.Report.Line(is)
 		}}
-	var c io.Closer
-	var err error
-	if fs.f.path == session.StdinPath {
-		r, c, err = reader.Open(fs.f.path, ro)
-	} else {
-		r, c, err = reader.OpenRange(fs.f.path, start, end, ro)
-	}
-	if err != nil {
-		o.Report.FileError(fs.f.path, err)
-		return false
-	}
-	defer c.Close()
+}
+
+// read reads r's lines (see options); false when the file cannot be read
+// or its search is over.
+func (fs *fileSearch) read(r *reader.Reader, base int, st *Stats) bool {
+	fs.r = r
 	for !fs.done {
 		if _, ok := r.Next(); !ok {
 			break // (an entry comes back only when the walk and the Reader disagree, which they cannot)
@@ -325,11 +351,8 @@ func (fs *fileSearch) read(start, end int64, base int, st *Stats) bool {
 		}
 	}
 	if err := r.Err(); err != nil {
-		o.Report.FileError(fs.f.path, err)
+		fs.w.e.o.Report.FileError(fs.f.path, err)
 		return false
-	}
-	if fs.f.path == session.StdinPath {
-		st.Bytes, _ = r.Done()
 	}
 	return !fs.done
 }

@@ -318,6 +318,54 @@ func TestScannerAgreesWithLineByLine(t *testing.T) {
 	}
 }
 
+// A scan that gives up on a file dense with candidates still covers every
+// candidate line, from a line's start, with the right line numbers.
+func TestScannerGivesUpWithoutLosingLines(t *testing.T) {
+	defer func(n int64) { giveUpAfter = n }(giveUpAfter)
+	rng := rand.New(rand.NewSource(5))
+	p, _ := Compile("needle", PatternOptions{})
+	for iter := 0; iter < 2000; iter++ {
+		giveUpAfter = int64(rng.Intn(40))
+		var file bytes.Buffer
+		for l := rng.Intn(20); l >= 0; l-- {
+			if rng.Intn(3) > 0 {
+				file.WriteString("a needle")
+			}
+			file.WriteString(strings.Repeat("x", rng.Intn(10)))
+			if l > 0 || rng.Intn(2) == 0 {
+				file.WriteByte('\n')
+			}
+		}
+		want := referenceRuns(p.pre, file.Bytes())
+		for _, window := range []int{3, 16, 1 << 20} {
+			s := newScanner(p.pre, window)
+			s.giveUp = true
+			got, _, err := s.scan(bytes.NewReader(file.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			covered := func(r run) bool {
+				for _, g := range got {
+					if g.start <= r.start && (g.end < 0 || r.end <= g.end) {
+						return true
+					}
+				}
+				return false
+			}
+			for _, r := range want {
+				if !covered(r) {
+					t.Fatalf("window %d, give up after %d: %v not covered by %v in %q", window, giveUpAfter, r, got, file.String())
+				}
+			}
+			for _, g := range got {
+				if g.start > 0 && file.Bytes()[g.start-1] != '\n' || bytes.Count(file.Bytes()[:g.start], []byte("\n"))+1 != g.line {
+					t.Fatalf("run %v does not start line %d at a line start in %q", g, g.line, file.String())
+				}
+			}
+		}
+	}
+}
+
 // referenceRuns splits b into lines and tests each whole line.
 func referenceRuns(pre *prefilter, b []byte) []run {
 	var runs []run

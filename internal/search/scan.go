@@ -13,7 +13,15 @@ type run struct {
 	line       int
 }
 
+// giveUpAfter is how far a scan reads before it may give up (a variable:
+// tests make it small).
+var giveUpAfter int64 = 64 << 10
+
 // windowBytes is how much of a file the scanner reads at a time.
+//
+// The scan keeps its last window when it stops, so that a file no longer
+// than a window is read once, and so is the first window of a file where
+// the scan gave up.
 const windowBytes = 1 << 20
 
 // scanner finds the candidate lines of a file from its raw bytes, a window
@@ -40,7 +48,11 @@ type scanner struct {
 	runs []run
 	// giveUp stops the scan when most of what it read is candidates.
 	giveUp  bool
+	gaveUp  bool
 	covered int64 // bytes of candidate lines found
+
+	last   []byte // the last window read (with the bytes carried into it)
+	lastAt int64  // its offset in the file
 }
 
 func newScanner(pre *prefilter, window int) *scanner {
@@ -50,7 +62,7 @@ func newScanner(pre *prefilter, window int) *scanner {
 // scan reads r to its end and returns the runs of candidate lines and the
 // number of bytes read.
 func (s *scanner) scan(r io.Reader) ([]run, int64, error) {
-	s.base, s.carry, s.nlBefore, s.lastNL, s.done, s.open, s.runs, s.covered = 0, 0, 0, -1, 0, false, nil, 0
+	s.base, s.carry, s.nlBefore, s.lastNL, s.done, s.open, s.runs, s.covered, s.gaveUp = 0, 0, 0, -1, 0, false, nil, 0, false
 	sources := len(s.pre.finders) + len(s.pre.variants) + 1
 	if cap(s.next) < sources {
 		s.next = make([]int, sources)
@@ -58,27 +70,40 @@ func (s *scanner) scan(r io.Reader) ([]run, int64, error) {
 	s.next = s.next[:sources]
 	for {
 		n, err := io.ReadFull(r, s.buf[s.carry:s.carry+s.window])
+		w := s.buf[:s.carry+n]
+		s.last, s.lastAt = w, s.base
 		if n > 0 {
-			s.window1(s.buf[:s.carry+n])
-			// Most lines are candidates (a literal on every line): the
-			// scan is not worth its time; the rest of the file is read
-			// whole (each line is still tested before it is decoded).
-			if read := s.base + int64(s.carry); s.giveUp && err == nil && s.covered > read/2 {
-				s.add(s.lastNL+1, -1, s.nlBefore+1)
-				return s.runs, read, nil
-			}
+			s.window1(w)
+		}
+		end := s.base + int64(len(w))
+		if s.gaveUp {
+			return s.runs, end, nil
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			end := s.base + int64(s.carry)
 			if s.open {
 				s.add(s.openStart, end, s.openLine)
 			}
 			return s.runs, end, nil
 		}
 		if err != nil {
-			return s.runs, s.base + int64(s.carry), err
+			return s.runs, end, err
 		}
+		s.carryOn(w)
 	}
+}
+
+// lastBytes are the bytes of the file from offset at to end (end < 0: to
+// the end of the last window) that the last window read still holds: the
+// start of what the runs read again.
+func (s *scanner) lastBytes(at, end int64) []byte {
+	if at < s.lastAt || at > s.lastAt+int64(len(s.last)) {
+		return nil
+	}
+	b := s.last[at-s.lastAt:]
+	if end >= 0 && end-at < int64(len(b)) {
+		b = b[:end-at]
+	}
+	return b
 }
 
 // window1 handles one window w (the carried bytes, then new ones) and
@@ -125,12 +150,24 @@ func (s *scanner) window1(w []byte) {
 		pos = p + e + 1
 		s.done = s.base + int64(pos)
 		s.add(start, s.done, line)
+		// Most lines are candidates (a literal on every line): the scan
+		// is not worth its time; the rest of the file is read whole
+		// (each line is still tested before it is decoded).
+		if s.giveUp && s.done >= giveUpAfter && s.covered > s.done/2 {
+			s.add(s.done, -1, line+1)
+			s.gaveUp = true
+			return
+		}
 	}
 	lines += bytes.Count(w[counted:], nl)
 	s.nlBefore += lines
 	if q := lastNewline(w[fresh:]); q >= 0 {
 		s.lastNL = s.base + int64(fresh+q)
 	}
+}
+
+// carryOn keeps the last bytes of window w for the next one.
+func (s *scanner) carryOn(w []byte) {
 	keep := min(len(w), s.pre.maxLen)
 	copy(s.buf, w[len(w)-keep:])
 	s.base += int64(len(w) - keep)
