@@ -209,7 +209,7 @@ func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, d
 	}
 	so := search.Options{
 		Pattern: pat, Roles: roles, Mode: mode, MaxCount: o.MaxCount, Since: dates.Since, Until: dates.Until,
-		Details: mode == search.Hits && (ro.TTY || f.Globals.JSON), Context: o.Context,
+		Details: mode == search.Hits && (ro.TTY || f.Globals.JSON), Context: o.Context, MatchText: f.Globals.JSON,
 		Every: f.Globals.Strict, Report: f.Report(), Stdin: f.IO.In,
 	}
 	var names []string

@@ -69,7 +69,7 @@ once() {
 		echo "failed ($code): $* : $(head -c 300 "$WORK/err")" >&2
 		exit 1
 	fi
-	read -r m u s <"$WORK/t"
+	read -r m u s < <(tail -n1 "$WORK/t") # GNU time first says a command exited 1
 	w+=($(((t1 - t0) / 1000)))
 	c+=("$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}')")
 	r+=("$m")

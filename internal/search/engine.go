@@ -32,7 +32,7 @@ func Run(finder *session.Finder, targets []Target, o Options) iter.Seq[*Result] 
 		}
 		// The heap is small (buffers, the hits of a few sessions) and
 		// mostly garbage: collecting it less often costs little memory.
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		defer debug.SetGCPercent(debug.SetGCPercent(200))
 		workers := o.Workers
 		if workers <= 0 {
 			workers = runtime.GOMAXPROCS(0)
@@ -219,9 +219,9 @@ func (w *worker) do(t *fileTask) {
 }
 
 // mergeGap joins two runs of candidate lines into one read when fewer
-// bytes than this lie between them: the lines between are parsed too
-// (and left alone), which costs less than opening the file again.
-const mergeGap = 64 << 10
+// bytes than this lie between them: the lines between are read too (and
+// passed over), which costs less than a read of its own.
+const mergeGap = 4 << 10
 
 // search finds the hits of one file: it scans it (prefilter), then reads
 // its runs of candidate lines through the same open file, the part the
@@ -299,8 +299,8 @@ type fileSearch struct {
 	job  *job
 	f    *file
 	r    *reader.Reader // the reader of the lines being searched
-	last time.Time // the last time seen in the file: the order of a line without one
-	done bool      // the file's search is over (the hits wanted are found)
+	last time.Time      // the last time seen in the file: the order of a line without one
+	done bool           // the file's search is over (the hits wanted are found)
 }
 
 // options are the Reader's options for lines numbered from base on.
@@ -430,7 +430,10 @@ func (fs *fileSearch) hit(l *reader.SearchLine, n int, rd *reader.Readable, role
 	}
 	h.Matches = make([]Match, len(m))
 	for i, x := range m {
-		h.Matches[i] = Match{Start: x[0], End: x[1], Text: cutText(text, x[0], min(x[1], x[0]+maxMatchText))}
+		h.Matches[i] = Match{Start: x[0], End: x[1]}
+		if fs.w.e.o.MatchText {
+			h.Matches[i].Text = cutText(text, x[0], min(x[1], x[0]+maxMatchText))
+		}
 	}
 	from := runeStart(text, max(0, m[0][0]-maxExcerpt))
 	to := runeEnd(text, min(len(text), m[0][1]+maxExcerpt))

@@ -88,6 +88,9 @@ type Options struct {
 	// context messages (Context).
 	Details bool
 	Context int // messages before and after each hit (needs Details)
+	// MatchText keeps the text of each match (Match.Text), for JSON; the
+	// other views show the excerpt.
+	MatchText bool
 	// Every reads every line, without the prefilter (--strict: every line
 	// is then checked).
 	Every   bool
@@ -153,8 +156,8 @@ type Hit struct {
 	toolUseID string    // a tool result's call
 }
 
-// Match is one match in a decoded text: [Start, End) bytes, and the text
-// matched (cut to maxMatchText bytes).
+// Match is one match in a decoded text: [Start, End) bytes, and, with
+// Options.MatchText, the text matched (cut to maxMatchText bytes).
 type Match struct {
 	Start, End int
 	Text       string

@@ -334,7 +334,7 @@ func TestModesAndLimits(t *testing.T) {
 	if counts[sid] != 3 || counts[other] != 1 {
 		t.Errorf("counts: %v", counts)
 	}
-	rs, _ = search(t, run1{dir: dir, pattern: "needle", o: Options{Mode: Sessions}})
+	rs, _ = search(t, run1{dir: dir, pattern: "needle", o: Options{Mode: Sessions, MatchText: true}})
 	if len(rs) != 2 {
 		t.Errorf("sessions: %d", len(rs))
 	}
@@ -342,7 +342,7 @@ func TestModesAndLimits(t *testing.T) {
 		t.Errorf("a session's first hit: %+v", h)
 	}
 	// The matches and their offsets into the decoded text.
-	rs, _ = search(t, run1{dir: dir, args: []string{sid}, pattern: "needle"})
+	rs, _ = search(t, run1{dir: dir, args: []string{sid}, pattern: "needle", o: Options{MatchText: true}})
 	h := rs[0].Hits[0]
 	if len(h.Matches) != 2 || h.Matches[1] != (Match{7, 13, "needle"}) || h.TextBytes != 13 || h.Line != 1 {
 		t.Errorf("first hit: %+v", h)
