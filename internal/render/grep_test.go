@@ -13,9 +13,9 @@ import (
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
-var sgrRe = regexp.MustCompile("\x1b\\[[0-9;]*m")
+var grepSGR = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
-func stripSGR(s string) string { return sgrRe.ReplaceAllString(s, "") }
+func grepStripSGR(s string) string { return grepSGR.ReplaceAllString(s, "") }
 
 // The match stays in view, the line fits the room, and what the text
 // holds is shown, never sent to the terminal: the only escape sequences
@@ -38,11 +38,11 @@ func TestFitAround(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := grepFitAround(th, tt.before, tt.match, tt.after, tt.room)
-			if plain := stripSGR(got); plain != tt.want {
-				t.Errorf("%q, want %q", stripSGR(got), tt.want)
+			if plain := grepStripSGR(got); plain != tt.want {
+				t.Errorf("%q, want %q", grepStripSGR(got), tt.want)
 			}
-			if Width(stripSGR(got)) > tt.room {
-				t.Errorf("%d columns, room %d", Width(stripSGR(got)), tt.room)
+			if Width(grepStripSGR(got)) > tt.room {
+				t.Errorf("%d columns, room %d", Width(grepStripSGR(got)), tt.room)
 			}
 			if n := strings.Count(got, "\x1b"); n != 4 { // bold, red, reset, normal intensity
 				t.Errorf("%d escape bytes: %q", n, got)
