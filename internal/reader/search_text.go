@@ -406,6 +406,14 @@ func (d *TextDecoder) decode(v []byte) string {
 	return view(out)
 }
 
+// Release drops the decoder's buffer when a long text made it big: a
+// search keeps one decoder per core for all its files.
+func (d *TextDecoder) Release() {
+	if cap(d.buf) > 1<<20 {
+		d.buf = nil
+	}
+}
+
 func indexBackslash(b []byte) int { return bytes.IndexByte(b, '\\') }
 
 // unicodeEscape reads \uXXXX (and a following low surrogate) at the start

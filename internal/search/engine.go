@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -30,9 +29,6 @@ func Run(finder *session.Finder, targets []Target, o Options) iter.Seq[*Result] 
 		if o.Report == nil {
 			o.Report = diag.Discard()
 		}
-		// The heap is small (buffers, the hits of a few sessions) and
-		// mostly garbage: collecting it less often costs little memory.
-		defer debug.SetGCPercent(debug.SetGCPercent(200))
 		workers := o.Workers
 		if workers <= 0 {
 			workers = runtime.GOMAXPROCS(0)
@@ -212,6 +208,7 @@ func (e *engine) newWorker() *worker {
 func (w *worker) do(t *fileTask) {
 	if !w.e.stop.Load() && !(w.e.o.Mode == Sessions && t.job.found.Load()) {
 		w.search(t.job, t.file)
+		w.dec.Release()
 	}
 	if t.job.left.Add(-1) == 0 {
 		w.e.finish(t.job)
