@@ -48,7 +48,7 @@ echo "== machine"
 echo "nproc: $(nproc)"
 grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: /cpu: /' || true
 go version
-echo "$("$RG" --version | head -1)"
+"$RG" --version | sed -n 1p
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (other processes on the cores make wall times noisy; cpu_s is steadier)"
 echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
 echo "tree: $P: $(find "$P" -name '*.jsonl' | wc -l) .jsonl files, $(du -sm --apparent-size "$P" | cut -f1) MiB, $(find "$P" -name '*.jsonl' -print0 | xargs -0 cat | wc -l) lines"
