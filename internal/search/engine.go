@@ -160,8 +160,8 @@ func (e *engine) files(s *session.Session) []file {
 	if s.Path == session.StdinPath {
 		return out
 	}
-	if _, err := os.Stat(s.Path); errors.Is(err, fs.ErrNotExist) {
-		e.o.Report.Note("%s: no main transcript; searching its subagents' only", s.Path)
+	if _, err := os.Stat(s.Path); s.Path == "" || errors.Is(err, fs.ErrNotExist) {
+		e.o.Report.Note("session %s: no main transcript; searching its subagents' only", s.ID)
 		out = nil
 	}
 	// One transcript per agent, as the conversation reads them: a second
