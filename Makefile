@@ -12,7 +12,7 @@ SAMPLES := testdata/projects
 # run, without -race, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build demo test fuzz corpus bench install lint clean
+.PHONY: all build demo test testdeps fuzz corpus bench install lint clean
 
 all: build
 
@@ -42,7 +42,7 @@ demo: build
 	@echo '$$ cctx agents --dir $(SAMPLES) ef958aa1'
 	@./$(BIN) agents --dir $(SAMPLES) ef958aa1
 
-test: lint
+test: lint testdeps
 	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
 	$(GO) test $(RACE) -count=1 ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s ./internal/reader
@@ -73,6 +73,12 @@ bench:
 
 install:
 	$(GO) install -ldflags "$(LDFLAGS)" .
+
+# What the tests need beyond Go: ripgrep, which a cctx grep test compares
+# with. Installed with apt-get when missing and run as root; said loudly
+# when it cannot be (the test then fails, it does not skip).
+testdeps:
+	@command -v rg >/dev/null || { [ "$$(id -u)" = 0 ] && { apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y ripgrep >/dev/null 2>&1; }; }; } || echo "!!! ripgrep (rg) is missing and could not be installed (run apt-get install -y ripgrep as root): the cctx grep tests that compare with rg will FAIL !!!"
 
 # gofmt, vet, the layer rules (docs/architecture.md) and the builds for
 # Windows, macOS and Linux.

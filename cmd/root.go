@@ -86,6 +86,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdTokens(f, nil))
 	root.AddCommand(NewCmdAgents(f, nil))
 	root.AddCommand(NewCmdArchive(f, nil))
+	root.AddCommand(NewCmdGrep(f, nil))
 	return root
 }
 
