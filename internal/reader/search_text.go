@@ -464,7 +464,7 @@ func UnicodeEscape(b []byte) (rune, int) { return unicodeEscape(b) }
 // LineAt reads again the line of an entry the Reader returned, from its
 // Offset and Size: the JSON object as Entry.Raw holds it (a byte order
 // mark and leading space skipped). A file that changed since is an error.
-// (render/show.ReadLineAt is the same reading, for show.)
+// tree.Source reads show's lines with it, cctx grep its hits.
 func LineAt(r io.ReaderAt, offset int64, size int) ([]byte, error) {
 	if size <= 0 {
 		return nil, fmt.Errorf("empty line at offset %d", offset)
