@@ -383,7 +383,7 @@ func (r *Reader) Next() (Entry, bool) {
 		if e.odd != "" {
 			r.issueDetail(OddValue, len(line), e.odd)
 		}
-		e.Usage.implausible, e.Usage.negative, e.Usage.notObject, e.odd = false, false, false, ""
+		e.Usage.implausible, e.Usage.negative, e.Usage.notObject, e.Usage.coerced, e.odd = false, false, false, "", ""
 		if fp != nil {
 			e.Facts = &fp.f
 		}
