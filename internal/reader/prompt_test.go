@@ -60,3 +60,19 @@ func TestPromptOf(t *testing.T) {
 		})
 	}
 }
+
+// A listing shows a bad byte sequence as one replacement mark, as every
+// other view does (termsafe): not dropped, not one mark a byte.
+func TestOneLineMarksBadBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"caf\xe9":                    "caf\ufffd",
+		"a \xe2\x9c\xff b":           "a \ufffd b",
+		"x\xff y\xfe":                "x\ufffd y\ufffd",
+		"a real \ufffd stays":        "a real \ufffd stays",
+		"ctrl\x1b[31m and \u009b ok": "ctrl[31m and ok",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -4,8 +4,11 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/cctx-dev/cctx/internal/termsafe"
 )
 
 // Options say what the output goes to.
@@ -15,12 +18,19 @@ type Options struct {
 	Theme Theme
 }
 
-// JSON writes v as JSON, indented on a terminal.
+// JSON writes v as JSON, indented on a terminal. The C1 and bidi
+// controls and U+2028/U+2029 are written as \u escapes, as ESC is, and a
+// bad byte sequence as one \ufffd (termsafe.JSON).
 func JSON(w io.Writer, v any, o Options) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if o.TTY {
 		enc.SetIndent("", "  ")
 	}
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(termsafe.JSON(buf.Bytes()))
+	return err
 }
