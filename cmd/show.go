@@ -637,7 +637,7 @@ func (o *ShowOptions) follow(w io.Writer, doc *show.Doc, l *loaded, ro render.Op
 	// a line still being written then is read once it ends, and nothing
 	// read is read again.
 	fw := &follow.Follower{Interval: o.PollInterval,
-		OnError: f.Report().FileError}
+		OnError: f.Report().FileError, OnReset: f.Report().Note}
 	fw.Add(follow.File{Path: t.Main.Path, Offset: t.Main.Done, Line: t.Main.DoneLines})
 	// The agent files the tree read, and only those: a second transcript
 	// of the same agent (the tree reads one) would be replayed from its
