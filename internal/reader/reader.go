@@ -138,7 +138,11 @@ type Options struct {
 	// in five reads at close to the speed of the disk. A line longer than
 	// the read buffer (1 MiB) is shown to Want by its first megabyte and,
 	// when turned down, never put together in memory: Want must answer
-	// true when the start of a line is not enough to decide.
+	// true when the start of a line is not enough to decide. A wanted line
+	// longer than 8 MiB, read from a file, reaches the caller with its
+	// long strings cut to their first and last 4 KiB (compactLine; not
+	// with KeepRaw): what a counter reads of it is the same, Entry.Size
+	// is still its size in the file.
 	Want func(line []byte) bool
 }
 
