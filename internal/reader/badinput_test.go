@@ -85,3 +85,15 @@ func TestImplausibleCountsAreReadAsZeroAndReported(t *testing.T) {
 		t.Errorf("issues %v, want the count over the limit and the negative one", is)
 	}
 }
+
+// A count over the limit inside cache_creation is reported as the
+// top-level ones are (FuzzUsage found it read as 0 in silence).
+func TestImplausibleNestedCountIsReported(t *testing.T) {
+	for _, v := range []string{"1e30", "9223372036854775808"} {
+		line := `{"uuid":"x","type":"assistant","message":{"usage":{"cache_creation":{"ephemeral_5m_input_tokens":` + v + `}}}}`
+		es, is := readAll(t, line+"\n", Options{})
+		if len(es) != 1 || es[0].Usage.CacheCreation5m != 0 || len(is) != 1 || is[0].Kind != ImplausibleCount {
+			t.Errorf("%s: entries %+v issues %v", v, es, is)
+		}
+	}
+}

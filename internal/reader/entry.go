@@ -327,12 +327,7 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 				}
 				ve := skipValue(b, vs)
 				if ve >= 0 {
-					v := b[vs:ve]
-					if *dst = rawCount(v); *dst == 0 && rawNumber(v) < 0 {
-						us.negative = true // warned about, as the top-level counts are
-					} else {
-						us.noteCoerced(v, *dst)
-					}
+					*dst = us.count(b[vs:ve]) // warned about as the top-level counts are
 				}
 				return ve
 			})
@@ -352,18 +347,7 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 			us.ServiceTier = ls.word(v)
 			return ve
 		}
-		n := rawNumber(v)
-		if n > MaxTokenCount {
-			us.implausible = true
-		}
-		if n < 0 {
-			us.negative = true
-		}
-		if n < 0 || n > MaxTokenCount {
-			n = 0
-		} else {
-			us.noteCoerced(v, n)
-		}
+		n := us.count(v)
 		switch string(k) {
 		case "input_tokens":
 			us.Input = n
@@ -376,6 +360,23 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 		}
 		return ve
 	})
+}
+
+// count reads a token count of the usage: one that is negative or over
+// MaxTokenCount is read as 0, and flagged (the reader reports it); one not
+// written as a plain integer is noted (noteCoerced).
+func (us *Usage) count(v []byte) int64 {
+	n := rawNumber(v)
+	switch {
+	case n > MaxTokenCount:
+		us.implausible = true
+		return 0
+	case n < 0:
+		us.negative = true
+		return 0
+	}
+	us.noteCoerced(v, n)
+	return n
 }
 
 // noteCoerced records the first count of a usage that is not a plain
