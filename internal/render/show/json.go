@@ -167,7 +167,11 @@ func RenderJSON(w io.Writer, d *Doc, src *Source, indent bool) error {
 		if err != nil {
 			return err
 		}
-		b, err := enc(d.Message(it, raw), in2)
+		m := d.Message(it, raw)
+		if src.Redact != nil { // the file's path names the user too
+			m.File = string(src.Redact([]byte(m.File)))
+		}
+		b, err := enc(m, in2)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", it.Node.File.Name, it.Node.Line, err)
 		}
