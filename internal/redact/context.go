@@ -169,6 +169,14 @@ func assignmentAt(b []byte, p int, sp []span) []span {
 	case at(k-1) == '\'':
 		k--
 	}
+	if k == 0 {
+		return sp
+	}
+	switch b[k-1] | 0x20 { // the last letters of the keys keyKind knows, and digits (Telegram)
+	case 'd', 'e', 't', 's', 'n', 'l', 'h', 'y', 'g', 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39:
+	default:
+		return sp
+	}
 	ke := k
 	for k > 0 && ke-k <= 64 && class[b[k-1]]&cKey != 0 {
 		k--
@@ -563,20 +571,26 @@ func bareQuote(b []byte, i, j int) bool {
 // another user's name becomes [USER] (/Users/[USER]/src,
 // C:\Users\[USER], -Users-[USER]-src in a project key).
 func (r *Redactor) scanHomes(b []byte, sp []span) []span {
+	own := func(h []byte, j int) {
+		end := j + len(h)
+		if end < len(b) && isNameByte(b[end]) {
+			return // /home/al must not turn /home/alice into ~ice
+		}
+		if h[0] == '-' && j > 0 && (isAlnum(b[j-1]) || b[j-1] == '-') {
+			return // the key form starts a name
+		}
+		sp = append(sp, span{j, end, HomeMask})
+	}
 	for _, h := range r.home {
-		indexAll(b, h, func(j int) {
-			end := j + len(h)
-			if end < len(b) && isNameByte(b[end]) {
-				return // /home/al must not turn /home/alice into ~ice
-			}
-			if h[0] == '-' && j > 0 && (isAlnum(b[j-1]) || b[j-1] == '-') {
-				return // the key form starts a name
-			}
-			sp = append(sp, span{j, end, HomeMask})
-		})
+		indexAll(b, h, func(j int) { own(h, j) })
 	}
 	for _, dir := range [][]byte{[]byte("Users"), []byte("home")} {
 		indexAll(b, dir, func(i int) {
+			for _, f := range r.homeAt {
+				if j := i - f.at; j >= 0 && bytes.HasPrefix(b[j:], f.form) {
+					own(f.form, j)
+				}
+			}
 			sp = otherHome(b, i, len(dir), dir[0] == 'U', sp)
 		})
 	}

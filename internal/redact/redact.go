@@ -41,7 +41,15 @@ const EmailMask = "[EMAIL]"
 // Redactor masks secrets. The zero value masks everything but the user's
 // own home directory (another user's name is still masked).
 type Redactor struct {
-	home [][]byte // forms of the home directory to replace, longest first
+	home [][]byte // forms of the home directory that scanHomes looks for on their own
+	// homeAt: forms that hold "home" or "Users" at at, found where
+	// another user's home is looked for (no search of their own).
+	homeAt []homeForm
+}
+
+type homeForm struct {
+	form []byte
+	at   int // where "home" or "Users" starts in form
 }
 
 // New returns a Redactor that also replaces home (the user's home
@@ -64,6 +72,21 @@ func New(home string) *Redactor {
 		}
 		r.home = append(r.home, k)
 	}
+	// Most homes are /home/<name> or /Users/<name>: found with the other
+	// users' ones.
+	var own [][]byte
+	for _, h := range r.home {
+		at := bytes.Index(h, []byte("Users"))
+		if i := bytes.Index(h, []byte("home")); at < 0 || i >= 0 && i < at {
+			at = i
+		}
+		if at > 0 {
+			r.homeAt = append(r.homeAt, homeForm{h, at})
+		} else {
+			own = append(own, h)
+		}
+	}
+	r.home = own
 	return r
 }
 

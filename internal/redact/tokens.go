@@ -272,6 +272,9 @@ func scanTokens(b []byte, sp []span) []span {
 			s--
 		}
 		e := j + 1
+		for e+4 <= n && class[b[e]]&class[b[e+1]]&class[b[e+2]]&class[b[e+3]]&cRun != 0 {
+			e += 4
+		}
 		for e < n && class[b[e]]&cRun != 0 {
 			e++
 		}
@@ -343,7 +346,7 @@ func scanRun(b []byte, s, e int, sp []span) []span {
 // matchAt returns the length of the token of rule r at b[p:], within the
 // run that ends at e; 0 when there is none.
 func (r *tokenRule) matchAt(b []byte, p, e int) int {
-	if !bytes.HasPrefix(b[p:e], []byte(r.prefix)) {
+	if p+len(r.prefix) > e || b[p+1] != r.prefix[1] || !bytes.HasPrefix(b[p:e], []byte(r.prefix)) {
 		return 0
 	}
 	q := p + len(r.prefix)
