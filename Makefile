@@ -45,18 +45,24 @@ demo: build
 test: lint testdeps
 	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
 	$(GO) test $(RACE) -count=1 ./...
-	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzUsage$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzRedact$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/redact
 
-# A longer fuzzing run of every fuzz target (their seed corpora run in
-# plain go test already).
-FUZZTIME ?= 60s
+# A longer fuzzing run of every fuzz target in the tree, found in the
+# sources (their seed corpora run in plain go test already). A new input is
+# minimised for at most FUZZMINTIME: with go's default (60 s) most of a run
+# went to minimising, not fuzzing.
+FUZZTIME    ?= 60s
+FUZZMINTIME ?= 5s
 fuzz:
-	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=$(FUZZTIME) ./internal/reader
-	$(GO) test -run='^$$' -fuzz='^FuzzEnvelope$$' -fuzztime=$(FUZZTIME) ./internal/reader
-	$(GO) test -run='^$$' -fuzz='^FuzzZstd$$' -fuzztime=$(FUZZTIME) ./internal/reader
-	$(GO) test -run='^$$' -fuzz='^FuzzTree$$' -fuzztime=$(FUZZTIME) ./internal/tree
-	$(GO) test -run='^$$' -fuzz='^FuzzTreeGraph$$' -fuzztime=$(FUZZTIME) ./internal/tree
-	$(GO) test -run='^$$' -fuzz='^FuzzSafe$$' -fuzztime=$(FUZZTIME) ./internal/render
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
+		dir=$$(dirname $$f); \
+		for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+			echo "$(GO) test -run='^$$' -fuzz='^$$t\$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTIME) $$dir"; \
+			$(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTIME) $$dir; \
+		done; \
+	done
 
 # A generated projects tree with its true totals: make corpus SIZE=1G DIR=/tmp/c
 SIZE ?= 1G

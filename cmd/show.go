@@ -103,7 +103,7 @@ honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 	fl.BoolVar(&o.Agents, "agents", false, "show subagent conversations inline under their call")
 	fl.BoolVar(&o.Raw, "raw", false, "print the original JSONL lines of the shown entries")
 	fl.BoolVar(&o.NoPager, "no-pager", false, "do not use a pager")
-	fl.BoolVar(&o.Redact, "redact", false, "mask API keys, tokens, private keys and your home path")
+	fl.BoolVar(&o.Redact, "redact", false, "mask secrets (API keys, tokens, passwords, private keys, emails) and home paths (docs/redaction.md)")
 	fl.BoolVarP(&o.Follow, "follow", "f", false, "keep printing as the session grows (Ctrl-C stops)")
 	return c
 }

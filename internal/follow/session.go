@@ -44,7 +44,7 @@ func (s *Session) Run(ctx context.Context, emit func(Event) error) error {
 	for _, n := range t.Nodes {
 		seen[n.UUID] = true
 	}
-	fw := &Follower{Interval: s.Interval, OnError: rep.FileError}
+	fw := &Follower{Interval: s.Interval, OnError: rep.FileError, OnReset: rep.Note}
 	if t.Main != nil { // none when Claude Code deleted it: only agents are followed
 		fw.Add(File{Path: t.Main.Path, Offset: t.Main.Done, Line: t.Main.DoneLines})
 	}

@@ -18,7 +18,7 @@ func TestPromptOf(t *testing.T) {
 		{"typed text", []string{"fix the login bug"}, "fix the login bug", TextTyped},
 		{"on one line", []string{"  two\n\nlines\t here "}, "two lines here", TextTyped},
 		{"cut at 200 characters", []string{strings.Repeat("é", 300)}, strings.Repeat("é", 200) + "…", TextTyped},
-		{"control characters dropped", []string{"red \x1b[31mtext"}, "red [31mtext", TextTyped},
+		{"control characters kept, to be escaped where printed", []string{"red \x1b[31mtext"}, "red \x1b[31mtext", TextTyped},
 		{"an IDE selection before the prompt", []string{"<ide_selection>The user selected the lines 508 to 508 from x.py</ide_selection>", "How can I install it with uv?"}, "How can I install it with uv?", TextTyped},
 		{"an opened file before the prompt", []string{"<ide_opened_file>The user opened README.md</ide_opened_file>", "add the steps"}, "add the steps", TextTyped},
 		{"a system reminder before the prompt", []string{"<system-reminder>be careful</system-reminder>", "go on"}, "go on", TextTyped},
@@ -114,6 +114,24 @@ func TestStreamingStart(t *testing.T) {
 		e, ok := ParseLine([]byte(tc.line))
 		if !ok || e.StreamingStart() != tc.want {
 			t.Errorf("%s: StreamingStart %v, want %v", tc.line, e.StreamingStart(), tc.want)
+		}
+	}
+}
+
+// A listing shows a bad byte sequence as one replacement mark, as every
+// other view does (termsafe): not dropped, not one mark a byte.
+func TestOneLineMarksBadBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"caf\xe9":                    "caf\ufffd",
+		"a \xe2\x9c\xff b":           "a \ufffd b",
+		"x\xff y\xfe":                "x\ufffd y\ufffd",
+		"a real \ufffd stays":        "a real \ufffd stays",
+		// Escapes stay, to be shown escaped (\x1b[31m) where the line is
+		// printed: dropped, they left "[31m" behind as if it were text.
+		"ctrl\x1b[31m and \u009b ok": "ctrl\x1b[31m and \u009b ok",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
