@@ -122,10 +122,10 @@ func TestStreamingStart(t *testing.T) {
 // other view does (termsafe): not dropped, not one mark a byte.
 func TestOneLineMarksBadBytes(t *testing.T) {
 	for in, want := range map[string]string{
-		"caf\xe9":                    "caf\ufffd",
-		"a \xe2\x9c\xff b":           "a \ufffd b",
-		"x\xff y\xfe":                "x\ufffd y\ufffd",
-		"a real \ufffd stays":        "a real \ufffd stays",
+		"caf\xe9":             "caf\ufffd",
+		"a \xe2\x9c\xff b":    "a \ufffd b",
+		"x\xff y\xfe":         "x\ufffd y\ufffd",
+		"a real \ufffd stays": "a real \ufffd stays",
 		// Escapes stay, to be shown escaped (\x1b[31m) where the line is
 		// printed: dropped, they left "[31m" behind as if it were text.
 		"ctrl\x1b[31m and \u009b ok": "ctrl\x1b[31m and \u009b ok",
