@@ -169,3 +169,12 @@ func (r *Reporter) Flush() {
 	}
 	r.capped = nil
 }
+
+// Tell says something the user asked for and should see without -v (how
+// many secrets an export replaced): a note, printed always, that is not a
+// warning and does not fail --strict.
+func (r *Reporter) Tell(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.w, "cctx: note: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+}
