@@ -183,6 +183,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdTree(f, nil))
 	root.AddCommand(NewCmdTokens(f, nil))
 	root.AddCommand(NewCmdAgents(f, nil))
+	root.AddCommand(NewCmdExport(f, nil))
 	return root
 }
 
