@@ -102,7 +102,7 @@ func Render(w io.Writer, doc *show.Doc, src *show.Source, o Options) (Stats, err
 		return Stats{}, fmt.Errorf("unknown export format %q", o.Format)
 	}
 	wk := &walker{doc: doc, src: src, o: o, out: out, items: doc.Items,
-		calls: map[string]string{}, hasResult: map[string]bool{}, pending: map[string]*resultView{}, promptN: map[int]int{}}
+		calls: map[string]string{}, hasResult: map[string]bool{}, promptN: map[int]int{}}
 	for _, it := range doc.Items {
 		for _, id := range it.Node.ToolResults {
 			wk.hasResult[id] = true
@@ -131,10 +131,9 @@ type walker struct {
 	out   sink
 	items []show.Item
 
-	calls     map[string]string      // tool_use id → tool name
-	hasResult map[string]bool        // tool_use ids answered by a shown line
-	pending   map[string]*resultView // results read with another call's, not yet written
-	promptN   map[int]int            // item index → prompt number
+	calls     map[string]string // tool_use id → tool name
+	hasResult map[string]bool   // tool_use ids answered by a shown line
+	promptN   map[int]int       // item index → prompt number
 	lastDay   string
 	stats     Stats
 }
@@ -147,6 +146,11 @@ type level struct {
 	next  int    // the next item to write
 	open  bool   // an assistant message is open
 	msg   string // its message.id
+	// pending are results read with another call's (one user line
+	// answering several calls), kept until their call is written; those
+	// left when the message ends are written on their own.
+	pending map[string]*resultView
+	order   []string // pending ids in the order read
 }
 
 // read reads an entry's line, redacted.
@@ -217,6 +221,12 @@ func (w *walker) seq(from, to, depth int) error {
 }
 
 func (w *walker) closeMsg(lv *level) {
+	for _, id := range lv.order {
+		if r, ok := lv.pending[id]; ok {
+			w.orphan(lv, id, r)
+		}
+	}
+	lv.pending, lv.order = nil, nil
 	if lv.open {
 		w.out.closeAssistant()
 		lv.open, lv.msg = false, ""
@@ -241,11 +251,6 @@ func (w *walker) item(lv *level, i int) error {
 		if err := w.compaction(lv, n); err != nil {
 			return err
 		}
-	}
-	// Results read with a call's that no call of this line took.
-	for id, r := range w.pending {
-		w.orphan(lv, id, r)
-		delete(w.pending, id)
 	}
 	return nil
 }
@@ -450,7 +455,11 @@ func (w *walker) tool(lv *level, n *tree.Node, b reader.Block) error {
 			case rb.Type == "tool_result" && rb.ToolUseID == b.ID:
 				results = append(results, w.result(rb))
 			case rb.Type == "tool_result":
-				w.pending[rb.ToolUseID] = w.result(rb)
+				if lv.pending == nil {
+					lv.pending = map[string]*resultView{}
+				}
+				lv.pending[rb.ToolUseID] = w.result(rb)
+				lv.order = append(lv.order, rb.ToolUseID)
 			case rb.Type == "text":
 				if t := strings.TrimSpace(rb.Text); t != "" {
 					extra = append(extra, w.one(t, 300))
@@ -460,9 +469,9 @@ func (w *walker) tool(lv *level, n *tree.Node, b reader.Block) error {
 		j++
 	}
 	lv.next = j
-	if r, ok := w.pending[b.ID]; ok && len(results) == 0 {
+	if r, ok := lv.pending[b.ID]; ok && len(results) == 0 {
 		results = append(results, r)
-		delete(w.pending, b.ID)
+		delete(lv.pending, b.ID)
 	}
 	tv := w.toolView(b, d)
 	switch {

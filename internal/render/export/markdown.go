@@ -176,7 +176,10 @@ func (s *mdSink) thinking(t *thinkingView) {
 }
 
 func (s *mdSink) openTool(t *toolView) {
-	head := "**" + map[bool]string{true: "⎿ ", false: "▸ "}[t.Orphan] + escInline(t.Name) + "**"
+	head := "**" + escInline(t.Name) + "**"
+	if !t.Orphan {
+		head = "**▸ " + escInline(t.Name) + "**"
+	}
 	if t.Summary != "" {
 		head += " " + escInline(t.Summary)
 	}

@@ -39,15 +39,66 @@ var mdRenderer = goldmark.New(
 var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
 
 // maxMarkdown is the longest text rendered as Markdown; a longer one (a
-// pasted log) is shown as plain text: Markdown parsing is not linear in
-// every case.
-const maxMarkdown = 256 << 10
+// pasted log) is shown as plain text.
+const maxMarkdown = 64 << 10
+
+// Markdown parsing is not linear in the depth of nested containers and
+// brackets (40 KB of "- - - …" takes seconds): a text nested deeper than
+// any reply does is shown as plain text.
+const (
+	maxContainers = 16 // list and quote markers opening one line
+	maxBrackets   = 32 // nested [ ]
+)
+
+// tooComplex reports whether src is too long or too deeply nested to be
+// parsed as Markdown.
+func tooComplex(src string) bool {
+	if len(src) > maxMarkdown {
+		return true
+	}
+	depth := 0
+	for _, ln := range strings.Split(src, "\n") {
+		n := 0
+		for i := 0; i < len(ln); {
+			for i < len(ln) && (ln[i] == ' ' || ln[i] == '\t') {
+				i++
+			}
+			j := i
+			for j < len(ln) && j-i < 9 && ln[j] >= '0' && ln[j] <= '9' {
+				j++
+			}
+			switch {
+			case j > i && j < len(ln) && (ln[j] == '.' || ln[j] == ')'):
+				i = j + 1
+			case i < len(ln) && strings.IndexByte(">-*+", ln[i]) >= 0:
+				i++
+			default:
+				i = len(ln)
+				continue
+			}
+			if n++; n > maxContainers {
+				return true
+			}
+		}
+		for i := 0; i < len(ln); i++ {
+			switch ln[i] {
+			case '[':
+				if depth++; depth > maxBrackets {
+					return true
+				}
+			case ']':
+				depth = max(0, depth-1)
+			}
+		}
+	}
+	return false
+}
 
 // markdownHTML renders text (clean already) to HTML. ok is false when the
 // result is not made only of the elements and attributes goldmark writes
 // for Markdown (checkHTML): the caller then shows the text plainly.
 func markdownHTML(src string) (string, bool) {
-	if len(src) > maxMarkdown {
+	if tooComplex(src) {
 		return "", false
 	}
 	var buf bytes.Buffer
@@ -252,9 +303,13 @@ func checkHTML(s string) bool {
 // escape can change where code spans begin and end, the text is parsed
 // again until no "<" is left outside code (a few rounds; after that every
 // "<" is escaped). ok is false when the text leaves a block open that
-// would swallow what follows it (an unclosed code fence): the caller then
-// writes it as a code block.
+// would swallow what follows it (an unclosed code fence), or when it is
+// too long or nested to parse (tooComplex): the caller then writes it as a
+// code block.
 func safeMarkdown(src string) (string, bool) {
+	if tooComplex(src) {
+		return "", false
+	}
 	out := src
 	for round := 0; ; round++ {
 		code := codeRanges(out)
