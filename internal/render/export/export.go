@@ -513,19 +513,19 @@ func (w *walker) tool(lv *level, n *tree.Node, b reader.Block) error {
 // toolView is a call's summary and the input a person reads: a command, a
 // diff, a file's content, a todo list, a prompt, else the input as JSON.
 func (w *walker) toolView(b reader.Block, depth int) *toolView {
-	tv := &toolView{Depth: depth, Name: w.one(b.Name, 80), Summary: w.one(show.ToolSummary(b.Name, b.Input), 300)}
 	s := func(k string) string { return reader.InputString(b.Input, k) }
+	summary := show.ToolSummary(b.Name, b.Input)
+	if desc := s("description"); b.Name == "Bash" && desc != "" && !strings.Contains(s("command"), "\n") {
+		summary = desc // what the command is for; the command is shown below
+	}
+	tv := &toolView{Depth: depth, Name: w.one(b.Name, 80), Summary: w.one(summary, 300)}
 	setInput := func(kind, lang, text string) {
 		kept, cut := cutText(text, w.o.MaxText)
 		tv.Kind, tv.Lang, tv.Input, tv.InputCut = kind, lang, w.txt(kept), cut
 	}
 	switch b.Name {
 	case "Bash":
-		cmd := s("command")
-		if desc := s("description"); desc != "" && !strings.Contains(cmd, "\n") {
-			tv.Summary = w.one(desc, 300)
-		}
-		setInput("code", "bash", cmd)
+		setInput("code", "bash", s("command"))
 	case "Edit", "MultiEdit":
 		tv.Kind, tv.Lang = "diff", "diff"
 		budget := w.o.MaxText
