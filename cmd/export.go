@@ -73,7 +73,7 @@ with a note.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Format, "format", "", "`html` or md (default: from the -o extension, else html)")
+	fl.StringVar(&o.Format, "format", "", "`html|md` (default: from the -o extension, else html)")
 	fl.StringVarP(&o.Output, "output", "o", "", "write to `FILE` instead of stdout")
 	fl.StringVar(&o.Leaf, "leaf", "", "export the branch ending at `UUID` (or a unique prefix) instead of the active one")
 	fl.BoolVar(&o.Agents, "agents", false, "include subagent conversations, folded under their call")
@@ -235,7 +235,7 @@ func (o *ExportOptions) tell(st export.Stats) {
 	if o.NoRedact {
 		parts = append(parts, "not redacted (--no-redact)")
 	} else {
-		parts = append(parts, fmt.Sprintf("redacted %d secret(s) and the home path (--no-redact keeps them)", st.Secrets))
+		parts = append(parts, fmt.Sprintf("redacted %d secret(s); the home path is written ~ (--no-redact keeps them)", st.Secrets))
 	}
 	o.F.Report().Tell("%s", strings.Join(parts, "; "))
 }

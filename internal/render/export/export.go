@@ -303,8 +303,10 @@ var (
 )
 
 // userText sorts a user text block as show does: a command as typed, an
-// interruption or command output as a note, else the prompt's text.
-func userText(text string) (command, note, output, prompt string) {
+// interruption or command output as a note, text Claude Code or an IDE
+// added (an opened file, a selection, a reminder) as context, else the
+// prompt's text.
+func userText(text string) (command, note, output, context, prompt string) {
 	t := strings.TrimSpace(text)
 	switch {
 	case t == "":
@@ -319,6 +321,8 @@ func userText(text string) (command, note, output, prompt string) {
 		}
 	case bashInputRe.MatchString(t):
 		command = "! " + bashInputRe.FindStringSubmatch(t)[1]
+	case reader.ClassifyText(t) == reader.TextContext:
+		context = t
 	default:
 		prompt = t
 	}
@@ -347,8 +351,11 @@ func (w *walker) user(lv *level, i int, n *tree.Node, raw []byte) {
 		case "tool_result":
 			w.orphan(lv, b.ToolUseID, w.result(b))
 		case "text":
-			command, note, output, prompt := userText(b.Text)
+			command, note, output, context, prompt := userText(b.Text)
 			switch {
+			case context != "":
+				kept, _ := cutText(context, 2000)
+				pv.Context = append(pv.Context, w.txt(kept))
 			case note != "":
 				w.out.note(&noteView{Depth: lv.depth, Kind: "interrupt", Text: w.one("⏹ "+note, 300)})
 			case output != "":
@@ -363,7 +370,7 @@ func (w *walker) user(lv *level, i int, n *tree.Node, raw []byte) {
 			pv.Images = append(pv.Images, w.image(b))
 		}
 	}
-	if pv.Command == "" && len(texts) == 0 && len(pv.Images) == 0 {
+	if pv.Command == "" && len(texts) == 0 && len(pv.Images) == 0 && len(pv.Context) == 0 {
 		return
 	}
 	kept, cut := cutText(strings.Join(texts, "\n\n"), w.o.MaxText)

@@ -437,8 +437,10 @@ func TestPromptsInOrderAndTOC(t *testing.T) {
 			t.Errorf("prompt %d not in the table of contents", i+1)
 		}
 	}
-	// The screenshot embedded, the compaction and its summary shown.
-	for _, want := range []string{`<img src="data:image/png;base64,iVBOR`, `class="compaction"`, "context compacted (manual) · 48.2k tokens → summary",
+	// The screenshot embedded, the compaction and its summary shown, the
+	// IDE's context apart from what was typed.
+	for _, want := range []string{`<div class="context">&lt;ide_opened_file&gt;The user opened the file /home/alice/src/weather/cmd/geo.go`,
+		`<li><a href="#p3">Yes, switch them to the shared client, then commit.</a>`, `<img src="data:image/png;base64,iVBOR`, `class="compaction"`, "context compacted (manual) · 48.2k tokens → summary",
 		"Summary of the earlier conversation", `<details class="thinking">`, `<pre class="block diff"><span class="del">`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

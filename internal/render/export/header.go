@@ -62,16 +62,13 @@ func (w *walker) header() (*headerView, error) {
 		if err != nil {
 			return nil, err
 		}
-		text := ""
+		var texts []string
 		for _, b := range reader.Blocks(raw) {
-			if b.Type != "text" {
-				continue
-			}
-			if command, _, _, prompt := userText(b.Text); command != "" || prompt != "" {
-				text = command + prompt
-				break
+			if b.Type == "text" {
+				texts = append(texts, b.Text)
 			}
 		}
+		text, _ := reader.PromptOf(texts) // as ls titles it
 		ts, _ := w.fmtTime(it.Node.Timestamp, true)
 		hv.TOC = append(hv.TOC, tocEntry{ID: fmt.Sprintf("p%d", n), N: n, Text: line(text, 120), Time: ts})
 	}

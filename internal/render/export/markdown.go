@@ -124,7 +124,11 @@ func (s *mdSink) prompt(p *promptView) {
 	if p.Time != "" {
 		head += " · " + escInline(p.Time)
 	}
-	if s.heading(p.Depth, head); p.Command != "" {
+	s.heading(p.Depth, head)
+	for _, c := range p.Context {
+		s.printf("> *%s*\n>\n", escInline(line(c, 300)))
+	}
+	if p.Command != "" {
 		s.printf("> **%s**\n\n", escInline(p.Command))
 	}
 	if p.Text != "" {

@@ -42,7 +42,8 @@ type promptView struct {
 	Label   string // "Prompt 3", "prompt" (in a subagent), "user (meta)"
 	Time    string
 	TimeISO string
-	Command string // a slash command or a ! shell command, as typed
+	Command string   // a slash command or a ! shell command, as typed
+	Context []string // what Claude Code or an IDE added to the prompt
 	Text    string
 	Cut     string
 	Images  []*imageView
