@@ -96,7 +96,7 @@ func (w *walker) assistant(lv *level, n *tree.Node, raw []byte) error {
 		case "image", "document":
 			w.out.image(w.image(b))
 		default:
-			w.out.block(w.txt(b.Type))
+			w.out.block(w.one(b.Type, 80))
 		}
 	}
 	return nil
