@@ -12,7 +12,7 @@ SAMPLES := testdata/projects
 # run, without -race, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build demo test testdeps fuzz corpus bench install lint clean
+.PHONY: all build demo test testdeps chromium fuzz corpus bench install lint clean
 
 all: build
 
@@ -42,12 +42,29 @@ demo: build
 	@echo '$$ cctx agents --dir $(SAMPLES) ef958aa1'
 	@./$(BIN) agents --dir $(SAMPLES) ef958aa1
 
-test: lint testdeps
+test: lint testdeps chromium
 	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
 	$(GO) test $(RACE) -count=1 ./...
 	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
 	$(GO) test -run='^$$' -fuzz='^FuzzUsage$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
 	$(GO) test -run='^$$' -fuzz='^FuzzRedact$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/redact
+
+# The browser tests of cctx export (e2e) open its pages in headless
+# Chromium: installed here with apt-get when missing (as root), else said
+# loudly. CCTX_CHROMIUM names another browser; CCTX_NO_BROWSER=1 skips them.
+chromium:
+	@if [ -n "$$CCTX_NO_BROWSER" ] || [ -n "$$CCTX_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium for the browser tests: apt-get install -y chromium"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		echo "!!! apt-get could not install chromium: the browser tests of cctx export will FAIL (CCTX_NO_BROWSER=1 skips them)"; \
+	else \
+		echo "!!! ================================================================="; \
+		echo "!!! Chromium is missing and cannot be installed here (needs root and apt-get)."; \
+		echo "!!! The browser tests of cctx export (./e2e) will FAIL. Install chromium,"; \
+		echo "!!! or set CCTX_CHROMIUM=/path/to/chrome, or CCTX_NO_BROWSER=1 to skip them."; \
+		echo "!!! ================================================================="; \
+	fi
 
 # A longer fuzzing run of every fuzz target in the tree, found in the
 # sources (their seed corpora run in plain go test already). A new input is

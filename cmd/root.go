@@ -87,6 +87,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdAgents(f, nil))
 	root.AddCommand(NewCmdArchive(f, nil))
 	root.AddCommand(NewCmdGrep(f, nil))
+	root.AddCommand(NewCmdExport(f, nil))
 	return root
 }
 
