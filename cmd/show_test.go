@@ -911,6 +911,32 @@ func TestShowFollowSeesNewSubagentFiles(t *testing.T) {
 	<-done
 }
 
+// Claude Code 2.0.x wrote an agent's transcript flat, beside the session
+// (agent-<id>.jsonl, linked only by the sessionId in its lines): one that
+// appears while following is followed as a subagents/ one is.
+func TestShowFollowSeesNewFlatAgentFiles(t *testing.T) {
+	p := writeSession(t, craftedSession[:2]...)
+	out, ctx, cancel, done := followRaw(t, p)
+	defer cancel()
+	sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	agentLine := `{"type":"user","uuid":"x1","parentUuid":null,"sessionId":"` + sid + `","isSidechain":true,"agentId":"abc1234","message":{"role":"user","content":"agent prompt"}}`
+	other := `{"type":"user","uuid":"y1","parentUuid":null,"sessionId":"99999999-2222-3333-4444-555555555555","isSidechain":true,"agentId":"def5678","message":{"role":"user","content":"another session's agent"}}`
+	os.WriteFile(filepath.Join(filepath.Dir(p), "agent-def5678.jsonl"), []byte(other+"\n"), 0o644)
+	os.WriteFile(filepath.Join(filepath.Dir(p), "agent-abc1234.jsonl"), []byte(agentLine+"\n"), 0o644)
+	for !strings.Contains(out.String(), agentLine) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the new flat agent file was not followed:\n%s", out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	<-done
+	if strings.Contains(out.String(), "another session's agent") {
+		t.Errorf("an agent of another session was followed:\n%s", out.String())
+	}
+}
+
 func TestShowDoesNotHoldLinesInMemory(t *testing.T) {
 	// Not a benchmark: a guard that the view streams. 2,000 entries with a
 	// 64 KiB tool result each are shown; the output stays small because

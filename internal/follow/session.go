@@ -73,7 +73,9 @@ func (s *Session) Run(ctx context.Context, emit func(Event) error) error {
 	}
 	fw.Discover = func() []File {
 		var out []File
-		for _, a := range s.Finder.Agents(s.Session) {
+		// As the folders are now: a flat agent-<id>.jsonl (2.0.x) that
+		// appears while following is found as a subagents/ one is.
+		for _, a := range s.Finder.AgentsNow(s.Session) {
 			if p, ok := read[a.ID]; ok && p != a.Path || failedID[a.ID] {
 				continue
 			}

@@ -118,6 +118,7 @@ type Finder struct {
 	mu      sync.Mutex
 	orphans sync.Once
 	flat    map[string]map[string][]Agent     // project dir → session id → flat agents
+	flatSID map[string]string                 // flat agent file → the session its lines record
 	warned  map[string]bool                   // paths already warned about by Agents
 	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
 
@@ -397,6 +398,19 @@ func (f *Finder) Agents(s *Session) []Agent {
 	return out
 }
 
+// AgentsNow is Agents as the folders are now: the flat agent files of a
+// project folder are indexed once per Finder, and a session that is
+// followed (show -f) must see one that appears meanwhile.
+func (f *Finder) AgentsNow(s *Session) []Agent {
+	f.mu.Lock()
+	delete(f.flat, s.ProjectDir)
+	for _, c := range s.Copies {
+		delete(f.flat, c.ProjectDir)
+	}
+	f.mu.Unlock()
+	return f.Agents(s)
+}
+
 // agentsOf lists the subagent transcripts beside one session file.
 func (f *Finder) agentsOf(s *Session) []Agent {
 	var out []Agent
@@ -541,6 +555,7 @@ func (f *Finder) flatAgents(dir string) map[string][]Agent {
 	}
 	if f.flat == nil {
 		f.flat = map[string]map[string][]Agent{}
+		f.flatSID = map[string]string{}
 	}
 	idx := map[string][]Agent{}
 	f.flat[dir] = idx
@@ -557,9 +572,22 @@ func (f *Finder) flatAgents(dir string) map[string][]Agent {
 			continue
 		}
 		a.Flat = true
-		sid := headSessionID(a.Path)
+		// A file's session is read once (its head does not change); one
+		// that records none yet (just created) is looked at again.
+		sid, known := f.flatSID[a.Path]
+		if !known {
+			if sid = headSessionID(a.Path); sid != "" {
+				f.flatSID[a.Path] = sid
+			}
+		}
 		if sid == "" {
-			f.Report.Note("%s: no sessionId in its first lines; not linked to a session", a.Path)
+			if !f.warned[a.Path] {
+				f.Report.Note("%s: no sessionId in its first lines; not linked to a session", a.Path)
+				if f.warned == nil {
+					f.warned = map[string]bool{}
+				}
+				f.warned[a.Path] = true
+			}
 			continue
 		}
 		idx[sid] = append(idx[sid], a)
