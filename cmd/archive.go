@@ -78,18 +78,18 @@ func archiveRun(o *ArchiveOptions) error {
 			return err
 		}
 		if f.Globals.JSON {
-			return render.JSON(f.IO.Out, render.NewArchiveStatusJSON(st), f.Render())
+			return render.JSON(f.Out(), render.NewArchiveStatusJSON(st), f.Render())
 		}
-		return render.ArchiveStatus(f.IO.Out, st, f.Render())
+		return render.ArchiveStatus(f.Out(), st, f.Render())
 	}
 	res, err := archive.Run(archive.Options{Roots: roots, Dir: dir, NoCompress: o.NoCompress, Report: f.Report(), Now: f.Now, Hook: o.Hook})
 	if err != nil {
 		return err
 	}
 	if f.Globals.JSON {
-		err = render.JSON(f.IO.Out, render.NewArchiveJSON(res), f.Render())
+		err = render.JSON(f.Out(), render.NewArchiveJSON(res), f.Render())
 	} else {
-		err = render.Archive(f.IO.Out, res, f.Render())
+		err = render.Archive(f.Out(), res, f.Render())
 	}
 	if err != nil {
 		return err

@@ -167,7 +167,7 @@ func (o *ExportOptions) renderOptions(s *session.Session, format export.Format) 
 // half-written file.
 func (o *ExportOptions) write(render func(io.Writer) (export.Stats, error)) (export.Stats, error) {
 	if o.Output == "" || o.Output == "-" {
-		return render(o.F.IO.Out)
+		return render(o.F.Out())
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(o.Output), ".cctx-export-*")
 	if err != nil {

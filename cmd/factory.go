@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -29,9 +30,44 @@ type Factory struct {
 	Env     session.Env
 	Globals GlobalOptions
 
-	color  bool
-	report *diag.Reporter
-	finder *session.Finder
+	color   bool
+	theme   render.Theme // of color, made once: the guards know its mark
+	report  *diag.Reporter
+	finder  *session.Finder
+	out     *render.Guard // stdout for text
+	outJSON *render.Guard // stdout for JSON text
+}
+
+// Out is stdout: every byte through render's Guard, which lets through
+// only text and cctx's own colours (whatever a view forgot to escape, no
+// terminal obeys it), or with --json through its JSON mode. Commands write
+// nowhere else.
+func (f *Factory) Out() io.Writer {
+	if f.Globals.JSON {
+		return f.OutJSON()
+	}
+	if f.out == nil {
+		f.out = render.NewGuard(f.IO.Out, f.theme)
+	}
+	return f.out
+}
+
+// OutJSON is stdout for JSON text (--json, JSONL, raw transcript lines):
+// through the Guard's JSON mode, which escapes as JSON does.
+func (f *Factory) OutJSON() io.Writer {
+	if f.outJSON == nil {
+		f.outJSON = render.NewJSONGuard(f.IO.Out)
+	}
+	return f.outJSON
+}
+
+// flushOut writes what the guards still hold (a character cut at the end).
+func (f *Factory) flushOut() {
+	for _, g := range []*render.Guard{f.out, f.outJSON} {
+		if g != nil {
+			g.Flush()
+		}
+	}
 }
 
 // Report is where warnings and notes go (stderr).
@@ -60,7 +96,7 @@ func (f *Factory) Finder() (*session.Finder, error) {
 
 // Render is how output should look.
 func (f *Factory) Render() render.Options {
-	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: render.NewTheme(f.color), Home: f.Env.Home, Now: f.Now()}
+	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: f.theme, Home: f.Env.Home, Now: f.Now()}
 }
 
 // resolveColor applies --color, then CLICOLOR_FORCE, then NO_COLOR, then
@@ -83,6 +119,7 @@ func (f *Factory) resolveColor() error {
 	default:
 		return usageErrorf("--color must be auto, always or never, not %q", f.Globals.Color)
 	}
+	f.theme = render.NewTheme(f.color)
 	return nil
 }
 

@@ -181,7 +181,7 @@ func grepRun(o *GrepOptions) error {
 	so, view := o.searchOptions(pat, roles, dates, ro)
 	var stats search.Stats
 	so.Stats = &stats
-	found, err := render.Grep(f.IO.Out, search.Run(finder, targets, so), ro, view)
+	found, err := render.Grep(f.Out(), search.Run(finder, targets, so), ro, view)
 	if err != nil {
 		return err
 	}

@@ -101,9 +101,9 @@ func lsRun(o *LsOptions) error {
 		stats = tokens.Stats(finder, list.Files(), f.readOptions())
 	}
 	if f.Globals.JSON {
-		err = render.JSON(f.IO.Out, render.NewLsJSON(list.Sessions, stats), f.Render())
+		err = render.JSON(f.Out(), render.NewLsJSON(list.Sessions, stats), f.Render())
 	} else {
-		err = render.Ls(f.IO.Out, list.Sessions, stats, f.Render())
+		err = render.Ls(f.Out(), list.Sessions, stats, f.Render())
 	}
 	if err != nil {
 		return err

@@ -106,6 +106,7 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
+	f.flushOut()
 	f.Report().Flush()
 
 	rep := f.Report()

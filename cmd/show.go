@@ -69,7 +69,8 @@ sequences from the transcript are shown visibly, never sent raw.
 
 --json prints {"schema_version","session","messages"} with every message's
 content blocks, deduplicated usage and the original entry (raw); --raw
-prints the original JSONL lines of the shown entries, byte for byte. Both
+prints the original JSONL lines of the shown entries (control characters
+as JSON's \u escapes: the same JSON, nothing a terminal obeys). Both
 honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 		Example: `  cctx show latest
   cctx show 3f2a --tail 3 --thinking
@@ -151,7 +152,7 @@ func showRun(o *ShowOptions) error {
 		return &UsageError{Err: err}
 	}
 	if o.Final {
-		return show.Final(f.IO.Out, t, leaf, src, f.IO.IsStdoutTTY())
+		return show.Final(f.Out(), t, leaf, src)
 	}
 	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{
 		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: o.grep,
@@ -162,7 +163,7 @@ func showRun(o *ShowOptions) error {
 	if doc.NoCompaction {
 		f.Report().Info("no compaction on this branch: --since-compact shows all of it")
 	}
-	out, done := f.pager(o.NoPager || o.Follow)
+	out, done := f.pager(o.NoPager || o.Follow, f.Globals.JSON || o.Raw)
 	err = o.render(out, doc, src)
 	if derr := done(); err == nil {
 		err = derr
@@ -198,11 +199,6 @@ func (o *ShowOptions) render(w io.Writer, doc *show.Doc, src *tree.Source) error
 	tty := f.IO.IsStdoutTTY()
 	switch {
 	case f.Globals.JSON || o.Raw:
-		if tty {
-			sw := &show.SafeWriter{W: w}
-			defer sw.Flush()
-			w = sw
-		}
 		if o.Raw {
 			return show.RenderRaw(w, doc, src)
 		}

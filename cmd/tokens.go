@@ -149,14 +149,14 @@ func tokensRun(o *TokensOptions) error {
 		if budget.Set() {
 			doc.Budget = render.NewBudgetJSON(violations)
 		}
-		err = render.JSON(f.IO.Out, doc, f.Render())
+		err = render.JSON(f.Out(), doc, f.Render())
 	} else {
 		if len(rep.Sessions) == 0 {
 			f.Report().Info("no sessions to count%s%s", finder.Where(), o.filtered())
 		}
 		// A pipe gets one table: the responses, or the groups of --by.
 		rows := withResponses && (f.IO.IsStdoutTTY() || by == "" || by == tokens.ByResponse)
-		err = render.Tokens(f.IO.Out, rep, f.Render(), render.TokensOptions{By: by, Responses: rows, Single: single})
+		err = render.Tokens(f.Out(), rep, f.Render(), render.TokensOptions{By: by, Responses: rows, Single: single})
 	}
 	if err != nil {
 		return err

@@ -69,13 +69,13 @@ func (g *grepView) session(r *search.Result) {
 	if !g.ro.TTY {
 		switch g.o.Mode {
 		case search.Sessions:
-			fmt.Fprintf(g.w, "%s\t%s\n", r.Session.ID, grepTsvCell(grepTitle(r)))
+			fmt.Fprintf(g.w, "%s\t%s\n", grepTsvCell(r.Session.ID), grepTsvCell(grepTitle(r)))
 		case search.Counts:
-			fmt.Fprintf(g.w, "%s\t%d\n", r.Session.ID, r.Count)
+			fmt.Fprintf(g.w, "%s\t%d\n", grepTsvCell(r.Session.ID), r.Count)
 		default:
 			for _, h := range r.Hits {
 				agent := h.AgentID
-				fmt.Fprintf(g.w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Session.ID, h.UUID, Timestamp(h.Time), h.Role,
+				fmt.Fprintf(g.w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", grepTsvCell(r.Session.ID), grepTsvCell(h.UUID), Timestamp(h.Time), h.Role,
 					grepTsvCell(grepProject(r)), grepTsvCell(grepPlainSnippet(h)), grepTsvCell(agent))
 			}
 		}

@@ -81,11 +81,13 @@ func TestSafeThroughCutAndTheme(t *testing.T) {
 	}
 	// With colour on, the only escapes are the theme's own: removing its
 	// SGR sequences leaves an inert string.
-	painted := NewTheme(true).Red(s)
-	if !strings.HasPrefix(painted, "\x1b[31m") {
+	th := NewTheme(true)
+	painted := th.Red(s)
+	mark := "\x1b[" + th.mark + ";"
+	if !strings.HasPrefix(painted, mark+"31m") {
 		t.Fatalf("colour is off in a forced theme: %q", painted)
 	}
-	stripped := strings.NewReplacer("\x1b[31m", "", "\x1b[0m", "").Replace(painted)
+	stripped := strings.NewReplacer(mark+"31m", "", mark+"0m", "").Replace(painted)
 	if stripped != s {
 		t.Errorf("theme changed the text: %q", stripped)
 	}

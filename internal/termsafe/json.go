@@ -10,7 +10,9 @@ import (
 // (U+0080–U+009F, which some terminals obey as escape sequences), the
 // bidirectional controls (which reorder what is displayed) and U+2028 and
 // U+2029 (line breaks to some readers) become \u escapes, as encoding/json
-// already writes ESC and the other C0 controls. A run of bytes that are not
+// already writes ESC and the other C0 controls (and so does a raw C0
+// control other than whitespace, which only a line that is not quite JSON
+// holds, and which lenient parsers read in a string). A run of bytes that are not
 // UTF-8 becomes one \ufffd, and so does a run of \ufffd escapes (what
 // encoding/json writes for each bad byte of a Go string): one replacement
 // mark for each bad sequence, as String shows it.
@@ -44,7 +46,7 @@ func JSON(b []byte) []byte {
 			last = j
 			i = nextJSON(b, j)
 			continue
-		case c < utf8.RuneSelf: // DEL
+		case c < utf8.RuneSelf: // DEL, or a C0 control valid JSON has only as an escape
 			out = appendCopy(out, b, last, i)
 			out = appendEscape(out, rune(c))
 			last = i + 1
@@ -108,15 +110,16 @@ func appendEscape(out []byte, r rune) []byte {
 }
 
 // nextJSON returns the index of the next byte at or after i that JSON may
-// have to change: DEL, a non-ASCII byte, or the backslash of a \ufffd
+// have to change: DEL, a C0 control other than JSON's whitespace (only
+// in a line that is not valid JSON), a non-ASCII byte, or the backslash of a \ufffd
 // escape followed by another one; -1 when there is none. ASCII text is
 // skipped eight bytes at a time.
 func nextJSON(b []byte, i int) int {
 	for i < len(b) {
 		for i+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[i:])
-			// A byte >= 0x80, 0x7f, or a backslash.
-			if (x|hasZero(x^dels)|hasZero(x^backslashes))&highs != 0 {
+			// A byte >= 0x80, 0x7f, a backslash, or a C0 control.
+			if (x|hasZero(x^dels)|hasZero(x^backslashes)|hasLess(x, 0x20))&highs != 0 {
 				break
 			}
 			i += 8
@@ -124,7 +127,7 @@ func nextJSON(b []byte, i int) int {
 		// The word that stopped the loop, byte by byte.
 		for end := min(i+8, len(b)); i < end; i++ {
 			c := b[i]
-			if c >= 0x7f {
+			if c >= 0x7f || c < 0x20 && c != '\n' && c != '\t' && c != '\r' {
 				return i
 			}
 			if c == '\\' {
@@ -158,6 +161,10 @@ const (
 	dels        = 0x7f * ones
 	backslashes = '\\' * ones
 )
+
+// hasLess flags (with the byte's high bit) the bytes of x below n (n <=
+// 0x80); the lowest flag is exact.
+func hasLess(x uint64, n byte) uint64 { return (x - uint64(n)*ones) &^ x & highs }
 
 // hasZero flags (with the byte's high bit) the zero bytes of x; the lowest
 // flag is exact, a borrow may add false ones above it.

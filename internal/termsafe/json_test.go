@@ -15,6 +15,10 @@ func TestJSON(t *testing.T) {
 		{"C1 CSI", "{\"a\":\"x\u009b2Jy\"}", `{"a":"x\u009b2Jy"}`},
 		{"C1 NEL and ST", "{\"a\":\"\u0085\u009c\"}", `{"a":"\u0085\u009c"}`},
 		{"DEL", "{\"a\":\"x\x7fy\"}", `{"a":"x\u007fy"}`},
+		// Not valid JSON, but a lenient parser reads it: a raw control in
+		// a string is its escape.
+		{"raw ESC and BEL in a string", "{\"a\":\"\x1b]0;t\x07" + strings.Repeat("z", 9) + "\x00\"}", `{"a":"\u001b]0;t\u0007` + strings.Repeat("z", 9) + `\u0000"}`},
+		{"JSON whitespace is kept", "{\n\t\"a\": 1\r\n}", "{\n\t\"a\": 1\r\n}"},
 		{"bidi override", "{\"a\":\"evil\u202egpj.sh\"}", `{"a":"evil\u202egpj.sh"}`},
 		{"bidi isolates", "{\"a\":\"\u2066x\u2069\"}", `{"a":"\u2066x\u2069"}`},
 		{"bidi marks", "{\"a\":\"\u200e\u200f\u061c\"}", `{"a":"\u200e\u200f\u061c"}`},

@@ -31,7 +31,7 @@ func String(s string) string {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if unsafe(r) || r == utf8.RuneError && n == 1 {
+		if Unsafe(r) || r == utf8.RuneError && n == 1 {
 			clean = false
 			break
 		}
@@ -42,6 +42,7 @@ func String(s string) string {
 	}
 	var b strings.Builder
 	bad := false // the last rune written was a bad byte's mark
+	var scratch [16]byte
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
@@ -53,24 +54,34 @@ func String(s string) string {
 			continue
 		}
 		bad = false
-		switch {
-		case r == '\n':
+		switch r {
+		case '\n':
 			b.WriteString(`\n`)
-		case r == '\t':
+		case '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case bidi(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
-			b.WriteRune(r)
+			b.Write(AppendRune(scratch[:0], r))
 		}
 	}
 	return b.String()
 }
 
-func unsafe(r rune) bool {
+// Unsafe reports a character a terminal would obey or that reorders what
+// it shows: C0 and C1 controls, DEL, bidirectional controls.
+func Unsafe(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || bidi(r)
+}
+
+// AppendRune appends r, or its visible escape when it is Unsafe: \x1b for
+// a C0 or C1 control or DEL, \u202e for a bidirectional control.
+func AppendRune(out []byte, r rune) []byte {
+	switch {
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		return fmt.Appendf(out, `\x%02x`, r)
+	case bidi(r):
+		return fmt.Appendf(out, `\u%04x`, r)
+	}
+	return utf8.AppendRune(out, r)
 }
 
 // bidi reports the invisible controls that reorder displayed text.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/render"
@@ -206,60 +205,4 @@ func RenderRaw(w io.Writer, d *Doc, src *tree.Source) error {
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
-}
-
-// TerminalSafeJSON makes JSON or raw lines safe for a terminal: DEL, the
-// C1 and bidi controls and U+2028/U+2029 become \u escapes, a bad byte
-// sequence one \ufffd (termsafe.JSON). JSON allows these characters raw
-// in strings, and they can only occur in strings, so the document means
-// the same; only its bytes change. --raw gets it on a terminal only: a
-// pipe gets the bytes unchanged.
-func TerminalSafeJSON(b []byte) []byte { return termsafe.JSON(b) }
-
-// SafeWriter applies TerminalSafeJSON to everything written through it.
-// A character split across writes is held until it is whole.
-type SafeWriter struct {
-	W       io.Writer
-	pending []byte
-}
-
-func (s *SafeWriter) Write(p []byte) (int, error) {
-	buf := append(s.pending, p...)
-	s.pending = nil
-	if k := incompleteTail(buf); k > 0 {
-		s.pending = append([]byte(nil), buf[len(buf)-k:]...)
-		buf = buf[:len(buf)-k]
-	}
-	if _, err := s.W.Write(TerminalSafeJSON(buf)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// incompleteTail is the number of bytes at the end of b that start a UTF-8
-// character not yet whole (0 when there is none).
-func incompleteTail(b []byte) int {
-	for k := 1; k <= 3 && k <= len(b); k++ {
-		c := b[len(b)-k]
-		if c < 0x80 {
-			return 0
-		}
-		if c >= 0xc0 { // a lead byte: is its character whole?
-			if utf8.FullRune(b[len(b)-k:]) {
-				return 0
-			}
-			return k
-		}
-	}
-	return 0
-}
-
-// Flush writes a held byte.
-func (s *SafeWriter) Flush() error {
-	if len(s.pending) == 0 {
-		return nil
-	}
-	_, err := s.W.Write(TerminalSafeJSON(s.pending))
-	s.pending = nil
-	return err
 }
