@@ -183,8 +183,8 @@ func inert(out string) []string {
 func TestEveryFieldEveryCommandIsInert(t *testing.T) {
 	root, id := everyFieldSession(t)
 	type run struct {
-		args []string
-		json bool // the output is JSON (or JSONL with jsonl)
+		args  []string
+		json  bool // the output is JSON (or JSONL with jsonl)
 		jsonl bool
 	}
 	runs := []run{

@@ -24,7 +24,7 @@ import (
 // whole; Flush writes what is held when the output ends.
 type Guard struct {
 	w       io.Writer
-	json    bool // JSON or JSONL: escaped as termsafe.JSON does
+	json    bool   // JSON or JSONL: escaped as termsafe.JSON does
 	mark    string // "\x1b[<mark>;": how the theme's colours start
 	pending []byte
 	out     []byte
