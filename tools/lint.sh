@@ -7,7 +7,7 @@ fail=0
 bad() { echo "lint: $*" >&2; fail=1; }
 
 # gofmt and vet.
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+unformatted=$(gofmt -l $(git ls-files --cached --others --exclude-standard '*.go' 2>/dev/null || find . -name '*.go'))
 [ -z "$unformatted" ] || bad "gofmt needed: $unformatted"
 go vet ./... || bad "go vet"
 
