@@ -48,6 +48,8 @@ test: lint testdeps chromium
 	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
 	$(GO) test -run='^$$' -fuzz='^FuzzUsage$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
 	$(GO) test -run='^$$' -fuzz='^FuzzRedact$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/redact
+	$(GO) test -run='^$$' -fuzz='^FuzzGuard$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/render
+	$(GO) test -run='^$$' -fuzz='^FuzzCommands$$' -fuzztime=10s -fuzzminimizetime=2s ./cmd
 
 # The browser tests of cctx export (e2e) open its pages in headless
 # Chromium: installed here with apt-get when missing (as root), else said

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The guard is the last line: whatever a view forgot to escape, only text
@@ -134,3 +135,54 @@ func BenchmarkGuard(b *testing.B) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// FuzzGuard writes arbitrary bytes through the guard, whole and cut in
+// two: the output holds nothing a terminal obeys but the theme's colours,
+// is UTF-8, and does not depend on how the writes were cut.
+func FuzzGuard(f *testing.F) {
+	th := NewTheme(true)
+	f.Add([]byte("plain\n"), 3)
+	f.Add([]byte(th.Red("x")+"\x1b]0;t\x07\x1b[31m\u009b\u202e\xff\xe2\x9c"), 5)
+	f.Add([]byte("\x1b["+th.mark+";31"), 4)
+	f.Fuzz(func(t *testing.T, in []byte, cut int) {
+		var whole, two bytes.Buffer
+		g := NewGuard(&whole, th)
+		g.Write(in)
+		g.Flush()
+		cut = max(0, min(len(in), cut))
+		g = NewGuard(&two, th)
+		g.Write(in[:cut])
+		g.Write(in[cut:])
+		g.Flush()
+		if whole.String() != two.String() {
+			t.Fatalf("cut at %d: %q, whole: %q", cut, two.String(), whole.String())
+		}
+		out := whole.String()
+		if !utf8.ValidString(out) {
+			t.Fatalf("not UTF-8: %q", out)
+		}
+		// Only the theme's colours start with ESC, and only without the mark.
+		for i := strings.IndexByte(out, 0x1b); i >= 0; i = strings.IndexByte(out, 0x1b) {
+			j := strings.IndexByte(out[i:], 'm')
+			if j < 0 || strings.Contains(out[i:i+j], th.mark) || !allowedSGR(out[i:i+j+1]) {
+				t.Fatalf("a sequence not the theme's in %q", out)
+			}
+			out = out[i+j+1:]
+		}
+		for _, r := range out {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || bidiRune(r) {
+				t.Fatalf("%U in %q", r, whole.String())
+			}
+		}
+	})
+}
+
+// allowedSGR reports an SGR sequence (the fuzzer cannot forge the mark,
+// so any that came through is the theme's).
+func allowedSGR(s string) bool {
+	return len(s) >= 3 && s[1] == '[' && strings.Trim(s[2:len(s)-1], "0123456789;") == ""
+}
+
+func bidiRune(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
