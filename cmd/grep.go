@@ -213,6 +213,9 @@ func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, d
 		Details: mode == search.Hits && (ro.TTY || f.Globals.JSON), Context: o.Context, MatchText: f.Globals.JSON,
 		Every: f.Globals.Strict, Report: f.Report(), Stdin: f.IO.In,
 	}
+	if f.Globals.Redact {
+		so.Redact = f.redactor().Bytes
+	}
 	var names []string
 	for _, r := range search.Roles {
 		if roles.Has(r) {
