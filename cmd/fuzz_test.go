@@ -2,13 +2,12 @@ package cmd
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/cctx-dev/cctx/internal/termcheck"
 )
 
 // FuzzCommands runs the views over an arbitrary transcript (and an
@@ -66,7 +65,7 @@ func FuzzCommands(f *testing.F) {
 				t.Fatalf("%s: usage error on a transcript: %s", what, r.errOut)
 			}
 			for name, out := range map[string]string{"stdout": r.out, "stderr": r.errOut} {
-				if bad := foreignControls(out); len(bad) > 0 {
+				if bad := termcheck.Foreign(out, true); len(bad) > 0 {
 					t.Fatalf("%s: %s lets the transcript drive the terminal: %v", what, name, bad[:min(3, len(bad))])
 				}
 			}
@@ -82,24 +81,4 @@ func FuzzCommands(f *testing.F) {
 			}
 		}
 	})
-}
-
-// themeSGR matches the colour sequences cctx's theme writes (as the guard
-// writes them: without the theme's mark).
-var themeSGR = regexp.MustCompile("\x1b\\[(?:(?:0|1|2|22|3[0-9]|39);?)*m")
-
-// foreignControls lists what in out a terminal would obey or that
-// reorders what it shows, besides newlines, tabs and the theme's colours.
-func foreignControls(out string) []string {
-	var found []string
-	s := themeSGR.ReplaceAllString(out, "")
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		bidi := r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-		if r == utf8.RuneError && n == 1 || r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || bidi {
-			found = append(found, fmt.Sprintf("%U in %q", r, s[max(0, i-40):min(len(s), i+40)]))
-		}
-		i += n
-	}
-	return found
 }

@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode/utf8"
+
+	"github.com/cctx-dev/cctx/internal/termcheck"
 )
 
 // hostile is what a field of a transcript may hold to take over a
@@ -155,28 +156,6 @@ func everyFieldSession(t *testing.T) (string, string) {
 	return root, id
 }
 
-// inert lists what in out a terminal would obey or that reorders what it
-// shows, once the colour sequences of cctx's theme are taken out: C0
-// controls but newline and tab, DEL, C1 controls, bidi controls, bytes
-// that are not UTF-8. A theme-coloured "RED" is the transcript's colour
-// passed through, and is listed too.
-func inert(out string) []string {
-	var found []string
-	if i := strings.Index(out, "\x1b[31mRED"); i >= 0 {
-		found = append(found, fmt.Sprintf("the transcript's colour in %q", out[max(0, i-30):min(len(out), i+30)]))
-	}
-	s := themeSGR.ReplaceAllString(out, "")
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		bidi := r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-		if r == utf8.RuneError && n == 1 || r < 0x20 && r != '\n' && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 || bidi {
-			found = append(found, fmt.Sprintf("%U in %q", r, s[max(0, i-40):min(len(s), i+40)]))
-		}
-		i += n
-	}
-	return found
-}
-
 // Every command in every format, on a session with hostile text in every
 // field: whatever the transcript holds, only text and cctx's own colours
 // reach the terminal, and JSON stays JSON.
@@ -233,10 +212,10 @@ func TestEveryFieldEveryCommandIsInert(t *testing.T) {
 				if len(r.stdout) == 0 {
 					t.Errorf("%s: no output", what)
 				}
-				if bad := inert(r.stdout); len(bad) > 0 {
+				if bad := termcheck.Foreign(r.stdout, true); len(bad) > 0 {
 					t.Errorf("%s: stdout lets the transcript drive the terminal (%d places), e.g. %v", what, len(bad), bad[:min(3, len(bad))])
 				}
-				if bad := inert(r.stderr); !m.tty && len(bad) > 0 {
+				if bad := termcheck.Foreign(r.stderr, false); !m.tty && len(bad) > 0 {
 					t.Errorf("%s: stderr lets the transcript drive the terminal (%d places), e.g. %v", what, len(bad), bad[:min(3, len(bad))])
 				}
 				switch {

@@ -20,6 +20,7 @@ import (
 	// Imported only so that go test's cache knows these tests depend on
 	// cctx's code: the binary is built in TestMain, out of the cache's sight.
 	_ "github.com/cctx-dev/cctx/cmd"
+	"github.com/cctx-dev/cctx/internal/termcheck"
 )
 
 // bin is the cctx binary built once for all tests.
@@ -146,33 +147,12 @@ func expect(t *testing.T, r result, code int, what string) {
 
 var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
-// themeSGR matches only the colour sequences cctx's theme writes (bold,
-// faint, reset, foreground colours), so that a content sequence such as
-// ESC[41m (background), ESC[5m (blink) or ESC[7m (reverse) is still caught.
-var themeSGR = regexp.MustCompile("\x1b\\[(?:(?:0|1|2|22|3[0-9]|9[0-7]);?)*m")
-
 // hasSGR reports whether s holds a colour sequence.
 func hasSGR(s string) bool { return sgr.MatchString(s) }
 
-// controlChars lists the control characters of s other than newline and
-// tab, after removing the colour sequences cctx's own theme writes (pass
-// keepSGR=false to count those too).
-func controlChars(s string, stripSGR bool) []string {
-	if stripSGR {
-		s = themeSGR.ReplaceAllString(s, "")
-	}
-	var found []string
-	for i, r := range s {
-		if r == '\n' || r == '\t' {
-			continue
-		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
-			lo, hi := max(0, i-30), min(len(s), i+30)
-			found = append(found, fmt.Sprintf("%U in %q", r, s[lo:hi]))
-		}
-	}
-	return found
-}
+// controlChars lists the control characters of s a terminal would obey
+// (termcheck.Foreign), the theme's colours allowed when stripSGR.
+func controlChars(s string, stripSGR bool) []string { return termcheck.Foreign(s, stripSGR) }
 
 // writeFile writes a file under dir, creating its directories.
 func writeFile(t *testing.T, dir, rel, content string) string {
