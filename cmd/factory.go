@@ -28,6 +28,7 @@ type Factory struct {
 	Now     func() time.Time
 	Env     session.Env
 	Globals GlobalOptions
+	Args    []string // the command line, as Run got it
 
 	color  bool
 	report *diag.Reporter

@@ -97,7 +97,7 @@ func Execute() int {
 // Run runs cctx with the given arguments and streams and maps the outcome
 // to an exit code. Nothing else decides exit codes.
 func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) int {
-	f := &Factory{IO: io, Env: env, Now: now}
+	f := &Factory{IO: io, Env: env, Now: now, Args: args}
 	root := NewRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(io.In)
