@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,19 +21,6 @@ const (
 	ExitUsage  = 2 // bad flag or argument, unknown or ambiguous session
 	ExitBudget = 3 // a --max-* budget was exceeded
 )
-
-// Version is set at link time (-ldflags "-X github.com/cctx-dev/cctx/cmd.Version=…").
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *Factory) *cobra.Command {
@@ -69,7 +55,6 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 		},
 	}
 	root.SetVersionTemplate("cctx {{.Version}}\n")
-	root.CompletionOptions.HiddenDefaultCmd = true
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&f.Globals.Dirs, "dir", nil, "projects dir, config dir holding projects/, or one project folder (repeatable; default: CLAUDE_CONFIG_DIR or ~/.claude)")
 	pf.StringVar(&f.Globals.Color, "color", "auto", "colour output: auto, always or never (auto honours NO_COLOR)")
@@ -86,6 +71,8 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdTokens(f, nil))
 	root.AddCommand(NewCmdAgents(f, nil))
 	root.AddCommand(NewCmdArchive(f, nil))
+	root.AddCommand(NewCmdResume(f, nil))
+	addCompletions(f, root)
 	return root
 }
 
