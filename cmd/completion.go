@@ -21,7 +21,7 @@ import (
 
 // completeSessions is the number of sessions offered for a <session>
 // argument: the most recent ones whose id starts with what was typed.
-const completeSessions = 50
+const completeSessions = 30
 
 // addCompletions registers what completes each command's arguments and
 // flag values.
@@ -143,7 +143,14 @@ func (f *Factory) leaves(c *cobra.Command, args []string, toComplete string) ([]
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	finder := f.quietFinder()
-	s, err := finder.Resolve(args[0])
+	arg := args[0]
+	if arg == "latest" {
+		// Resolve reads every session for it; the newest files are enough.
+		if recent := finder.Recent("", completeSessions); len(recent) > 0 {
+			arg = recent[0].ID
+		}
+	}
+	s, err := finder.Resolve(arg)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

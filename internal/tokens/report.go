@@ -42,8 +42,10 @@ type Report struct {
 	Estimated map[string]int64  // model → responses priced by an estimate (Prices.EstimatedAs)
 	projectOf map[string]string // session id → project
 	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
-	buckets   []bucket          // totals by session, agent, model and quarter hour, in the order first met
+	buckets   []bucket          // totals by session, agent and model, in the order first met
 	bucketAt  map[bucketKey]int
+	slots     []slotTotal // totals by quarter hour (addSlot), in the order first met
+	slotAt    map[int64]int
 
 	// Zone is the time zone of the hour, day, week, month and block
 	// groups (nil: local time).
@@ -427,7 +429,8 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 			} else if est {
 				rep.Estimated[r.Model]++
 			}
-			rep.bucket(bucketKey{si, r.AgentID, r.Model, slotOf(r.Time)}).add(&r, rep.Prices)
+			rep.bucket(bucketKey{si, r.AgentID, r.Model}).Add(&r, rep.Prices)
+			rep.addSlot(&r)
 		}
 		agents, models := map[string]*Total{}, map[string]*Total{}
 		for _, b := range rep.buckets[first:] {
@@ -456,28 +459,26 @@ func groupMerge(m map[string]*Total, key string, t Total) {
 }
 
 // bucketKey is the finest grouping a report keeps once a table is
-// dropped: GroupBy sums buckets. slot is the quarter hour of the
-// responses (slotOf), from which every time grouping is made.
+// dropped: GroupBy sums buckets. Times are kept apart, by quarter hour
+// across sessions (addSlot).
 type bucketKey struct {
 	session      int // index in Report.Sessions
 	agent, model string
-	slot         int64
 }
 
 type bucket struct {
-	key         bucketKey
-	total       Total
-	first, last int64 // the earliest and latest response, in Unix milliseconds (slot noSlot: 0)
+	key   bucketKey
+	total Total
 }
 
-func (rep *Report) bucket(k bucketKey) *bucket {
+func (rep *Report) bucket(k bucketKey) *Total {
 	i, ok := rep.bucketAt[k]
 	if !ok {
 		i = len(rep.buckets)
 		rep.bucketAt[k] = i
 		rep.buckets = append(rep.buckets, bucket{key: k})
 	}
-	return &rep.buckets[i]
+	return &rep.buckets[i].total
 }
 
 // DropEmpty removes sessions without any counted response (metadata-only

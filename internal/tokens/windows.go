@@ -7,8 +7,9 @@ import (
 	"time"
 )
 
-// Time windows: a report keeps its totals by quarter hour (a bucket's
-// slot), and every time grouping is a union of quarter hours. Every time
+// Time windows: a report keeps its totals by quarter hour across sessions
+// (addSlot: a few thousand a year of use, whatever the sessions), and
+// every time grouping is a union of quarter hours. Every time
 // zone in use today is a whole number of quarter hours from UTC (India
 // +5:30, Nepal +5:45, Chatham +12:45), and daylight saving changes at a
 // quarter hour too, so the hours, days, weeks and months of any zone
@@ -51,36 +52,43 @@ func (g Grouping) Time() bool {
 type slotTotal struct {
 	slot        int64
 	total       Total
-	first, last int64 // Unix milliseconds
+	first, last int64 // the earliest and latest response, in Unix milliseconds
 }
 
-// slots sums the kept buckets by quarter hour, in time order. The
-// responses without a time are returned apart.
-func (r *Report) slots() (timed []slotTotal, untimed Total, hasUntimed bool) {
-	kept := map[*SessionReport]bool{}
-	for _, sr := range r.Sessions {
-		kept[sr] = true
+// addSlot counts a response in its quarter hour.
+func (r *Report) addSlot(resp *Response) {
+	if r.slotAt == nil {
+		r.slotAt = map[int64]int{}
 	}
-	at := map[int64]int{}
-	for i := range r.buckets {
-		b := &r.buckets[i]
-		if !kept[r.all[b.key.session]] {
+	slot := slotOf(resp.Time)
+	i, ok := r.slotAt[slot]
+	if !ok {
+		i = len(r.slots)
+		r.slotAt[slot] = i
+		r.slots = append(r.slots, slotTotal{slot: slot})
+	}
+	st := &r.slots[i]
+	st.total.Add(resp, r.Prices)
+	if slot == noSlot {
+		return
+	}
+	ms := resp.Time.UnixMilli()
+	if st.total.APICalls == 1 {
+		st.first, st.last = ms, ms
+		return
+	}
+	st.first, st.last = min(st.first, ms), max(st.last, ms)
+}
+
+// timeline is the report's quarter hours in time order, and the total of
+// the responses without a time apart.
+func (r *Report) timeline() (timed []slotTotal, untimed Total, hasUntimed bool) {
+	for _, st := range r.slots {
+		if st.slot == noSlot {
+			untimed, hasUntimed = st.total, true
 			continue
 		}
-		if b.key.slot == noSlot {
-			untimed.Merge(b.total)
-			hasUntimed = true
-			continue
-		}
-		j, ok := at[b.key.slot]
-		if !ok {
-			j = len(timed)
-			at[b.key.slot] = j
-			timed = append(timed, slotTotal{slot: b.key.slot, first: b.first, last: b.last})
-		}
-		st := &timed[j]
-		st.total.Merge(b.total)
-		st.first, st.last = min(st.first, b.first), max(st.last, b.last)
+		timed = append(timed, st)
 	}
 	sort.Slice(timed, func(i, j int) bool { return timed[i].slot < timed[j].slot })
 	return timed, untimed, hasUntimed
@@ -97,7 +105,7 @@ func (r *Report) zone() *time.Location {
 // timeGroups totals the report by hour, day, week, month or block, in time
 // order; the responses without a time come first, under the key "".
 func (r *Report) timeGroups(g Grouping) []Group {
-	timed, untimed, hasUntimed := r.slots()
+	timed, untimed, hasUntimed := r.timeline()
 	var out []Group
 	if hasUntimed {
 		out = append(out, Group{Total: untimed})
@@ -230,18 +238,4 @@ func (r *Report) Current(g Grouping, now time.Time) (Status, bool) {
 		s.ProjectedCost = grp.Total.Cost + s.CostPerHour*left
 	}
 	return s, true
-}
-
-// add counts one response into the bucket, and its time.
-func (b *bucket) add(r *Response, p *Prices) {
-	b.total.Add(r, p)
-	if r.Time.IsZero() {
-		return
-	}
-	ms := r.Time.UnixMilli()
-	if b.total.APICalls == 1 {
-		b.first, b.last = ms, ms
-		return
-	}
-	b.first, b.last = min(b.first, ms), max(b.last, ms)
 }
