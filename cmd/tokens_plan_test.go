@@ -151,7 +151,9 @@ func TestTokensPlanFlags(t *testing.T) {
 		check   func(o *TokensOptions) bool
 		wantErr string
 	}{
-		{args: []string{"tokens", "--by", "block"}, check: func(o *TokensOptions) bool { return o.by == tokens.ByBlock && o.zone == time.Local && o.format == formatTable }},
+		{args: []string{"tokens", "--by", "block"}, check: func(o *TokensOptions) bool {
+			return o.by == tokens.ByBlock && o.zone == time.Local && o.format == formatTable
+		}},
 		{args: []string{"tokens", "--tz", "Europe/Paris", "--by", "week", "--since", "2026-11-01"},
 			check: func(o *TokensOptions) bool {
 				return o.zone.String() == "Europe/Paris" && o.dates.Since.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, paris))
