@@ -46,7 +46,9 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
   cctx tree ef95                  # its branches, compactions and subagents
   cctx tokens ef95                # usage per API call, by agent and model, cost
   cctx agents ef95                # its subagents, each linked to its call
-  cctx tokens --since 7d --max-cost 20   # exit 3 when the week cost more`,
+  cctx resume ef95                # reopen it in Claude Code, in its directory
+  cctx tokens --since 7d --max-cost 20   # exit 3 when the week cost more
+  cctx tokens --by block --since 1d      # 5-hour plan windows, the current one live with --watch`,
 		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	_ "time/tzdata" // --tz names zones on systems without a zone database (Windows)
 
 	"github.com/spf13/cobra"
 

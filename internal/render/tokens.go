@@ -113,7 +113,7 @@ type BudgetJSON struct {
 // compare; LowerBound says Actual is the priced part of a cost that has
 // unpriced calls too.
 type BudgetViolationJSON struct {
-	Scope      string      `json:"scope"` // "session <id>", or "total"
+	Scope      string      `json:"scope"` // "session <id>", "<by> <key>" (a group of --by), or "total"
 	Flag       string      `json:"flag"`
 	Limit      json.Number `json:"limit"`
 	Actual     json.Number `json:"actual"`
