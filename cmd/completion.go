@@ -27,6 +27,28 @@ const completeSessions = 30
 // flag values.
 func addCompletions(f *Factory, root *cobra.Command) {
 	root.CompletionOptions.HiddenDefaultCmd = false
+	// The scripts are written where the root writes when the command is
+	// made: this process's streams (f.IO), not os.Stdout.
+	if f.IO != nil {
+		root.SetOut(f.IO.Out)
+		root.SetErr(f.IO.ErrOut)
+	}
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c.Name() == "completion" {
+		c.Long = `Write the completion script of a shell: <session> arguments then complete
+to recent session ids (described by title and project), --leaf to a
+session's leaves, --project to the folders sessions ran in, and --by,
+--format, --color and --tz to their values.
+
+  bash  (with bash-completion), in ~/.bashrc:  source <(cctx completion bash)
+  zsh, in ~/.zshrc:                            source <(cctx completion zsh)
+  fish:  cctx completion fish > ~/.config/fish/completions/cctx.fish
+  PowerShell, in $PROFILE:  cctx completion powershell | Out-String | Invoke-Expression
+
+'cctx completion SHELL --help' has the system-wide variants (docs/shell.md).`
+		// A shell cctx has no script for is a usage error, not the help.
+		c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+	}
 	_ = root.RegisterFlagCompletionFunc("color", fixed("auto\tcolour on a terminal, unless NO_COLOR is set", "always", "never"))
 	_ = root.RegisterFlagCompletionFunc("dir", dirs)
 	for _, c := range root.Commands() {

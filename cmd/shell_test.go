@@ -196,6 +196,9 @@ func TestCompletionCommand(t *testing.T) {
 	if r := run(t, false, nil, "--help"); !strings.Contains(r.out, "completion") {
 		t.Errorf("completion is not in --help:\n%s", r.out)
 	}
+	if r := run(t, false, nil, "completion", "tcsh"); r.code != 2 {
+		t.Errorf("completion tcsh: exit %d, want 2", r.code)
+	}
 	for shell, want := range map[string]string{"bash": "__start_cctx", "zsh": "#compdef cctx", "fish": "complete -c cctx", "powershell": "Register-ArgumentCompleter"} {
 		r := run(t, false, nil, "completion", shell)
 		if r.code != 0 || !strings.Contains(r.out, want) {

@@ -63,8 +63,8 @@ With several, or none (every session under the roots, narrowed by --project,
   model, agent, session, project, response
   hour, day, week, month   in --tz (default: local time; weeks start Monday)
   block        5-hour windows as Claude's plan limits count them: a block
-               starts at the hour of its first message and ends 5 hours
-               later, or earlier after 5 hours without activity; the
+               starts at the hour of its first message and lasts 5 hours;
+               the next message after it starts the next block; the
                current block shows its time left, burn rate and projection
   agent-type   subagent types (general-purpose, Explore, …) across sessions
   tool         calls, errors and result size of each tool (MCP tools by

@@ -111,8 +111,13 @@ func StatusLines(w io.Writer, st tokens.Status, by tokens.Grouping, zone *time.L
 	name := map[tokens.Grouping]string{tokens.ByBlock: "Current block", tokens.ByDay: "Today", tokens.ByHour: "This hour",
 		tokens.ByWeek: "This week", tokens.ByMonth: "This month"}[by]
 	start, end := st.Start.In(zone), st.End.In(zone)
-	span := start.Format("15:04") + " → " + end.Format("15:04 MST")
-	if by != tokens.ByBlock && by != tokens.ByHour {
+	var span string
+	switch by {
+	case tokens.ByBlock, tokens.ByHour:
+		span = start.Format("15:04") + " → " + end.Format("15:04 MST")
+	case tokens.ByDay:
+		span = start.Format("Mon 2006-01-02 MST")
+	default:
 		span = start.Format("2006-01-02") + " → " + end.Add(-time.Second).Format("2006-01-02")
 	}
 	full := st.End.Sub(st.Start)
