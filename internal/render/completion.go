@@ -17,7 +17,7 @@ const completionWidth = 100
 // transcripts: it is made inert (Safe) and kept on one line; the shells
 // split candidates at newlines and values at tabs.
 func Completion(value, desc string) string {
-	desc = strings.Join(strings.Fields(Safe(desc)), " ")
+	desc = Safe(strings.Join(strings.Fields(desc), " "))
 	if desc == "" {
 		return value
 	}
@@ -29,7 +29,7 @@ func Completion(value, desc string) string {
 func SessionCompletion(in *session.Info, home string, now time.Time) string {
 	parts := []string{}
 	if in.Title != "" {
-		parts = append(parts, Cut(strings.Join(strings.Fields(Safe(in.Title)), " "), 40))
+		parts = append(parts, Cut(Safe(strings.Join(strings.Fields(in.Title), " ")), 40))
 	}
 	if in.Project != "" {
 		parts = append(parts, CutLeft(TildePath(in.Project, home), 30))

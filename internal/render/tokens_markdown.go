@@ -152,12 +152,10 @@ func mdTools(b *strings.Builder, tr *tokens.ToolReport) {
 // no cell or line break, and no character that starts a link, emphasis,
 // code or an HTML tag.
 func mdText(s string) string {
-	s = Safe(s)
+	s = Safe(strings.Join(strings.Fields(s), " "))
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
-		case '\n', '\r', '\t':
-			b.WriteByte(' ')
 		case '<':
 			b.WriteString("&lt;")
 		case '>':
