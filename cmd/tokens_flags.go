@@ -65,10 +65,11 @@ func (o *TokensOptions) takeWatchArg(c *cobra.Command, args []string) []string {
 		if a == "--watch" && i+1 < len(raw) && isSeconds(raw[i+1]) {
 			// pflag keeps the arguments in order: the value of --watch
 			// is the last argument equal to it.
-			if j := slices.Index(args, raw[i+1]); j >= 0 {
-				j = len(args) - 1 - slices.Index(reversed(args), raw[i+1])
-				o.Watch = args[j]
-				return append(append([]string{}, args[:j]...), args[j+1:]...)
+			for j := len(args) - 1; j >= 0; j-- {
+				if args[j] == raw[i+1] {
+					o.Watch = args[j]
+					return append(append([]string{}, args[:j]...), args[j+1:]...)
+				}
 			}
 		}
 	}
@@ -225,10 +226,4 @@ func loadPrices(path string) (*tokens.Prices, error) {
 		return nil, usageErrorf("--pricing: %v", err)
 	}
 	return prices, nil
-}
-
-func reversed(s []string) []string {
-	out := slices.Clone(s)
-	slices.Reverse(out)
-	return out
 }
