@@ -282,18 +282,7 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		}
 		return c
 	}
-	cost := func(t tokens.Total) string {
-		if !o.TTY {
-			if !t.CostKnown() {
-				return ""
-			}
-			return USDMicros(t.Micros())
-		}
-		return estimated(Cost(t.Cost, t.CostKnown()), t.CostEstimated())
-	}
-	totalCells := func(t tokens.Total) []string {
-		return []string{num(t.APICalls), num(t.Input), num(t.Output), num(t.CacheCreation), num(t.CacheRead), num(t.Tokens), cost(t)}
-	}
+	totalCells := func(t tokens.Total) []string { return tokenCells(t, o) }
 	// A section title, set apart from a table above it.
 	section := func(title string) {
 		if o.TTY {
