@@ -12,7 +12,7 @@ SAMPLES := testdata/projects
 # run, without -race, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build demo test fuzz corpus bench install lint clean
+.PHONY: all build demo test testdeps chromium fuzz corpus bench install lint clean
 
 all: build
 
@@ -42,21 +42,46 @@ demo: build
 	@echo '$$ cctx agents --dir $(SAMPLES) ef958aa1'
 	@./$(BIN) agents --dir $(SAMPLES) ef958aa1
 
-test: lint
+test: lint testdeps chromium
 	@[ -n "$(RACE)" ] || echo "note: no C compiler for cgo: running the tests without -race"
 	$(GO) test $(RACE) -count=1 ./...
-	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzUsage$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/reader
+	$(GO) test -run='^$$' -fuzz='^FuzzRedact$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/redact
+	$(GO) test -run='^$$' -fuzz='^FuzzGuard$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/render
+	$(GO) test -run='^$$' -fuzz='^FuzzCommands$$' -fuzztime=10s -fuzzminimizetime=2s ./cmd
 
-# A longer fuzzing run of every fuzz target (their seed corpora run in
-# plain go test already).
-FUZZTIME ?= 60s
+# The browser tests of cctx export (e2e) open its pages in headless
+# Chromium: installed here with apt-get when missing (as root), else said
+# loudly. CCTX_CHROMIUM names another browser; CCTX_NO_BROWSER=1 skips them.
+chromium:
+	@if [ -n "$$CCTX_NO_BROWSER" ] || [ -n "$$CCTX_CHROMIUM" ] || command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing chromium for the browser tests: apt-get install -y chromium"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
+		echo "!!! apt-get could not install chromium: the browser tests of cctx export will FAIL (CCTX_NO_BROWSER=1 skips them)"; \
+	else \
+		echo "!!! ================================================================="; \
+		echo "!!! Chromium is missing and cannot be installed here (needs root and apt-get)."; \
+		echo "!!! The browser tests of cctx export (./e2e) will FAIL. Install chromium,"; \
+		echo "!!! or set CCTX_CHROMIUM=/path/to/chrome, or CCTX_NO_BROWSER=1 to skip them."; \
+		echo "!!! ================================================================="; \
+	fi
+
+# A longer fuzzing run of every fuzz target in the tree, found in the
+# sources (their seed corpora run in plain go test already). A new input is
+# minimised for at most FUZZMINTIME: with go's default (60 s) most of a run
+# went to minimising, not fuzzing.
+FUZZTIME    ?= 60s
+FUZZMINTIME ?= 5s
 fuzz:
-	$(GO) test -run='^$$' -fuzz='^FuzzReader$$' -fuzztime=$(FUZZTIME) ./internal/reader
-	$(GO) test -run='^$$' -fuzz='^FuzzEnvelope$$' -fuzztime=$(FUZZTIME) ./internal/reader
-	$(GO) test -run='^$$' -fuzz='^FuzzZstd$$' -fuzztime=$(FUZZTIME) ./internal/reader
-	$(GO) test -run='^$$' -fuzz='^FuzzTree$$' -fuzztime=$(FUZZTIME) ./internal/tree
-	$(GO) test -run='^$$' -fuzz='^FuzzTreeGraph$$' -fuzztime=$(FUZZTIME) ./internal/tree
-	$(GO) test -run='^$$' -fuzz='^FuzzSafe$$' -fuzztime=$(FUZZTIME) ./internal/render
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
+		dir=$$(dirname $$f); \
+		for t in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+			echo "$(GO) test -run='^$$' -fuzz='^$$t\$$' -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTIME) $$dir"; \
+			$(GO) test -run='^$$' -fuzz="^$$t\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTIME) $$dir; \
+		done; \
+	done
 
 # A generated projects tree with its true totals: make corpus SIZE=1G DIR=/tmp/c
 SIZE ?= 1G
@@ -73,6 +98,12 @@ bench:
 
 install:
 	$(GO) install -ldflags "$(LDFLAGS)" .
+
+# What the tests need beyond Go: ripgrep, which a cctx grep test compares
+# with. Installed with apt-get when missing and run as root; said loudly
+# when it cannot be (the test then fails, it does not skip).
+testdeps:
+	@command -v rg >/dev/null || { [ "$$(id -u)" = 0 ] && { apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y ripgrep >/dev/null 2>&1; }; }; } || echo "!!! ripgrep (rg) is missing and could not be installed (run apt-get install -y ripgrep as root): the cctx grep tests that compare with rg will FAIL !!!"
 
 # gofmt, vet, the layer rules (docs/architecture.md) and the builds for
 # Windows, macOS and Linux.

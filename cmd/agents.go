@@ -93,12 +93,12 @@ func agentsRun(o *AgentsOptions) error {
 	f.warnPrices(res.UnpricedModels(prices), prices)
 
 	if f.Globals.JSON {
-		err = render.JSON(f.IO.Out, render.NewAgentsJSON(res), f.Render())
+		err = render.JSON(f.Out(), render.NewAgentsJSON(res), f.Render())
 	} else {
 		if len(res.Agents) == 0 && f.IO.IsStdoutTTY() {
 			rep.Info("session %s has no subagents", res.SessionID)
 		}
-		err = render.Agents(f.IO.Out, res, f.Render(), f.Globals.Verbose)
+		err = render.Agents(f.Out(), res, f.Render(), f.Globals.Verbose)
 	}
 	if err != nil {
 		return err

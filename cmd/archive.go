@@ -78,18 +78,18 @@ func archiveRun(o *ArchiveOptions) error {
 			return err
 		}
 		if f.Globals.JSON {
-			return render.JSON(f.IO.Out, render.NewArchiveStatusJSON(st), f.Render())
+			return render.JSON(f.Out(), render.NewArchiveStatusJSON(st), f.Render())
 		}
-		return render.ArchiveStatus(f.IO.Out, st, f.Render())
+		return render.ArchiveStatus(f.Out(), st, f.Render())
 	}
 	res, err := archive.Run(archive.Options{Roots: roots, Dir: dir, NoCompress: o.NoCompress, Report: f.Report(), Now: f.Now, Hook: o.Hook})
 	if err != nil {
 		return err
 	}
 	if f.Globals.JSON {
-		err = render.JSON(f.IO.Out, render.NewArchiveJSON(res), f.Render())
+		err = render.JSON(f.Out(), render.NewArchiveJSON(res), f.Render())
 	} else {
-		err = render.Archive(f.IO.Out, res, f.Render())
+		err = render.Archive(f.Out(), res, f.Render())
 	}
 	if err != nil {
 		return err
@@ -120,7 +120,7 @@ func (o *ArchiveOptions) where() ([]session.Root, string, error) {
 	if dir == "" {
 		return nil, "", usageErrorf("no archive directory: give --to DIR or set CCTX_ARCHIVE (no home directory known)")
 	}
-	dir = projectPath(dir, f.Env.Home)
+	dir = session.ProjectPath(dir, f.Env.Home)
 	if err := archive.Check(roots, dir); err != nil {
 		return nil, "", &UsageError{Err: err}
 	}

@@ -615,3 +615,24 @@ func TestTreeFromStdinDoesNotLookForAgents(t *testing.T) {
 		}
 	}
 }
+
+// Sessions recorded on Windows are found by --project with a Windows path
+// (either separator, any case) when cctx runs on Linux or macOS.
+func TestProjectWithAWindowsPath(t *testing.T) {
+	dir := filepath.Join(realCorpus(t), "entire-numwordify")
+	for _, tc := range []struct {
+		project string
+		want    int
+	}{
+		{`C:\Users\empad`, 3},
+		{`c:/users/empad/desktop/development`, 2},
+		{`C:\Users\someone-else`, 0},
+	} {
+		for _, verb := range [][]string{{"ls", "--all"}, {"tokens"}} {
+			r := run(t, false, nil, append(verb, "--dir", dir, "--project", tc.project)...)
+			if got := strings.Count(r.out, "\n"); got != tc.want || r.code != 0 {
+				t.Errorf("%s --project %s: %d rows (exit %d), want %d\n%s%s", verb[0], tc.project, got, r.code, tc.want, r.out, r.errOut)
+			}
+		}
+	}
+}

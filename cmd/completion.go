@@ -28,9 +28,10 @@ const completeSessions = 30
 func addCompletions(f *Factory, root *cobra.Command) {
 	root.CompletionOptions.HiddenDefaultCmd = false
 	// The scripts are written where the root writes when the command is
-	// made: this process's streams (f.IO), not os.Stdout.
+	// made: stdout's Guard (taken when they are written, once the theme
+	// is known), not the process's own stdout.
 	if f.IO != nil {
-		root.SetOut(f.IO.Out)
+		root.SetOut(laterOut{f})
 		root.SetErr(f.IO.ErrOut)
 	}
 	root.InitDefaultCompletionCmd()
@@ -189,3 +190,10 @@ func (f *Factory) leaves(c *cobra.Command, args []string, toComplete string) ([]
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
 }
+
+// laterOut is f.Out() when something is written: the completion scripts'
+// writer is chosen when the command tree is made, before the flags say
+// how stdout is guarded.
+type laterOut struct{ f *Factory }
+
+func (l laterOut) Write(p []byte) (int, error) { return l.f.Out().Write(p) }

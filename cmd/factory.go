@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -30,9 +31,51 @@ type Factory struct {
 	Globals GlobalOptions
 	Args    []string // the command line, as Run got it
 
-	color  bool
-	report *diag.Reporter
-	finder *session.Finder
+	color   bool
+	theme   render.Theme // of color, made once: the guards know its mark
+	report  *diag.Reporter
+	finder  *session.Finder
+	out     *render.Guard // stdout for text
+	outJSON *render.Guard // stdout for JSON text
+}
+
+// Out is stdout: every byte through render's Guard, which lets through
+// only text and cctx's own colours (whatever a view forgot to escape, no
+// terminal obeys it), or with --json through its JSON mode. Commands write
+// nowhere else.
+func (f *Factory) Out() io.Writer {
+	if f.Globals.JSON {
+		return f.OutJSON()
+	}
+	if f.out == nil {
+		f.out = render.NewGuard(f.IO.Out, f.theme)
+	}
+	return f.out
+}
+
+// Terminal is the process's own streams, for a program cctx hands them
+// to (cctx resume runs claude with them on Windows, where there is no
+// exec); what cctx prints itself goes through Out.
+func (f *Factory) Terminal() (in io.Reader, out, errOut io.Writer) {
+	return f.IO.In, f.IO.Out, f.IO.ErrOut
+}
+
+// OutJSON is stdout for JSON text (--json, JSONL, raw transcript lines):
+// through the Guard's JSON mode, which escapes as JSON does.
+func (f *Factory) OutJSON() io.Writer {
+	if f.outJSON == nil {
+		f.outJSON = render.NewJSONGuard(f.IO.Out)
+	}
+	return f.outJSON
+}
+
+// flushOut writes what the guards still hold (a character cut at the end).
+func (f *Factory) flushOut() {
+	for _, g := range []*render.Guard{f.out, f.outJSON} {
+		if g != nil {
+			g.Flush()
+		}
+	}
 }
 
 // Report is where warnings and notes go (stderr).
@@ -61,7 +104,7 @@ func (f *Factory) Finder() (*session.Finder, error) {
 
 // Render is how output should look.
 func (f *Factory) Render() render.Options {
-	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: render.NewTheme(f.color), Home: f.Env.Home, Now: f.Now()}
+	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: f.theme, Home: f.Env.Home, Now: f.Now()}
 }
 
 // resolveColor applies --color, then CLICOLOR_FORCE, then NO_COLOR, then
@@ -84,6 +127,7 @@ func (f *Factory) resolveColor() error {
 	default:
 		return usageErrorf("--color must be auto, always or never, not %q", f.Globals.Color)
 	}
+	f.theme = render.NewTheme(f.color)
 	return nil
 }
 
@@ -139,5 +183,14 @@ func (f *Factory) warnPrices(unpriced []string, prices *tokens.Prices) {
 	}
 	for _, m := range prices.Estimated() {
 		f.Report().Warn("%s", prices.EstimateNote(m))
+	}
+}
+
+// sayUnderstated notes, once, that some responses kept only the usage they
+// began streaming with: their output count is less than was billed. (A
+// terminal table says it under the table; JSON has it in every total.)
+func (f *Factory) sayUnderstated(t tokens.Total) {
+	if n := t.OutputUnderstated; n > 0 {
+		f.Report().Note("%d of %d API calls kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count): their output tokens are understated", n, t.APICalls)
 	}
 }

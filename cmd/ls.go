@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -60,6 +59,11 @@ Files without any conversation (empty, or only metadata) are left out unless
 			if o.Limit < 0 {
 				return usageErrorf("--limit must be 0 or more")
 			}
+			// --all is --limit 0, unless a limit is given too: then the
+			// limit is what was asked.
+			if o.All && !c.Flags().Changed("limit") {
+				o.Limit = 0
+			}
 			if runF != nil {
 				return runF(o)
 			}
@@ -72,7 +76,7 @@ Files without any conversation (empty, or only metadata) are left out unless
 	fl.StringVar(&o.Since, "since", "", "only sessions active since `DATE` (2026-01-31, 12h, 7d, today)")
 	fl.StringVar(&o.Until, "until", "", "only sessions active until `DATE` (a bare date includes that day)")
 	fl.IntVar(&o.Limit, "limit", 50, "show at most `N` sessions (0: all)")
-	fl.BoolVarP(&o.All, "all", "a", false, "show every session (same as --limit 0)")
+	fl.BoolVarP(&o.All, "all", "a", false, "show every session (same as --limit 0; a --limit given too wins)")
 	fl.BoolVar(&o.Empty, "empty", false, "also list files without a conversation")
 	return c
 }
@@ -88,11 +92,8 @@ func lsRun(o *LsOptions) error {
 		return err
 	}
 	lo := session.ListOptions{Since: dates.Since, Until: dates.Until, IncludeEmpty: o.Empty, Limit: o.Limit}
-	if o.All {
-		lo.Limit = 0
-	}
 	if o.Project != "" {
-		lo.Project = projectPath(o.Project, f.Env.Home)
+		lo.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}
 	list := finder.List(lo)
 	var stats []tokens.SessionStats
@@ -100,26 +101,15 @@ func lsRun(o *LsOptions) error {
 		stats = tokens.Stats(finder, list.Files(), f.readOptions())
 	}
 	if f.Globals.JSON {
-		err = render.JSON(f.IO.Out, render.NewLsJSON(list.Sessions, stats), f.Render())
+		err = render.JSON(f.Out(), render.NewLsJSON(list.Sessions, stats), f.Render())
 	} else {
-		err = render.Ls(f.IO.Out, list.Sessions, stats, f.Render())
+		err = render.Ls(f.Out(), list.Sessions, stats, f.Render())
 	}
 	if err != nil {
 		return err
 	}
 	lsNotes(f, list, finder, o)
 	return nil
-}
-
-// projectPath turns a --project value into an absolute path.
-func projectPath(p, home string) string {
-	if home != "" && (p == "~" || strings.HasPrefix(p, "~/")) {
-		p = filepath.Join(home, p[1:])
-	}
-	if abs, err := filepath.Abs(p); err == nil {
-		return abs
-	}
-	return p
 }
 
 // lsNotes says on stderr what the listing left out, in a pipe and in JSON

@@ -28,7 +28,7 @@ func TestOrphanSessionInEveryCommand(t *testing.T) {
 		// session's one.
 		{[]string{"tokens", "--json"}, []string{`"total_tokens":10414`, `"api_calls":4`}, "no main transcript"},
 		{[]string{"tokens", "7d1c"}, []string{"a1b2c3d4e5f6a7b80", "a9e8d7c6b5a4f3e20"}, "its main transcript was deleted"},
-		{[]string{"tree", "7d1c"}, []string{"2 agents", "Find parseConfig callers"}, "its main transcript was deleted"},
+		{[]string{"tree", "7d1c"}, []string{"2 subagents", "Find parseConfig callers"}, "its main transcript was deleted"},
 		{[]string{"tree", "7d1c", "--json"}, []string{`"session_id":"` + orphanSID + `"`}, "its main transcript was deleted"},
 		{[]string{"agents", "7d1c", "--json"}, []string{`"agent_id":"a1b2c3d4e5f6a7b80"`, `"total_tokens":3407`}, "its main transcript was deleted"},
 		{[]string{"show", "7d1c", "--no-pager"}, []string{"3 API calls · 2 subagents"}, "its main transcript was deleted"},

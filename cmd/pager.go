@@ -8,14 +8,21 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/cctx-dev/cctx/internal/render"
 )
 
 // pager returns where a long output goes: a pager on a terminal (unless
-// off: --no-pager, --follow), else stdout. done waits for the pager.
-func (f *Factory) pager(off bool) (io.Writer, func() error) {
+// off: --no-pager, --follow), else stdout; guarded as Out (or OutJSON,
+// for JSON text) is. done waits for the pager.
+func (f *Factory) pager(off, json bool) (io.Writer, func() error) {
 	direct := func() error { return nil }
+	stdout := f.Out()
+	if json {
+		stdout = f.OutJSON() // --raw
+	}
 	if !f.IO.IsStdoutTTY() || off {
-		return f.IO.Out, direct
+		return stdout, direct
 	}
 	cmdline := f.Env.Getenv("CCTX_PAGER")
 	if cmdline == "" {
@@ -25,12 +32,12 @@ func (f *Factory) pager(off bool) (io.Writer, func() error) {
 		// The default pager only for the real terminal: tests and embedders
 		// that hand in their own writer get their output directly.
 		if fh, ok := f.IO.Out.(*os.File); !ok || fh != os.Stdout {
-			return f.IO.Out, direct
+			return stdout, direct
 		}
 		cmdline = "less -FRX"
 	}
 	if strings.TrimSpace(cmdline) == "cat" || strings.TrimSpace(cmdline) == "" {
-		return f.IO.Out, direct
+		return stdout, direct
 	}
 	// A pager that is not installed would take the output with it (sh
 	// only says "not found"): then print directly. Only a plain program
@@ -39,7 +46,7 @@ func (f *Factory) pager(off bool) (io.Writer, func() error) {
 	if first := strings.Fields(cmdline)[0]; plainWord(first) {
 		if _, err := exec.LookPath(first); err != nil {
 			f.Report().Warn("pager %q not found; printing directly", first)
-			return f.IO.Out, direct
+			return stdout, direct
 		}
 	}
 	pc := exec.Command("sh", "-c", cmdline)
@@ -54,17 +61,22 @@ func (f *Factory) pager(off bool) (io.Writer, func() error) {
 	}
 	in, err := pc.StdinPipe()
 	if err != nil {
-		return f.IO.Out, direct
+		return stdout, direct
 	}
 	if err := pc.Start(); err != nil {
 		f.Report().Warn("pager %q did not start (%v); printing directly", cmdline, err)
-		return f.IO.Out, direct
+		return stdout, direct
+	}
+	guarded := render.NewGuard(in, f.theme)
+	if json {
+		guarded = render.NewJSONGuard(in)
 	}
 	// Ctrl-C belongs to the pager while it runs (less uses it to stop a
 	// search); cctx waits for it to exit.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
-	return in, func() error {
+	return guarded, func() error {
+		guarded.Flush()
 		in.Close()
 		err := pc.Wait()
 		signal.Stop(sig)

@@ -21,7 +21,7 @@ type ResumeOptions struct {
 
 	// LookPath finds claude and Exec runs it (tests replace them).
 	LookPath func(string) (string, error)
-	Exec     func(claude string, t resume.Target) error
+	Exec     func(claude string, t resume.Target, term resume.Stdio) error
 }
 
 // NewCmdResume builds `cctx resume`.
@@ -80,7 +80,7 @@ func resumeRun(o *ResumeOptions) error {
 		shell = render.ShellPowerShell
 	}
 	if o.Print {
-		return render.Resume(f.IO.Out, t, shell)
+		return render.Resume(f.Out(), t, shell)
 	}
 	claude, err := resume.Check(t, o.LookPath)
 	if err != nil {
@@ -90,7 +90,8 @@ func resumeRun(o *ResumeOptions) error {
 		f.Report().Warn("session %s is open in Claude Code (pid %d, %s): two processes will write to it", t.SessionID, l.PID, l.Status)
 	}
 	f.Report().Flush()
-	err = o.Exec(claude, t)
+	in, out, errOut := f.Terminal()
+	err = o.Exec(claude, t, resume.Stdio{In: in, Out: out, Err: errOut})
 	var exit *resume.ExitError
 	if errors.As(err, &exit) {
 		return &silentError{code: exit.Code}

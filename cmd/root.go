@@ -47,7 +47,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
   cctx tokens ef95                # usage per API call, by agent and model, cost
   cctx agents ef95                # its subagents, each linked to its call
   cctx resume ef95                # reopen it in Claude Code, in its directory
-  cctx tokens --since 7d --max-cost 20   # exit 3 when the week cost more
+  cctx tokens --since 7d --max-cost 20 --budget-total   # exit 3 when the week cost more
   cctx tokens --by block --since 1d      # 5-hour plan windows, the current one live with --watch`,
 		Version:       version(),
 		SilenceErrors: true,
@@ -73,6 +73,8 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdTokens(f, nil))
 	root.AddCommand(NewCmdAgents(f, nil))
 	root.AddCommand(NewCmdArchive(f, nil))
+	root.AddCommand(NewCmdGrep(f, nil))
+	root.AddCommand(NewCmdExport(f, nil))
 	root.AddCommand(NewCmdResume(f, nil))
 	addCompletions(f, root)
 	return root
@@ -93,6 +95,7 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
+	f.flushOut()
 	f.Report().Flush()
 
 	rep := f.Report()

@@ -340,7 +340,7 @@ func TestResumeTargets(t *testing.T) {
 func TestResumeRuns(t *testing.T) {
 	dir := t.TempDir()
 	home, id := resumeSession(t, dir)
-	resumeWith := func(lookPath func(string) (string, error), exec func(string, resume.Target) error) result {
+	resumeWith := func(lookPath func(string) (string, error), exec func(string, resume.Target, resume.Stdio) error) result {
 		io, _, out, errOut := TestIO()
 		f := &Factory{IO: io, Env: session.Env{Getenv: func(string) string { return "" }, Home: home}, Now: time.Now}
 		err := resumeRun(&ResumeOptions{F: f, Session: id, LookPath: lookPath, Exec: exec})
@@ -358,12 +358,12 @@ func TestResumeRuns(t *testing.T) {
 	found := func(string) (string, error) { return "/opt/bin/claude", nil }
 	var ran resume.Target
 	var prog string
-	r := resumeWith(found, func(claude string, t resume.Target) error { prog, ran = claude, t; return nil })
+	r := resumeWith(found, func(claude string, t resume.Target, _ resume.Stdio) error { prog, ran = claude, t; return nil })
 	if r.code != 0 || prog != "/opt/bin/claude" || ran.Dir != dir || strings.Join(ran.Args(), " ") != "claude --resume "+id || ran.ConfigDir != "" {
 		t.Errorf("exit %d, ran %s %+v", r.code, prog, ran)
 	}
 	// claude's exit code is cctx's (Windows, where claude is a child).
-	if r := resumeWith(found, func(string, resume.Target) error { return &resume.ExitError{Code: 7} }); r.code != 7 {
+	if r := resumeWith(found, func(string, resume.Target, resume.Stdio) error { return &resume.ExitError{Code: 7} }); r.code != 7 {
 		t.Errorf("claude exited 7, cctx %d", r.code)
 	}
 	want := "cd '" + dir + "' && claude --resume " + id

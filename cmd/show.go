@@ -69,7 +69,8 @@ sequences from the transcript are shown visibly, never sent raw.
 
 --json prints {"schema_version","session","messages"} with every message's
 content blocks, deduplicated usage and the original entry (raw); --raw
-prints the original JSONL lines of the shown entries, byte for byte. Both
+prints the original JSONL lines of the shown entries (control characters
+as JSON's \u escapes: the same JSON, nothing a terminal obeys). Both
 honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 		Example: `  cctx show latest
   cctx show 3f2a --tail 3 --thinking
@@ -103,7 +104,7 @@ honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 	fl.BoolVar(&o.Agents, "agents", false, "show subagent conversations inline under their call")
 	fl.BoolVar(&o.Raw, "raw", false, "print the original JSONL lines of the shown entries")
 	fl.BoolVar(&o.NoPager, "no-pager", false, "do not use a pager")
-	fl.BoolVar(&o.Redact, "redact", false, "mask API keys, tokens, private keys and your home path")
+	fl.BoolVar(&o.Redact, "redact", false, "mask secrets (API keys, tokens, passwords, private keys, emails) and home paths (docs/redaction.md)")
 	fl.BoolVarP(&o.Follow, "follow", "f", false, "keep printing as the session grows (Ctrl-C stops)")
 	return c
 }
@@ -151,7 +152,7 @@ func showRun(o *ShowOptions) error {
 		return &UsageError{Err: err}
 	}
 	if o.Final {
-		return show.Final(f.IO.Out, t, leaf, src, f.IO.IsStdoutTTY())
+		return show.Final(f.Out(), t, leaf, src)
 	}
 	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{
 		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: o.grep,
@@ -162,7 +163,7 @@ func showRun(o *ShowOptions) error {
 	if doc.NoCompaction {
 		f.Report().Info("no compaction on this branch: --since-compact shows all of it")
 	}
-	out, done := f.pager(o.NoPager || o.Follow)
+	out, done := f.pager(o.NoPager || o.Follow, f.Globals.JSON || o.Raw)
 	err = o.render(out, doc, src)
 	if derr := done(); err == nil {
 		err = derr
@@ -175,6 +176,11 @@ func showRun(o *ShowOptions) error {
 	}
 	if err != nil {
 		return err
+	}
+	if o.grep != nil && len(doc.Items) == 0 {
+		// As grep: no match is exit 1 (what was printed is the header).
+		f.Report().Info("no turn matches --grep %s", o.Grep)
+		return &silentError{code: ExitError}
 	}
 	return unreadableFiles(f)
 }
@@ -193,11 +199,6 @@ func (o *ShowOptions) render(w io.Writer, doc *show.Doc, src *tree.Source) error
 	tty := f.IO.IsStdoutTTY()
 	switch {
 	case f.Globals.JSON || o.Raw:
-		if tty {
-			sw := &show.SafeWriter{W: w}
-			defer sw.Flush()
-			w = sw
-		}
 		if o.Raw {
 			return show.RenderRaw(w, doc, src)
 		}

@@ -370,8 +370,9 @@ func TestShowTerminalView(t *testing.T) {
 		{name: "thinking shown", args: []string{"--thinking"}, want: []string{"∴ thinking\n    I should run ls."}},
 		{name: "meta shown with --all", args: []string{"--all"}, want: []string{"❯ user (meta)", "Caveat: meta text"}},
 		{name: "tail", args: []string{"--tail", "1"}, want: []string{"list the files"}},
-		{name: "grep misses", args: []string{"--grep", "nothing-like-this"}, want: []string{"(nothing to show)"}},
-		{name: "grep smart case", args: []string{"--grep", "A.TXT"}, want: []string{"(nothing to show)"}},
+		// As grep: no match is exit 1.
+		{name: "grep misses", args: []string{"--grep", "nothing-like-this"}, want: []string{"(nothing to show)"}, exitCode: ExitError},
+		{name: "grep smart case", args: []string{"--grep", "A.TXT"}, want: []string{"(nothing to show)"}, exitCode: ExitError},
 		{name: "grep hits tool output", args: []string{"--grep", "b.txt"}, want: []string{"list the files", "b.txt"}},
 		{name: "colour escapes content but colours the view", args: []string{"--color", "always"}, colour: true,
 			want: []string{`\x1b[31mred\x1b[0m`}},
@@ -470,14 +471,14 @@ func TestGrepSmartCase(t *testing.T) {
 
 func TestShowFinal(t *testing.T) {
 	p := writeSession(t, craftedSession...)
-	r := showRunIO(t, false, "", nil, "show", "--final", p)
-	// The synthetic placeholder is skipped; the text is exact in a pipe.
-	if r.code != 0 || r.out != "Two files: \x1b[31mred\x1b[0m and done.\n" {
-		t.Fatalf("exit %d, out %q, err %q", r.code, r.out, r.errOut)
-	}
-	r = showRunIO(t, true, "", nil, "show", "--final", p)
-	if r.out != `Two files: \x1b[31mred\x1b[0m and done.`+"\n" {
-		t.Fatalf("on a terminal the escape must be shown visibly: %q", r.out)
+	var r result
+	// The synthetic placeholder is skipped; the escape in the text is
+	// shown visibly, in a pipe as on a terminal (--json has it exact).
+	for _, tty := range []bool{false, true} {
+		r = showRunIO(t, tty, "", nil, "show", "--final", p)
+		if r.code != 0 || r.out != `Two files: \x1b[31mred\x1b[0m and done.`+"\n" {
+			t.Fatalf("terminal %v: exit %d, out %q, err %q", tty, r.code, r.out, r.errOut)
+		}
 	}
 	// A response streamed as two text lines gives both texts.
 	p2 := writeSession(t,
@@ -660,6 +661,10 @@ func TestShowLeaf(t *testing.T) {
 		t.Errorf("--leaf a2:\n%s", r.out)
 	}
 	r = showRunIO(t, false, "", nil, "show", "--leaf", "zz", p)
+	if r.code != ExitUsage || !strings.Contains(r.errOut, "give at least 4 characters") {
+		t.Errorf("short --leaf: exit %d, %s", r.code, r.errOut)
+	}
+	r = showRunIO(t, false, "", nil, "show", "--leaf", "zzzz", p)
 	if r.code != ExitUsage || !strings.Contains(r.errOut, "its leaves: a2, a3") {
 		t.Errorf("unknown --leaf: exit %d, %s", r.code, r.errOut)
 	}
@@ -687,16 +692,17 @@ func TestShowBranchesRow(t *testing.T) {
 	tests := []struct {
 		args []string
 		want string
+		code int
 	}{
-		{[]string{"--agents"}, "branches 2, showing the active one (--leaf UUID for another)\n"},
-		{[]string{"--grep", "nothing matches this"}, "branches 2, showing the active one (--leaf UUID for another)\n"},
-		{[]string{"--leaf", "a2"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n"},
-		{[]string{"--leaf", "a2", "--agents"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n"},
-		{[]string{"--leaf", "u3", "--agents"}, "branches 2, showing the active one up to u3 (--leaf)\n"},
+		{[]string{"--agents"}, "branches 2, showing the active one (--leaf UUID for another)\n", 0},
+		{[]string{"--grep", "nothing matches this"}, "branches 2, showing the active one (--leaf UUID for another)\n", ExitError},
+		{[]string{"--leaf", "a2"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n", 0},
+		{[]string{"--leaf", "a2", "--agents"}, "branches 2, showing the one ending at a2 (--leaf), not the active one\n", 0},
+		{[]string{"--leaf", "u3", "--agents"}, "branches 2, showing the active one up to u3 (--leaf)\n", 0},
 	}
 	for _, tc := range tests {
 		r := showRunIO(t, false, "", nil, append([]string{"show", p}, tc.args...)...)
-		if r.code != 0 || !strings.Contains(r.out, tc.want) {
+		if r.code != tc.code || !strings.Contains(r.out, tc.want) {
 			t.Errorf("%v: exit %d, want %q in:\n%s%s", tc.args, r.code, tc.want, r.out, r.errOut)
 		}
 	}
@@ -903,6 +909,32 @@ func TestShowFollowSeesNewSubagentFiles(t *testing.T) {
 	}
 	cancel()
 	<-done
+}
+
+// Claude Code 2.0.x wrote an agent's transcript flat, beside the session
+// (agent-<id>.jsonl, linked only by the sessionId in its lines): one that
+// appears while following is followed as a subagents/ one is.
+func TestShowFollowSeesNewFlatAgentFiles(t *testing.T) {
+	p := writeSession(t, craftedSession[:2]...)
+	out, ctx, cancel, done := followRaw(t, p)
+	defer cancel()
+	sid := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+	agentLine := `{"type":"user","uuid":"x1","parentUuid":null,"sessionId":"` + sid + `","isSidechain":true,"agentId":"abc1234","message":{"role":"user","content":"agent prompt"}}`
+	other := `{"type":"user","uuid":"y1","parentUuid":null,"sessionId":"99999999-2222-3333-4444-555555555555","isSidechain":true,"agentId":"def5678","message":{"role":"user","content":"another session's agent"}}`
+	os.WriteFile(filepath.Join(filepath.Dir(p), "agent-def5678.jsonl"), []byte(other+"\n"), 0o644)
+	os.WriteFile(filepath.Join(filepath.Dir(p), "agent-abc1234.jsonl"), []byte(agentLine+"\n"), 0o644)
+	for !strings.Contains(out.String(), agentLine) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the new flat agent file was not followed:\n%s", out.String())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	cancel()
+	<-done
+	if strings.Contains(out.String(), "another session's agent") {
+		t.Errorf("an agent of another session was followed:\n%s", out.String())
+	}
 }
 
 func TestShowDoesNotHoldLinesInMemory(t *testing.T) {

@@ -125,6 +125,7 @@ func tokensRun(o *TokensOptions) error {
 	res := tokenreport.Report(finder, inputs, o.prices, o.window(), f.readOptions(),
 		tokenreport.Options{By: o.by, Zone: o.zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
 	f.warnPrices(res.UnpricedModels(), o.prices)
+	f.sayUnderstated(res.Total)
 	scopes := res.BudgetScopes(o.by, o.BudgetTotal || single && !o.by.PerGroup())
 	violations := o.budget.CheckScopes(scopes)
 	if len(res.Sessions) == 0 && o.format == formatTable && !f.Globals.JSON {
@@ -157,13 +158,13 @@ func (o *TokensOptions) print(res tokenreport.Result, withResponses bool, scopes
 		}
 		doc.AddCurrent(res.Report, o.by, f.Now())
 		doc.AddTools(res.Tools)
-		return render.JSON(f.IO.Out, doc, ro)
+		return render.JSON(f.OutJSON(), doc, ro)
 	case o.format == formatMarkdown:
-		return render.TokensMarkdown(f.IO.Out, res.Report, render.TokensOptions{By: o.by, Tools: res.Tools}, o.budget.Lines(scopes), ro)
+		return render.TokensMarkdown(f.Out(), res.Report, render.TokensOptions{By: o.by, Tools: res.Tools}, o.budget.Lines(scopes), ro)
 	}
 	// A pipe gets one table: the responses, or the groups of --by.
 	rows := withResponses && (f.IO.IsStdoutTTY() || o.by == "" || o.by == tokens.ByResponse)
-	return render.Tokens(f.IO.Out, res.Report, ro, render.TokensOptions{By: o.by, Responses: rows, Single: len(o.Sessions) == 1, Tools: res.Tools})
+	return render.Tokens(f.Out(), res.Report, ro, render.TokensOptions{By: o.by, Responses: rows, Single: len(o.Sessions) == 1, Tools: res.Tools})
 }
 
 // tokensStream writes every response as a line of JSON as soon as its
@@ -174,7 +175,7 @@ func tokensStream(o *TokensOptions) error {
 	if err != nil {
 		return err
 	}
-	out := render.NewNDJSON(f.IO.Out, o.prices)
+	out := render.NewNDJSON(f.OutJSON(), o.prices)
 	if err := tokens.Stream(inputs, o.prices, o.window(), f.readOptions(), out.Write); err != nil {
 		return err
 	}
@@ -206,7 +207,7 @@ func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input
 	}
 	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since}
 	if o.Project != "" {
-		sel.Project = projectPath(o.Project, f.Env.Home)
+		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}
 	inputs, err := tokens.Inputs(finder, sel)
 	return finder, inputs, err

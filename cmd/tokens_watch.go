@@ -26,7 +26,7 @@ func tokensWatch(o *TokensOptions) error {
 		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	}
 	defer stop()
-	screen := render.NewScreen(f.IO.Out, f.Render())
+	screen := render.NewScreen(f.Out(), f.Render())
 	for n := 0; ; n++ {
 		if err := o.frame(screen); err != nil {
 			return err
@@ -57,7 +57,7 @@ func (o *TokensOptions) frame(screen *render.Screen) error {
 	if o.format == formatJSON {
 		doc := render.NewTokensJSON(res.Report, o.by, false)
 		doc.AddCurrent(res.Report, o.by, now)
-		return render.JSON(f.IO.Out, doc, f.Render())
+		return render.JSON(f.OutJSON(), doc, f.Render())
 	}
 	st, ok := res.Current(o.by, now)
 	var lines []tokens.BudgetLine

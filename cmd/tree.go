@@ -59,9 +59,9 @@ func treeRun(o *TreeOptions) error {
 		return err
 	}
 	if f.Globals.JSON {
-		err = render.JSON(f.IO.Out, render.NewTreeJSON(t, o.Agents), f.Render())
+		err = render.JSON(f.Out(), render.NewTreeJSON(t, o.Agents), f.Render())
 	} else {
-		err = render.Tree(f.IO.Out, t, f.Render(), render.TreeOptions{Full: o.Full, Agents: o.Agents})
+		err = render.Tree(f.Out(), t, f.Render(), render.TreeOptions{Full: o.Full, Agents: o.Agents})
 	}
 	if err != nil {
 		return err

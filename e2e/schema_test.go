@@ -29,7 +29,7 @@ var (
 		"input_tokens": "n", "output_tokens": "n", "cache_creation_input_tokens": "n",
 		"cache_creation_5m_input_tokens": "n", "cache_creation_1h_input_tokens": "n",
 		"cache_read_input_tokens": "n", "total_tokens": "n", "web_search_requests": "n",
-		"api_calls": "n", "max_context_tokens": "n", "unpriced_api_calls": "n", "cost_usd": "n?",
+		"api_calls": "n", "max_context_tokens": "n", "unpriced_api_calls": "n", "output_understated_calls": "n", "cost_usd": "n?",
 		"cost_estimated": "b",
 	}
 	lsSessionSchema = schema{
@@ -69,7 +69,7 @@ var (
 		"timestamp": "s?", "agent_id": "s?", "message_id": "s?", "children": "a", "active": "b", "fork": "b",
 		"bridged": "b", "foreign": "b",
 	}
-	agentsSchema     = schema{"schema_version": "n", "session_id": "s", "agents": "a", "main": "o", "warnings": "a"}
+	agentsSchema     = schema{"schema_version": "n", "session_id": "s", "subagents": "n", "agents": "a", "main": "o", "warnings": "a"}
 	agentEntrySchema = schema{
 		"agent_id": "s?", "tool_use_id": "s", "parent_agent_id": "s", "depth": "n", "kind": "s",
 		"subagent_type": "s", "description": "s", "name": "s", "team_name": "s", "prompt": "s",
@@ -89,7 +89,7 @@ var (
 var (
 	titleSources  = set("custom-title", "ai-title", "last-prompt", "summary", "first-prompt", "none")
 	agentKinds    = set("subagent", "sidechain", "compaction", "warmup")
-	agentStatuses = set("completed", "failed", "interrupted", "running", "background", "teammate", "no_reply", "missing_transcript", "orphan")
+	agentStatuses = set("completed", "failed", "interrupted", "rejected", "api_error", "running", "background", "teammate", "no_reply", "missing_transcript", "orphan", "other")
 	agentLinks    = set("meta", "agent_id", "progress", "parent_uuid", "prompt", "resume", "")
 	tokenChecks   = set("ok", "final_usage_missing", "mismatch", "")
 	liveStatuses  = set("working", "idle")

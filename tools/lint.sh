@@ -7,7 +7,7 @@ fail=0
 bad() { echo "lint: $*" >&2; fail=1; }
 
 # gofmt and vet.
-unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+unformatted=$(gofmt -l $(git ls-files --cached --others --exclude-standard '*.go' 2>/dev/null || find . -name '*.go'))
 [ -z "$unformatted" ] || bad "gofmt needed: $unformatted"
 go vet ./... || bad "go vet"
 
@@ -33,6 +33,15 @@ done < <(go list -f '{{.ImportPath}} {{join .Imports " "}}' ./...)
 for p in $(go list ./internal/render/...); do
   imports "$p" | grep -qx os && bad "$p imports os: render never opens a file"
 done
+
+# Every byte of stdout passes render's Guard: commands write to f.Out()
+# or f.OutJSON() (or the pager's guarded pipe), never to IO.Out, and no
+# package but cmd's streams names os.Stdout.
+for f in $(ls cmd/*.go | grep -v _test); do
+  case "$f" in cmd/factory.go|cmd/pager.go|cmd/iostreams.go) continue;; esac
+  grep -n 'IO\.Out\b\|os\.Stdout\|NewGuard\|NewJSONGuard' "$f" | sed "s|^|lint: $f:|" | grep . >&2 && bad "$f writes stdout past the guard (use f.Out() or f.OutJSON())"
+done
+grep -rln 'os\.Stdout' --include=*.go internal | grep -v _test.go | sed 's|^|lint: |' | grep . >&2 && bad "internal packages write os.Stdout: stdout is cmd's, through render's Guard"
 
 # Thin commands: no file over 300 lines, no run function over 60.
 for f in cmd/*.go; do

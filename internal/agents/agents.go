@@ -47,6 +47,16 @@ const (
 	// Claude Code did not wait for one, so it is not running, and a
 	// warm-up is never a problem.
 	StatusNoReply = "no_reply"
+	// StatusRejected is a call the user rejected (its result is Claude
+	// Code's rejection text); its agent may have run meanwhile.
+	StatusRejected = "rejected"
+	// StatusAPIError is an agent whose transcript ends on an API error or
+	// a rate limit (a client-side <synthetic> message): it stopped there,
+	// and Claude Code reports no tokens for it.
+	StatusAPIError = "api_error"
+	// StatusOther is a result status cctx does not know; the JSON keeps
+	// the raw one (calls[].result_status).
+	StatusOther = "other"
 )
 
 // Token checks: how toolUseResult.totalTokens compares with the transcript.
@@ -140,6 +150,10 @@ func (w Warning) String() string {
 // followed by the agents it spawned.
 type Result struct {
 	SessionID string
+	// Subagents is how many subagents the session ran whose transcript is
+	// there, not counting compaction agents (tree.Tree.Subagents): the
+	// number every command gives.
+	Subagents int
 	Agents    []*Agent
 	Main      tokens.Total // the main conversation's own usage
 	// MainUnpriced are the models of main-conversation responses that have

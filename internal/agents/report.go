@@ -20,7 +20,7 @@ func Report(t *tree.Tree, src *tree.Source, prices *tokens.Prices) *Result {
 		src = t.Source()
 		defer src.Close()
 	}
-	r := &reporter{t: t, src: src, res: &Result{SessionID: t.SessionID}, byID: map[string]*Agent{},
+	r := &reporter{t: t, src: src, res: &Result{SessionID: t.SessionID, Subagents: t.Subagents()}, byID: map[string]*Agent{},
 		calls: map[*tree.Call]*Call{}, stats: map[*Agent]*transcript{}, notices: map[string]string{}}
 	r.collect()
 	r.tokens(prices)
@@ -54,6 +54,7 @@ type transcript struct {
 	firstPrompt   string // the text of the first user line
 	sent          int    // SendMessage calls made
 	unreadable    bool
+	apiError      bool // the last user/assistant line is an API error or a rate limit (<synthetic>)
 }
 
 // message is one SendMessage call: who sent it to which name.
@@ -282,6 +283,7 @@ func (r *reporter) transcripts() {
 		for _, n := range st.node.Nodes {
 			if n.IsConversation() {
 				st.lastAssistant = n.Type == "assistant"
+				st.apiError = n.Type == "assistant" && (n.Synthetic() || n.APIError)
 			}
 			for _, f := range n.ToolUses {
 				if f.ID == "" || seen[f.ID] {
@@ -478,10 +480,13 @@ func (r *reporter) status(a *Agent, st *transcript) string {
 		// <task-notification> that Claude Code injects later says how it
 		// ended.
 		if n, ok := r.notices[a.ID]; ok && n != "" {
-			s = n
+			s = knownStatus(n)
 		}
 	}
 	if st != nil {
+		if st.apiError && (s == StatusCompleted || s == StatusFailed) {
+			return StatusAPIError
+		}
 		return s
 	}
 	switch s {
@@ -511,22 +516,40 @@ func CallStatus(c *Call) string {
 		return StatusRunning
 	case c.IsError:
 		// The first line says what happened ("[Request interrupted by user
-		// for tool use]"); the lines after it are details, which may
-		// mention the word for another reason.
-		if strings.Contains(strings.ToLower(firstLine(c.ErrorText)), "interrupted") {
+		// for tool use]", "The user doesn't want to proceed with this tool
+		// use. The tool use was rejected …"); the lines after it are
+		// details, which may mention the words for another reason.
+		first := strings.ToLower(firstLine(c.ErrorText))
+		switch {
+		case strings.Contains(first, "interrupted"):
 			return StatusInterrupted
+		case strings.Contains(first, "was rejected") || strings.Contains(first, "doesn't want to proceed"):
+			return StatusRejected
 		}
 		return StatusFailed
 	}
-	switch c.Result.Status {
+	return knownStatus(c.Result.Status)
+}
+
+// knownStatus maps a status Claude Code wrote (toolUseResult.status, a
+// task notification's <status>) to one of the documented statuses. One it
+// does not know is not printed as the transcript wrote it (it is content,
+// and may hold anything): it is StatusOther, and the raw value stays in
+// calls[].result_status.
+func knownStatus(raw string) string {
+	switch raw {
 	case "", "completed":
 		return StatusCompleted
 	case "async_launched", "remote_launched":
 		return StatusBackground
 	case "teammate_spawned":
 		return StatusTeammate
+	case "failed", "error":
+		return StatusFailed
+	case "interrupted", "killed", "cancelled", "canceled", "stopped":
+		return StatusInterrupted
 	}
-	return c.Result.Status
+	return StatusOther
 }
 
 // checkTokens compares toolUseResult.totalTokens with the transcript.
@@ -544,6 +567,12 @@ func (r *reporter) checkTokens(a *Agent, st *transcript) {
 		return
 	}
 	a.ReportedTokens, a.HasReportedTokens = c.Result.TotalTokens, true
+	if st != nil && st.apiError && c.Result.TotalTokens == 0 {
+		// It stopped on an API error or a rate limit: Claude Code reports
+		// no tokens for it, and its transcript's calls are not that zero.
+		r.note(c.File, c.Line, "agent %s ended on an API error: its %s result reports 0 tokens", a.ID, c.Tool)
+		return
+	}
 	rs := r.byAgt[a.ID]
 	if len(rs) == 0 {
 		if st != nil && !st.unreadable && c.Result.TotalTokens > 0 {

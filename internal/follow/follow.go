@@ -62,6 +62,10 @@ type Follower struct {
 	// OnLong, when set, is told of a line longer than maxReadPerPoll,
 	// which is skipped: its number and the bytes skipped.
 	OnLong func(path string, line int, size int64)
+	// OnReset, when set, is told (a message, as diag.Reporter.Note takes
+	// one) of a file that was truncated, or replaced by another file at
+	// its path: it is read again from its start.
+	OnReset func(format string, args ...any)
 
 	files []*tailed
 	known map[string]bool
@@ -70,8 +74,9 @@ type Follower struct {
 
 type tailed struct {
 	File
-	skipping bool  // inside a line longer than maxReadPerPoll
-	skipped  int64 // bytes of it skipped so far
+	info     os.FileInfo // the file followed, to tell when another one takes its path
+	skipping bool        // inside a line longer than maxReadPerPoll
+	skipped  int64       // bytes of it skipped so far
 	reported bool
 }
 
@@ -87,7 +92,9 @@ func (fl *Follower) Add(f File) {
 		return
 	}
 	fl.known[f.Path] = true
-	fl.files = append(fl.files, &tailed{File: f})
+	t := &tailed{File: f}
+	t.info, _ = os.Stat(f.Path) // nil if it is not there yet
+	fl.files = append(fl.files, t)
 }
 
 // Run polls until ctx is done and calls emit with each complete line
@@ -178,10 +185,19 @@ func (t *tailed) poll(fl *Follower, emit func(Line) error) error {
 		return err
 	}
 	size := st.Size()
-	if size < t.Offset {
+	replaced := t.info != nil && !os.SameFile(t.info, st)
+	if replaced || size < t.Offset {
 		// The file was truncated or replaced: start again from its start.
+		if fl.OnReset != nil && (replaced || t.Offset > 0) {
+			if replaced {
+				fl.OnReset("%s was replaced by another file: following it from its start", t.Path)
+			} else {
+				fl.OnReset("%s was truncated: following it again from its start", t.Path)
+			}
+		}
 		t.Offset, t.Line, t.skipping, t.skipped = 0, 0, false, 0
 	}
+	t.info = st
 	if size == t.Offset {
 		return nil
 	}

@@ -123,3 +123,44 @@ func TestFollowerTellsWhatItSkips(t *testing.T) {
 		t.Errorf("lines read by the last poll: %q", last)
 	}
 }
+
+// A followed file that is truncated, or replaced by another file at its
+// path (even a longer one, which a size check alone would miss), is read
+// again from its start, and OnReset says so.
+func TestResetIsReported(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	os.WriteFile(p, []byte("{\"a\":1}\n{\"b\":2}\n"), 0o644)
+	var notes []string
+	fl := &Follower{OnReset: func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }}
+	fl.Add(File{Path: p, Offset: 16, Line: 2})
+	var got []string
+	emit := func(l Line) error { got = append(got, fmt.Sprintf("%d:%s", l.N, l.Text)); return nil }
+	if fl.Poll(emit); len(notes) != 0 || len(got) != 0 {
+		t.Fatalf("nothing changed, yet %q %q", notes, got)
+	}
+	// Truncated.
+	os.WriteFile(p, []byte("{\"c\":3}\n"), 0o644)
+	fl.Poll(emit)
+	if len(notes) != 1 || !strings.Contains(notes[0], p+" was truncated") || strings.Join(got, ",") != `1:{"c":3}` {
+		t.Fatalf("after truncation: notes %q lines %q", notes, got)
+	}
+	// Replaced by a longer file (an editor's save, a rename over it).
+	other := filepath.Join(dir, "new.jsonl")
+	os.WriteFile(other, []byte("{\"x\":1}\n{\"y\":2}\n{\"z\":3}\n"), 0o644)
+	if err := os.Rename(other, p); err != nil {
+		t.Fatal(err)
+	}
+	fl.Poll(emit)
+	if len(notes) != 2 || !strings.Contains(notes[1], p+" was replaced") || strings.Join(got, ",") != `1:{"c":3},1:{"x":1},2:{"y":2},3:{"z":3}` {
+		t.Fatalf("after replacement: notes %q lines %q", notes, got)
+	}
+	// Growing is not a reset.
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("{\"w\":4}\n")
+	f.Close()
+	fl.Poll(emit)
+	if len(notes) != 2 || got[len(got)-1] != `4:{"w":4}` {
+		t.Fatalf("after growth: notes %q lines %q", notes, got)
+	}
+}

@@ -44,7 +44,7 @@ func (s *Session) Run(ctx context.Context, emit func(Event) error) error {
 	for _, n := range t.Nodes {
 		seen[n.UUID] = true
 	}
-	fw := &Follower{Interval: s.Interval, OnError: rep.FileError}
+	fw := &Follower{Interval: s.Interval, OnError: rep.FileError, OnReset: rep.Note}
 	if t.Main != nil { // none when Claude Code deleted it: only agents are followed
 		fw.Add(File{Path: t.Main.Path, Offset: t.Main.Done, Line: t.Main.DoneLines})
 	}
@@ -73,7 +73,9 @@ func (s *Session) Run(ctx context.Context, emit func(Event) error) error {
 	}
 	fw.Discover = func() []File {
 		var out []File
-		for _, a := range s.Finder.Agents(s.Session) {
+		// As the folders are now: a flat agent-<id>.jsonl (2.0.x) that
+		// appears while following is found as a subagents/ one is.
+		for _, a := range s.Finder.AgentsNow(s.Session) {
 			if p, ok := read[a.ID]; ok && p != a.Path || failedID[a.ID] {
 				continue
 			}

@@ -28,7 +28,7 @@ func TestBadInputMatrix(t *testing.T) {
 		{"an array of objects", `[{"uuid":"x"}]`, false, NotObject, nil},
 		{"two objects on one line", `{"uuid":"x"}{"uuid":"y"}`, false, Malformed, nil},
 		{"trailing garbage", `{"uuid":"x"} trailing`, false, Malformed, nil},
-		{"usage numbers as strings and floats", `{"type":"assistant","message":{"usage":{"input_tokens":"12","output_tokens":3.0,"cache_read_input_tokens":1e3}}}`, true, 0,
+		{"usage numbers as strings and floats are read and reported", `{"type":"assistant","message":{"usage":{"input_tokens":"12","output_tokens":3.0,"cache_read_input_tokens":1e3}}}`, true, OddValue,
 			func(e Entry) bool { return e.Usage.Input == 12 && e.Usage.Output == 3 && e.Usage.CacheRead == 1000 }},
 		{"usage null", `{"type":"assistant","message":{"usage":null}}`, true, OddValue, func(e Entry) bool { return !e.HasUsage }},
 		{"usage a string", `{"type":"assistant","message":{"usage":"bogus"}}`, true, OddValue, func(e Entry) bool { return !e.HasUsage }},
@@ -83,5 +83,17 @@ func TestImplausibleCountsAreReadAsZeroAndReported(t *testing.T) {
 	}
 	if len(is) != 2 || is[0].Kind != ImplausibleCount || is[1].Kind != OddValue || !strings.Contains(is[1].Message(), "negative") {
 		t.Errorf("issues %v, want the count over the limit and the negative one", is)
+	}
+}
+
+// A count over the limit inside cache_creation is reported as the
+// top-level ones are (FuzzUsage found it read as 0 in silence).
+func TestImplausibleNestedCountIsReported(t *testing.T) {
+	for _, v := range []string{"1e30", "9223372036854775808"} {
+		line := `{"uuid":"x","type":"assistant","message":{"usage":{"cache_creation":{"ephemeral_5m_input_tokens":` + v + `}}}}`
+		es, is := readAll(t, line+"\n", Options{})
+		if len(es) != 1 || es[0].Usage.CacheCreation5m != 0 || len(is) != 1 || is[0].Kind != ImplausibleCount {
+			t.Errorf("%s: entries %+v issues %v", v, es, is)
+		}
 	}
 }

@@ -5,9 +5,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/tools/gencorpus/corpus"
 )
 
@@ -129,4 +136,117 @@ func BenchmarkParseLines(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkHugeLine reads files made of one huge line and a small one
+// (generated in b.TempDir(), 300 MiB and 200 MiB: run with -benchtime=1x)
+// with the options each command reads with, and reports the peak heap
+// (sampled) and, on Linux, the peak RSS of the reading. "skipped": a line
+// of 300 MiB, over the 256 MiB limit, must cost at most 64 MiB in every
+// command (issue 23). "counted": a 200 MiB assistant line within the
+// limit costs a counter (ls --long, tokens) its structure only; show
+// holds it whole, as it prints it.
+func BenchmarkHugeLine(b *testing.B) {
+	dir := b.TempDir()
+	huge := func(name, head, tail string, n int) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		block := bytes.Repeat([]byte("abcdefghijklmnopqrstuvwxyz0123456789 .,\\n"), 1<<20/40)
+		f.WriteString(head)
+		for w := 0; w < n; w += len(block) {
+			f.Write(block[:min(len(block), n-w)])
+		}
+		f.WriteString(tail + "\n" + `{"type":"user","uuid":"after","message":{"role":"user","content":"next"}}` + "\n")
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+		return p
+	}
+	skipped := huge("skipped.jsonl", `{"type":"user","uuid":"u","message":{"role":"user","content":"`, `"}}`, 300<<20)
+	counted := huge("counted.jsonl", `{"type":"assistant","uuid":"a","requestId":"r","message":{"id":"m","role":"assistant","model":"claude-x","content":[{"type":"text","text":"`,
+		`"}],"usage":{"input_tokens":3,"output_tokens":5}}}`, 200<<20)
+	always := func([]byte) bool { return true }
+	cases := []struct {
+		name, path string
+		o          reader.Options
+		entries    int
+	}{
+		{"skipped/tree,show", skipped, reader.Options{Facts: true}, 1},
+		{"skipped/agents", skipped, reader.Options{KeepRaw: true}, 1},
+		{"skipped/ls-long", skipped, reader.Options{Want: always}, 1},
+		{"skipped/tokens", skipped, reader.Options{Want: tokens.Wanted}, 0},
+		{"counted/ls-long,tokens", counted, reader.Options{Want: tokens.Wanted}, 1},
+		{"counted/show", counted, reader.Options{KeepRaw: true}, 2},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var peakHeap, peakRSS float64
+			for b.Loop() {
+				runtime.GC()
+				resetPeakRSS()
+				stop := sampleHeap(&peakHeap)
+				r, cl, err := reader.Open(c.path, c.o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for _, ok := r.Next(); ok; _, ok = r.Next() {
+					n++
+				}
+				cl.Close()
+				stop()
+				peakRSS = max(peakRSS, peakRSSMiB())
+				if n != c.entries || r.Err() != nil {
+					b.Fatalf("%d entries, err %v", n, r.Err())
+				}
+			}
+			b.ReportMetric(peakHeap, "peak-heap-MiB")
+			if peakRSS > 0 {
+				b.ReportMetric(peakRSS, "peak-RSS-MiB")
+			}
+		})
+	}
+}
+
+// sampleHeap records the largest heap seen (MiB, live and garbage objects)
+// every millisecond until stop is called.
+func sampleHeap(peak *float64) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(s)
+			*peak = max(*peak, float64(s[0].Value.Uint64())/(1<<20))
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// resetPeakRSS resets the process's peak RSS (Linux; elsewhere nothing).
+func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSSMiB is the process's peak RSS since resetPeakRSS (Linux), or 0.
+func peakRSSMiB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
 }

@@ -2,6 +2,7 @@ package reader
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type Entry struct {
 	Meta           bool
 	CompactSummary bool
 	APIError       bool
+	// StopReasonNull: message.stop_reason is null, as on a line Claude
+	// Code wrote while the response was still streaming.
+	StopReasonNull bool
 
 	Timestamp time.Time
 	CWD       string
@@ -79,6 +83,10 @@ type Usage struct {
 	implausible bool // a count was over MaxTokenCount (reported by the Reader)
 	negative    bool // a count was negative (read as 0; reported by the Reader)
 	notObject   bool // message.usage was there but not an object
+	// coerced: a count that is not a plain integer (a fraction, a
+	// string, 1.5 or "12"), read as the number it holds; the raw value
+	// and what it was read as, for an OddValue issue.
+	coerced string
 }
 
 // MaxTokenCount bounds a token count of one response: far above any real
@@ -97,6 +105,45 @@ func (e *Entry) IsConversation() bool { return e.Type == "user" || e.Type == "as
 // Synthetic reports whether the entry is a client-side placeholder (an error
 // or an interruption written by Claude Code, not by the API).
 func (e *Entry) Synthetic() bool { return e.Model == SyntheticModel }
+
+// StreamingStart reports whether an assistant line's usage is the one a
+// response has when it begins to stream (stop_reason null, 1–4 output
+// tokens), in a file of Claude Code 2.1.49 or older: those versions often
+// wrote no line with the final count, so the output of such a response is
+// understated.
+func (e *Entry) StreamingStart() bool {
+	return e.StopReasonNull && e.Usage.Output >= 1 && e.Usage.Output <= 4 && versionAtMost(e.Version, 2, 1, 49)
+}
+
+// versionAtMost reports whether a Claude Code version (2.1.49) is at most
+// major.minor.patch; "" or an unreadable version is not.
+func versionAtMost(v string, major, minor, patch int) bool {
+	var n [3]int
+	i := 0
+	for k := 0; k < 3; k++ {
+		start := i
+		for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+			n[k] = n[k]*10 + int(v[i]-'0')
+			i++
+		}
+		if i == start {
+			return false
+		}
+		if k < 2 {
+			if i >= len(v) || v[i] != '.' {
+				return false
+			}
+			i++
+		}
+	}
+	switch {
+	case n[0] != major:
+		return n[0] < major
+	case n[1] != minor:
+		return n[1] < minor
+	}
+	return n[2] <= patch
+}
 
 // SyntheticModel is the model name of client-side placeholder messages.
 const SyntheticModel = "<synthetic>"
@@ -225,6 +272,8 @@ func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 		e.odd = "message.usage is not an object: this response is not counted"
 	case e.Usage.negative:
 		e.odd = "a token count in message.usage is negative: read as 0"
+	case e.Usage.coerced != "":
+		e.odd = "a token count in message.usage is not written as an integer: " + e.Usage.coerced
 	}
 	return e, ok
 }
@@ -266,6 +315,10 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass) in
 			}
 			e.HasUsage = true
 			return parseUsage(b, vs, &e.Usage, ls)
+		case "stop_reason":
+			ve := skipValue(b, vs)
+			e.StopReasonNull = ve > 0 && string(b[vs:ve]) == "null"
+			return ve
 		case "id", "model", "role":
 		default:
 			return -1
@@ -320,9 +373,7 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 				}
 				ve := skipValue(b, vs)
 				if ve >= 0 {
-					if *dst = rawCount(b[vs:ve]); *dst == 0 && rawNumber(b[vs:ve]) < 0 {
-						us.negative = true // warned about, as the top-level counts are
-					}
+					*dst = us.count(b[vs:ve]) // warned about as the top-level counts are
 				}
 				return ve
 			})
@@ -342,16 +393,7 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 			us.ServiceTier = ls.word(v)
 			return ve
 		}
-		n := rawNumber(v)
-		if n > MaxTokenCount {
-			us.implausible = true
-		}
-		if n < 0 {
-			us.negative = true
-		}
-		if n < 0 || n > MaxTokenCount {
-			n = 0
-		}
+		n := us.count(v)
 		switch string(k) {
 		case "input_tokens":
 			us.Input = n
@@ -364,6 +406,51 @@ func parseUsage(b []byte, vs int, us *Usage, ls *lineStrings) int {
 		}
 		return ve
 	})
+}
+
+// count reads a token count of the usage: one that is negative or over
+// MaxTokenCount is read as 0, and flagged (the reader reports it); one not
+// written as a plain integer is noted (noteCoerced).
+func (us *Usage) count(v []byte) int64 {
+	n := rawNumber(v)
+	switch {
+	case n > MaxTokenCount:
+		us.implausible = true
+		return 0
+	case n < 0:
+		us.negative = true
+		return 0
+	}
+	us.noteCoerced(v, n)
+	return n
+}
+
+// noteCoerced records the first count of a usage that is not a plain
+// integer (what every writer emits): 1.5, "12", "lots". It is read as the
+// number it holds (0 when none), and the line gets a warning, so that
+// --strict does not pass over it. null is taken as no count, silently.
+func (us *Usage) noteCoerced(v []byte, n int64) {
+	if us.coerced != "" || plainInt(v) || string(v) == "null" {
+		return
+	}
+	us.coerced = clipRaw(v, 24) + " read as " + strconv.FormatInt(n, 10)
+}
+
+// plainInt reports whether v is an integer written as JSON digits, with
+// an optional minus sign.
+func plainInt(v []byte) bool {
+	if len(v) > 0 && v[0] == '-' {
+		v = v[1:]
+	}
+	if len(v) == 0 {
+		return false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // lineStrings hands out the strings of parsed lines. Consecutive lines of

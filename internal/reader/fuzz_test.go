@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -50,6 +51,45 @@ func FuzzReader(f *testing.F) {
 		// issue too (an odd value, a crash's residue before it).
 		if n+r.Skipped() > r.Line() || r.Skipped() > issues {
 			t.Fatalf("%d entries + %d skipped > %d lines (%d issues)", n, r.Skipped(), r.Line(), issues)
+		}
+	})
+}
+
+// FuzzUsage puts any JSON value where a token count goes (at the top of
+// message.usage and in its cache_creation object). A count written as a
+// plain integer within bounds is read as it is, silently; anything else is
+// never read silently: the line gets an issue (an odd value, an
+// implausible count), so --strict fails, unless it is null (no count).
+func FuzzUsage(f *testing.F) {
+	for _, v := range []string{"12", "0", "-5", "1.5", `"12"`, "1e400", "null", "true", `"lots"`, "[1]", "{}", "007", "-0", "9223372036854775808", "1099511627776"} {
+		f.Add(v, false)
+		f.Add(v, true)
+	}
+	f.Fuzz(func(t *testing.T, v string, nested bool) {
+		v = string(trimSpace([]byte(v)))
+		line := `{"type":"assistant","uuid":"a","message":{"usage":{"input_tokens":` + v + `,"output_tokens":1}}}`
+		if nested {
+			line = `{"type":"assistant","uuid":"a","message":{"usage":{"output_tokens":1,"cache_creation":{"ephemeral_5m_input_tokens":` + v + `}}}}`
+		}
+		var issues []Issue
+		r := New(bytes.NewReader([]byte(line+"\n")), Options{OnIssue: func(is Issue) { issues = append(issues, is) }})
+		e, ok := r.Next()
+		if !ok {
+			return // not JSON: skipped, and said so (FuzzReader)
+		}
+		got := e.Usage.Input
+		if nested {
+			got = e.Usage.CacheCreation5m
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		plain := err == nil && plainInt([]byte(v)) && n >= 0 && n <= MaxTokenCount
+		switch {
+		case plain && (got != n || len(issues) != 0):
+			t.Fatalf("%s: read %d with %v, want %d silently", v, got, issues, n)
+		case !plain && v != "null" && len(issues) == 0:
+			t.Fatalf("%s: read as %d without a word", v, got)
+		case v == "null" && (got != 0 || len(issues) != 0):
+			t.Fatalf("null: read %d with %v", got, issues)
 		}
 	})
 }

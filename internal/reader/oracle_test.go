@@ -57,7 +57,7 @@ func checkAgainstOracle(t *testing.T, line []byte, ls *lineStrings) {
 	}
 	want := parseEnvelopeGJSON(line)
 	// Reported by the Reader as issues, not part of the envelope.
-	got.Usage.implausible, got.Usage.negative, got.Usage.notObject, got.odd = false, false, false, ""
+	got.Usage.implausible, got.Usage.negative, got.Usage.notObject, got.Usage.coerced, got.odd = false, false, false, "", ""
 	got.TextHead = "" // the oracle has no text; TestTextHead checks it
 	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
 		t.Fatalf("envelopes differ on %q\n got %+v\nwant %+v", clip(line), got, want)
@@ -184,6 +184,8 @@ func oracleMessage(m gjson.Result, e *Entry) {
 			e.Model = oracleStr(v)
 		case "role":
 			e.Role = oracleStr(v)
+		case "stop_reason":
+			e.StopReasonNull = v.Type == gjson.Null
 		case "usage":
 			if v.IsObject() {
 				e.HasUsage = true

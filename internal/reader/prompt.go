@@ -211,8 +211,8 @@ func between(s, open, close string) string {
 }
 
 // OneLine makes text fit one line of a listing: whitespace runs become one
-// space, control characters are dropped, and it is cut to PromptRunes
-// runes with an ellipsis.
+// space, control characters are dropped, a run of bytes that are not UTF-8
+// becomes one U+FFFD, and it is cut to PromptRunes runes with an ellipsis.
 func OneLine(s string) string {
 	var b strings.Builder
 	n := 0
@@ -227,15 +227,24 @@ func OneLine(s string) string {
 		n++
 		return true
 	}
-	space := false
-	for _, r := range s {
+	space, bad := false, false
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		// A run of bytes that are not UTF-8 shows as one replacement
+		// mark, as termsafe shows it in every other view.
+		wasBad := bad
+		bad = r == utf8.RuneError && size == 1
 		switch {
+		case bad && wasBad:
+			continue
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
 			continue
-		case unicode.IsControl(r) || r == utf8.RuneError:
-			continue
 		}
+		// A control character is kept, for whatever prints the line to
+		// escape (render.Safe shows ESC as \x1b): dropped, it left the
+		// rest of an escape sequence behind as if it were text ("[31m").
 		if space && !emit(' ') || !emit(r) {
 			return strings.TrimRightFunc(b.String(), unicode.IsSpace) + "…"
 		}

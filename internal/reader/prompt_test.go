@@ -18,7 +18,7 @@ func TestPromptOf(t *testing.T) {
 		{"typed text", []string{"fix the login bug"}, "fix the login bug", TextTyped},
 		{"on one line", []string{"  two\n\nlines\t here "}, "two lines here", TextTyped},
 		{"cut at 200 characters", []string{strings.Repeat("é", 300)}, strings.Repeat("é", 200) + "…", TextTyped},
-		{"control characters dropped", []string{"red \x1b[31mtext"}, "red [31mtext", TextTyped},
+		{"control characters kept, to be escaped where printed", []string{"red \x1b[31mtext"}, "red \x1b[31mtext", TextTyped},
 		{"an IDE selection before the prompt", []string{"<ide_selection>The user selected the lines 508 to 508 from x.py</ide_selection>", "How can I install it with uv?"}, "How can I install it with uv?", TextTyped},
 		{"an opened file before the prompt", []string{"<ide_opened_file>The user opened README.md</ide_opened_file>", "add the steps"}, "add the steps", TextTyped},
 		{"a system reminder before the prompt", []string{"<system-reminder>be careful</system-reminder>", "go on"}, "go on", TextTyped},
@@ -87,5 +87,51 @@ func TestPlanWithATextIsAPrompt(t *testing.T) {
 	}
 	if l, k := PromptOf([]string{"<command-name>/plan</command-name>\n<command-message>plan</command-message>\n<command-args>add a --tz flag</command-args>"}); l != "/plan add a --tz flag" || k != TextCommand {
 		t.Errorf("PromptOf = %q, %v", l, k)
+	}
+}
+
+// A line of a response still streaming, in a file of Claude Code 2.1.49 or
+// older, holds only the usage the response began with.
+func TestStreamingStart(t *testing.T) {
+	line := func(version, stop string, out int) string {
+		return `{"type":"assistant","uuid":"a","version":"` + version + `","message":{"id":"m","role":"assistant","stop_reason":` + stop + `,"usage":{"input_tokens":3,"output_tokens":` + strconv.Itoa(out) + `}}}`
+	}
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{line("2.1.49", "null", 1), true},
+		{line("2.0.76", "null", 4), true},
+		{line("1.0.98", "null", 2), true},
+		{line("2.1.50", "null", 1), false},
+		{line("2.1.49", `"end_turn"`, 1), false},
+		{line("2.1.49", "null", 5), false},
+		{line("2.1.49", "null", 0), false},
+		{line("", "null", 1), false},
+		{line("2.1", "null", 1), false},
+		{strings.Replace(line("2.1.49", "null", 1), `"stop_reason":null,`, "", 1), false},
+	} {
+		e, ok := ParseLine([]byte(tc.line))
+		if !ok || e.StreamingStart() != tc.want {
+			t.Errorf("%s: StreamingStart %v, want %v", tc.line, e.StreamingStart(), tc.want)
+		}
+	}
+}
+
+// A listing shows a bad byte sequence as one replacement mark, as every
+// other view does (termsafe): not dropped, not one mark a byte.
+func TestOneLineMarksBadBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"caf\xe9":             "caf\ufffd",
+		"a \xe2\x9c\xff b":    "a \ufffd b",
+		"x\xff y\xfe":         "x\ufffd y\ufffd",
+		"a real \ufffd stays": "a real \ufffd stays",
+		// Escapes stay, to be shown escaped (\x1b[31m) where the line is
+		// printed: dropped, they left "[31m" behind as if it were text.
+		"ctrl\x1b[31m and \u009b ok": "ctrl\x1b[31m and \u009b ok",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

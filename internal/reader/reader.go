@@ -138,7 +138,11 @@ type Options struct {
 	// in five reads at close to the speed of the disk. A line longer than
 	// the read buffer (1 MiB) is shown to Want by its first megabyte and,
 	// when turned down, never put together in memory: Want must answer
-	// true when the start of a line is not enough to decide.
+	// true when the start of a line is not enough to decide. A wanted line
+	// longer than 8 MiB, read from a file, reaches the caller with its
+	// long strings cut to their first and last 4 KiB (compactLine; not
+	// with KeepRaw): what a counter reads of it is the same, Entry.Size
+	// is still its size in the file.
 	Want func(line []byte) bool
 }
 
@@ -162,6 +166,12 @@ type Reader struct {
 	midFile   bool // the first line read is not the file's first (OpenRange)
 	facts     factsPass
 	drained   int // bytes of the current line drained before a crash's NUL run (readLine)
+	// ra reads a line longer than holdBytes again once its end is found
+	// (the file; nil when the input cannot be read at an offset, a pipe);
+	// raBase is the file offset of the reader's offset 0.
+	ra     io.ReaderAt
+	raBase int64
+	cut    int // bytes compactLine cut from the current line
 }
 
 // New reads a transcript from r.
@@ -173,6 +183,13 @@ func New(r io.Reader, o Options) *Reader {
 	rd := &Reader{opts: o, max: max}
 	if r != nil {
 		rd.br = bufio.NewReaderSize(r, readBufferBytes)
+	}
+	if f, ok := r.(*os.File); ok { // standard input redirected from a file
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
+				rd.ra, rd.raBase = f, pos
+			}
+		}
 	}
 	return rd
 }
@@ -232,6 +249,7 @@ func OpenRange(path string, start, end int64, o Options) (*Reader, io.Closer, er
 	}
 	r := newPooled(src, o)
 	r.offset, r.midFile = start, start > 0
+	r.ra = f
 	r.done = start
 	return r, closeFunc(func() error { r.release(); return f.Close() }), nil
 }
@@ -343,7 +361,7 @@ func (r *Reader) Next() (Entry, bool) {
 				if !complete {
 					kind = TruncatedTail
 				}
-				r.issue(kind, len(line))
+				r.issue(kind, len(line)+r.cut)
 			}
 			continue
 		}
@@ -355,7 +373,7 @@ func (r *Reader) Next() (Entry, bool) {
 			case !complete:
 				kind = TruncatedTail
 			}
-			r.issue(kind, len(line))
+			r.issue(kind, len(line)+r.cut)
 			continue
 		}
 		if nul {
@@ -363,7 +381,7 @@ func (r *Reader) Next() (Entry, bool) {
 			if !complete {
 				kind = TruncatedTail
 			}
-			r.issue(kind, len(line))
+			r.issue(kind, len(line)+r.cut)
 			continue
 		}
 		var fp *factsPass
@@ -377,7 +395,7 @@ func (r *Reader) Next() (Entry, bool) {
 			if !complete {
 				kind = TruncatedTail
 			}
-			r.issue(kind, len(line))
+			r.issue(kind, len(line)+r.cut)
 			continue
 		}
 		if e.Usage.implausible {
@@ -386,13 +404,13 @@ func (r *Reader) Next() (Entry, bool) {
 		if e.odd != "" {
 			r.issueDetail(OddValue, len(line), e.odd)
 		}
-		e.Usage.implausible, e.Usage.negative, e.Usage.notObject, e.odd = false, false, false, ""
+		e.Usage.implausible, e.Usage.negative, e.Usage.notObject, e.Usage.coerced, e.odd = false, false, false, "", ""
 		if fp != nil {
 			e.Facts = &fp.f
 		}
 		e.Line = r.line
 		e.Offset = at
-		e.Size = len(line)
+		e.Size = len(line) + r.cut // the bytes in the file
 		if r.opts.KeepRaw {
 			e.Raw = bytes.Clone(line)
 		}
@@ -429,10 +447,16 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 			return nil, 0, false, false, shape
 		}
 		start = r.offset
+		if cap(r.buf) > keepLineBuffer {
+			r.buf = nil // a long line's buffer is not kept for the lines after it
+		}
 		r.buf = r.buf[:0]
 		size := 0
-		r.drained = 0
+		r.drained, r.cut = 0, 0
 		tooLong, unwanted := false, false
+		// held >= 0: the line grew past holdBytes and is only measured
+		// from there; its first held bytes are in r.buf.
+		held := -1
 		var chunk []byte
 		var err error
 		for {
@@ -461,12 +485,19 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 					r.drained = size - len(chunk)
 					unwanted, start = false, start+int64(r.drained)
 				}
-				if unwanted {
+				switch {
+				case unwanted:
 					if c, ok := lastNonSpace(chunk); ok {
 						shape[1] = c
 					}
-				} else if !tooLong {
-					r.buf = append(r.buf, chunk...)
+				case tooLong || held >= 0:
+				case r.ra != nil && len(r.buf)+len(chunk) > holdBytes:
+					// Not put together further: the line may be over
+					// the limit, to be dropped. It is read again from
+					// the file once its end is found.
+					held = len(r.buf)
+				default:
+					r.buf = appendDoubling(r.buf, chunk)
 				}
 				continue
 			}
@@ -505,8 +536,16 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 			}
 			return nil, start, complete, true, shape
 		}
-		if len(r.buf) > 0 {
-			r.buf = append(r.buf, chunk...)
+		switch {
+		case held >= 0:
+			line, err := r.reread(start, size-r.drained)
+			if err != nil {
+				r.err = err
+				return nil, 0, false, false, shape
+			}
+			chunk = line
+		case len(r.buf) > 0:
+			r.buf = appendDoubling(r.buf, chunk)
 			chunk = r.buf
 		}
 		if complete {
@@ -517,6 +556,41 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 		}
 		return chunk, start, complete, true, shape
 	}
+}
+
+// reread reads again the n bytes of a line that starts at start, once it
+// is known to be within the limit: a counter (Want) gets it with its long
+// strings cut (compactLine), any other reader the whole line, read into a
+// buffer of its exact size.
+func (r *Reader) reread(start int64, n int) ([]byte, error) {
+	r.buf = nil // what was held: the line is read from its start
+	off := r.raBase + start
+	if r.opts.Want != nil && !r.opts.KeepRaw {
+		if line, cut, ok := compactLine(r.ra, off, n); ok {
+			r.cut = cut
+			return line, nil
+		}
+	}
+	r.buf = make([]byte, n)
+	if _, err := r.ra.ReadAt(r.buf, off); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // the file shrank while read
+		}
+		return nil, fmt.Errorf("reading a line of %s again: %w", humanBytes(n), err)
+	}
+	return r.buf, nil
+}
+
+// appendDoubling is append that doubles a full buffer: a long line is
+// put together with half the garbage of append's growth, and at most
+// half its size again held while it grows.
+func appendDoubling(buf, b []byte) []byte {
+	if cap(buf)-len(buf) < len(b) {
+		nb := make([]byte, len(buf), max(2*cap(buf), len(buf)+len(b)))
+		copy(nb, buf)
+		buf = nb
+	}
+	return append(buf, b...)
 }
 
 func lastNonSpace(b []byte) (byte, bool) {

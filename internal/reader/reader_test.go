@@ -159,7 +159,8 @@ func TestEnvelope(t *testing.T) {
 		`"usage":{"input_tokens":3,"cache_creation_input_tokens":100,"cache_read_input_tokens":"2000","output_tokens":7.0,"server_tool_use":{"web_search_requests":2},"service_tier":"standard","cache_creation":{"ephemeral_5m_input_tokens":40,"ephemeral_1h_input_tokens":60},"speed":"fast"}},` +
 		`"compactMetadata":{"trigger":"auto","preTokens":154000},"toolUseResult":{"agentId":"a9","status":"completed"}}`
 	es, is := readAll(t, line, Options{})
-	if len(es) != 1 || len(is) != 0 {
+	// "2000" and 7.0 are read, and said to be odd (one warning a line).
+	if len(es) != 1 || len(is) != 1 || is[0].Kind != OddValue || !strings.Contains(is[0].Message(), `"2000" read as 2000`) {
 		t.Fatalf("entries=%d issues=%v", len(es), is)
 	}
 	e := es[0]
@@ -202,6 +203,16 @@ func TestEnvelopeToleratesOddShapes(t *testing.T) {
 			func(e Entry) bool { return e.HasUsage && e.Usage.CacheCreation5m == 0 }, "negative"},
 		{"negative and bogus counts are zero", `{"message":{"usage":{"input_tokens":-5,"output_tokens":"lots"}}}`,
 			func(e Entry) bool { return e.HasUsage && e.Usage.Input == 0 && e.Usage.Output == 0 }, "negative"},
+		{"a fractional count is read whole and reported", `{"message":{"usage":{"input_tokens":1.5,"output_tokens":2}}}`,
+			func(e Entry) bool { return e.Usage.Input == 1 && e.Usage.Output == 2 }, "not written as an integer: 1.5 read as 1"},
+		{"a count in a string is read and reported", `{"message":{"usage":{"output_tokens":"12"}}}`,
+			func(e Entry) bool { return e.Usage.Output == 12 }, `not written as an integer: "12" read as 12`},
+		{"a nested count in a string is read and reported", `{"message":{"usage":{"server_tool_use":{"web_search_requests":"2"}}}}`,
+			func(e Entry) bool { return e.Usage.WebSearch == 2 }, `"2" read as 2`},
+		{"a count that is no number is zero and reported", `{"message":{"usage":{"cache_read_input_tokens":"lots"}}}`,
+			func(e Entry) bool { return e.HasUsage && e.Usage.CacheRead == 0 }, `"lots" read as 0`},
+		{"a null count is no count", `{"message":{"usage":{"input_tokens":null,"output_tokens":3}}}`,
+			func(e Entry) bool { return e.Usage.Input == 0 && e.Usage.Output == 3 }, ""},
 		{"duplicate keys: the last wins", `{"uuid":"first","uuid":"second"}`,
 			func(e Entry) bool { return e.UUID == "second" }, ""},
 		{"escaped strings are decoded", `{"cwd":"C:\\Users\\x","uuid":"\u0061"}`,

@@ -1,19 +1,26 @@
-// Package redact masks secrets and the user's home path in transcript text
+// Package redact masks secrets and personal data in transcript text
 // (`cctx show --redact`): API keys and tokens recognised by their known
-// prefixes, long random-looking tokens, Authorization header values, env
-// assignments of *_KEY/*_TOKEN/*_SECRET/*PASSWORD variables, private key
-// blocks, and the home directory.
+// prefixes (a rule set compared with gitleaks'), long random-looking
+// tokens, passwords and keys in assignments (JSON, YAML, env, URL query,
+// HTTP headers), credentials in URLs, private key blocks, email addresses,
+// and home directories (the user's own becomes ~, another's /Users/[USER]).
+// docs/redaction.md lists every class, with what is not redacted.
 //
 // It works on raw JSONL lines as well as on plain text, and keeps a JSON
-// line valid JSON: every mask is plain ASCII without quotes or
-// backslashes, and no match may start inside a JSON escape (\n, \t, \u…),
-// so "\nghp_…" loses the token, never the escape.
+// line valid JSON: a mask is plain ASCII without quotes or backslashes
+// (or, in place of a number, a quoted one), and no mask starts or ends
+// inside a JSON escape (\n, \", \u00e9), so "\nghp_…" loses the token,
+// never the escape.
+//
+// It is fast enough to run over every line `show` prints: each class is
+// found by a vectorised search for a byte or a short literal (':' and '='
+// of assignments, "://", '@', "-----BEGIN", "Users", "home"), and tokens
+// by one pass that only looks at runs of 16 token characters or more.
 package redact
 
 import (
 	"bytes"
-	"math"
-	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -21,14 +28,28 @@ import (
 // Mask) so a reader still sees what kind of secret was there.
 const Mask = "[REDACTED]"
 
-// HomeMask replaces the home directory.
+// HomeMask replaces the user's own home directory.
 const HomeMask = "~"
 
-// Redactor masks secrets. The zero value masks secrets but not a home
-// path.
+// UserMask replaces the name of another user in a home directory path:
+// /Users/[USER]/src.
+const UserMask = "[USER]"
+
+// EmailMask replaces an email address.
+const EmailMask = "[EMAIL]"
+
+// Redactor masks secrets. The zero value masks everything but the user's
+// own home directory (another user's name is still masked).
 type Redactor struct {
-	home    []string // forms of the home directory to replace, longest first
-	homeKey string   // the home directory as a project key (-home-user)
+	home [][]byte // forms of the home directory that scanHomes looks for on their own
+	// homeAt: forms that hold "home" or "Users" at at, found where
+	// another user's home is looked for (no search of their own).
+	homeAt []homeForm
+}
+
+type homeForm struct {
+	form []byte
+	at   int // where "home" or "Users" starts in form
 }
 
 // New returns a Redactor that also replaces home (the user's home
@@ -37,243 +58,207 @@ func New(home string) *Redactor {
 	r := &Redactor{}
 	home = strings.TrimRight(home, `/\`)
 	if len(home) > 1 {
-		r.home = append(r.home, home)
+		r.home = append(r.home, []byte(home))
 		if strings.Contains(home, `\`) {
 			// As it appears inside JSON strings.
-			r.home = append(r.home, strings.ReplaceAll(home, `\`, `\\`))
+			r.home = append(r.home, []byte(strings.ReplaceAll(home, `\`, `\\`)))
 		}
-		var k strings.Builder
-		for _, c := range home {
-			if c < 128 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-				k.WriteRune(c)
-			} else {
-				k.WriteByte('-')
+		// As a project key (-home-alice).
+		k := []byte(home)
+		for i, c := range k {
+			if !isAlnum(c) {
+				k[i] = '-'
 			}
 		}
-		r.homeKey = k.String()
+		r.home = append(r.home, k)
 	}
+	// Most homes are /home/<name> or /Users/<name>: found with the other
+	// users' ones.
+	var own [][]byte
+	for _, h := range r.home {
+		at := bytes.Index(h, []byte("Users"))
+		if i := bytes.Index(h, []byte("home")); at < 0 || i >= 0 && i < at {
+			at = i
+		}
+		if at > 0 {
+			r.homeAt = append(r.homeAt, homeForm{h, at})
+		} else {
+			own = append(own, h)
+		}
+	}
+	r.home = own
 	return r
 }
 
-// A rule finds secrets; keep is how many bytes of a match stay (a label
-// such as "Authorization: Bearer " or a known prefix).
-type rule struct {
-	re   *regexp.Regexp
-	keep func(m []byte, groups []int) int
+// span is a part of the input to replace.
+type span struct {
+	start, end int
+	with       string
 }
-
-func keepGroup(n int) func([]byte, []int) int {
-	return func(_ []byte, g []int) int {
-		if g[2*n] < 0 {
-			return 0
-		}
-		return g[2*n+1] - g[0]
-	}
-}
-
-var rules = []rule{
-	// Private key blocks, written with real or JSON-escaped newlines.
-	{re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?s:.*?)-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)},
-	{re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----(?:[A-Za-z0-9+/=\r\n]|\\[nr])*`)},
-	// Authorization headers: keep the header name and scheme.
-	{re: regexp.MustCompile(`(?i)((?:proxy-)?authorization(?:\\?["'])?\s*[:=]\s*(?:\\?["'])?\s*(?:bearer|basic|token|bot|digest)?\s*)[A-Za-z0-9._~+/=-]{8,}`), keep: keepGroup(1)},
-	// Known token formats, by prefix.
-	{re: regexp.MustCompile(`\b(sk-ant-(?:api|admin|oat)\d{2}-)[A-Za-z0-9_-]{20,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(sk-ant-)[A-Za-z0-9_-]{20,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(sk-(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(gh[pousr]_)[A-Za-z0-9]{30,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(github_pat_)[A-Za-z0-9_]{22,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(glpat-)[A-Za-z0-9_-]{20,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(xox[abposr]-)[A-Za-z0-9-]{10,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(AKIA|ASIA)[0-9A-Z]{16}\b`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(AIza)[0-9A-Za-z_-]{35}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(npm_)[A-Za-z0-9]{36}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(hf_)[A-Za-z0-9]{30,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b([rs]k_(?:live|test)_)[A-Za-z0-9]{16,}`), keep: keepGroup(1)},
-	{re: regexp.MustCompile(`\b(SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`), keep: keepGroup(1)},
-	// JSON Web Tokens.
-	{re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	// NAME_KEY=value, NAME_TOKEN: value, … (environment and config files).
-	{re: regexp.MustCompile(`\b([A-Z][A-Z0-9_]*(?:API_?KEY|ACCESS_?KEY|SECRET(?:_?KEY)?|TOKEN|PASSWORD|PASSWD|CREDENTIALS?)\s*[=:]\s*(?:\\?["'])?)[A-Za-z0-9._~+/=@%:-]{8,}`), keep: keepGroup(1)},
-}
-
-// tokenRe finds candidates for the entropy rule: long runs of the
-// characters random tokens are made of.
-var tokenRe = regexp.MustCompile(`[A-Za-z0-9+/_=-]{32,}`)
-
-// Entropy rule limits. Hex (git hashes, sha256) has at most 4 bits per
-// character and uuids carry dashes; random base64/base62 tokens of this
-// length sit around 4.5–5.5 bits.
-const (
-	minEntropy  = 4.2
-	maxTokenLen = 512 // longer runs are data (base64 images, signatures), not keys
-)
-
-// notSecrets are prefixes of long ids that look random but are not
-// secrets: API message, tool call and request ids.
-var notSecrets = []string{"msg_", "toolu_", "srvtoolu_", "req_", "file_", "chatcmpl-", "call_", "resp_"}
 
 // Bytes masks secrets in b and returns the result (b itself when nothing
 // matched).
 func (r *Redactor) Bytes(b []byte) []byte {
-	for _, ru := range rules {
-		b = r.apply(b, ru)
+	var sp []span
+	sp = scanTokens(b, sp)
+	sp = scanAssignments(b, sp)
+	sp = scanURLs(b, sp)
+	sp = scanEmails(b, sp)
+	sp = scanPrivateKeys(b, sp)
+	sp = r.scanHomes(b, sp)
+	if len(sp) == 0 {
+		return b
 	}
-	b = maskEntropy(b)
-	for _, h := range r.home {
-		b = replaceHome(b, []byte(h), []byte(HomeMask))
-	}
-	if r.homeKey != "" {
-		b = replaceHome(b, []byte(r.homeKey), []byte(HomeMask))
-	}
-	return b
+	return apply(b, sp)
 }
 
 // String masks secrets in s.
 func (r *Redactor) String(s string) string { return string(r.Bytes([]byte(s))) }
 
-func (r *Redactor) apply(b []byte, ru rule) []byte {
-	locs := ru.re.FindAllSubmatchIndex(b, -1)
-	if len(locs) == 0 {
-		return b
+// apply replaces the spans: overlapping ones become one (the first one's
+// mask), and none starts or ends inside a JSON escape.
+func apply(b []byte, sp []span) []byte {
+	for i := range sp {
+		sp[i].start, sp[i].end = boundary(b, sp[i].start), boundary(b, sp[i].end)
 	}
-	var out []byte
+	slices.SortStableFunc(sp, func(x, y span) int { return x.start - y.start })
+	out := make([]byte, 0, len(b))
 	last := 0
-	for _, g := range locs {
-		start, end := g[0], g[1]
-		keep := 0
-		if ru.keep != nil {
-			keep = ru.keep(b[start:end], g)
+	for i := 0; i < len(sp); {
+		s := sp[i]
+		for i++; i < len(sp) && sp[i].start < s.end; i++ {
+			s.end = max(s.end, sp[i].end)
 		}
-		if start+keep >= end {
+		if s.start >= s.end || s.start < last {
 			continue
 		}
-		if escaped(b, start) && keep == 0 {
-			// The match starts at the letter of a JSON escape: leave it.
-			continue
-		}
-		out = append(out, b[last:start+keep]...)
-		out = append(out, Mask...)
-		last = end
-	}
-	if out == nil {
-		return b
+		out = append(out, b[last:s.start]...)
+		out = append(out, s.with...)
+		last = s.end
 	}
 	return append(out, b[last:]...)
 }
 
-// escaped reports whether b[i] follows an odd number of backslashes: it is
-// the second character of an escape sequence.
-func escaped(b []byte, i int) bool {
+// escapingAt reports whether the backslash at b[j] escapes the byte after
+// it (it ends an odd run of backslashes).
+func escapingAt(b []byte, j int) bool {
 	n := 0
-	for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+	for k := j; k >= 0 && b[k] == '\\'; k-- {
 		n++
 	}
 	return n%2 == 1
 }
 
-func maskEntropy(b []byte) []byte {
-	locs := tokenRe.FindAllIndex(b, -1)
-	if len(locs) == 0 {
-		return b
+// boundary moves i forward out of a JSON escape it is inside of (\n,
+// \", \u00e9): a mask never splits one.
+func boundary(b []byte, i int) int {
+	if i <= 0 || i >= len(b) {
+		return i
 	}
-	var out []byte
-	last := 0
-	for _, l := range locs {
-		start, end := l[0], l[1]
-		if escaped(b, start) {
-			start++ // "\nABC…": the n belongs to the escape
+	if b[i-1] == '\\' {
+		if !escapingAt(b, i-1) {
+			return i
 		}
-		if end-start < 32 || end-start > maxTokenLen {
-			continue
+		if b[i] == 'u' {
+			return min(i+5, len(b))
 		}
-		tok := b[start:end]
-		if !looksSecret(tok) {
-			continue
-		}
-		out = append(out, b[last:start]...)
-		out = append(out, Mask...)
-		last = end
+		return i + 1
 	}
-	if out == nil {
-		return b
+	// Inside the four hex digits of a \u escape?
+	for j := i - 2; j >= 0 && j >= i-5; j-- {
+		if b[j] == '\\' {
+			if b[j+1] == 'u' && escapingAt(b, j) && allHex(b[j+2:i]) {
+				return min(j+6, len(b))
+			}
+			return i
+		}
 	}
-	return append(out, b[last:]...)
+	return i
 }
 
-// looksSecret: mixed case and digits, high entropy, not a known id and not
-// a path.
-func looksSecret(tok []byte) bool {
-	for _, p := range notSecrets {
-		if bytes.HasPrefix(tok, []byte(p)) {
+func allHex(s []byte) bool {
+	for _, c := range s {
+		if !isHex(c) {
 			return false
 		}
 	}
-	if bytes.Count(tok, []byte("/")) > 2 || bytes.Contains(tok, []byte("[REDACTED")) {
-		return false // a path, or already masked
-	}
-	var upper, lower, digit bool
-	for _, c := range tok {
-		switch {
-		case c >= 'A' && c <= 'Z':
-			upper = true
-		case c >= 'a' && c <= 'z':
-			lower = true
-		case c >= '0' && c <= '9':
-			digit = true
-		}
-	}
-	return upper && lower && digit && entropy(tok) >= minEntropy
+	return true
 }
 
-// entropy is the Shannon entropy of s in bits per byte.
-func entropy(s []byte) float64 {
-	var counts [256]int
+// Byte classes.
+const (
+	cAlnum = 1 << iota // [A-Za-z0-9]
+	cWord              // [A-Za-z0-9_]
+	cRun               // [A-Za-z0-9_+/=.~-]: what tokens are made of
+	cB64               // [A-Za-z0-9_+/=-]: tokens for the entropy rule
+	cKey               // [A-Za-z0-9_.-]: names in assignments
+	cHex               // [0-9a-fA-F]
+)
+
+var class [256]uint8
+
+func init() {
+	for c := 0; c < 256; c++ {
+		var k uint8
+		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+		if alnum {
+			k |= cAlnum | cWord | cRun | cB64 | cKey
+		}
+		switch c {
+		case '_':
+			k |= cWord | cRun | cB64 | cKey
+		case '-':
+			k |= cRun | cB64 | cKey
+		case '+', '/', '=':
+			k |= cRun | cB64
+		case '.':
+			k |= cRun | cKey
+		case '~':
+			k |= cRun
+		}
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
+			k |= cHex
+		}
+		class[c] = k
+	}
+}
+
+func isAlnum(c byte) bool { return class[c]&cAlnum != 0 }
+func isWord(c byte) bool  { return class[c]&cWord != 0 }
+func isHex(c byte) bool   { return class[c]&cHex != 0 }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+
+func hasDigit(s []byte) bool {
 	for _, c := range s {
-		counts[c]++
-	}
-	h := 0.0
-	n := float64(len(s))
-	for _, c := range counts {
-		if c > 0 {
-			p := float64(c) / n
-			h -= p * math.Log2(p)
+		if isDigit(c) {
+			return true
 		}
 	}
-	return h
+	return false
 }
 
-// replaceHome replaces home where it is a whole path prefix: followed by
-// a separator, a quote or the end, not by more name characters
-// (/home/al must not turn /home/alice into ~ice).
-func replaceHome(b, home, mask []byte) []byte {
-	if len(home) == 0 || !bytes.Contains(b, home) {
-		return b
+// lower is ASCII lower case, for short keys.
+func lower(s []byte) string {
+	b := make([]byte, len(s))
+	for i, c := range s {
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		b[i] = c
 	}
-	var out []byte
-	last := 0
+	return string(b)
+}
+
+// indexAll calls f with every index of sep in b.
+func indexAll(b, sep []byte, f func(i int)) {
 	for i := 0; ; {
-		j := bytes.Index(b[i:], home)
+		j := bytes.Index(b[i:], sep)
 		if j < 0 {
-			break
+			return
 		}
-		j += i
-		end := j + len(home)
-		if end < len(b) && isNameByte(b[end]) {
-			i = end
-			continue
-		}
-		out = append(out, b[last:j]...)
-		out = append(out, mask...)
-		last = end
-		i = end
+		f(i + j)
+		i += j + 1
 	}
-	if out == nil {
-		return b
-	}
-	return append(out, b[last:]...)
-}
-
-func isNameByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c >= 0x80
 }

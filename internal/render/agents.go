@@ -74,17 +74,40 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		}
 		t.Row(row...)
 	}
-	n := fmt.Sprintf("%d agents", len(res.Agents))
-	if len(res.Agents) == 1 {
-		n = "1 agent"
-	}
-	foot := []string{n, "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
+	// The total row counts subagents as every command counts them (a
+	// transcript that is not Claude Code's own); the other rows are said
+	// apart, under the table.
+	foot := []string{Plural(res.Subagents, "subagent", "subagents"), "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
 	if verbose {
 		foot = append(foot, "", "")
 	}
 	t.Footer(foot...)
 	if err := t.Render(w); err != nil {
 		return err
+	}
+	// Why calls failed: the reason often follows the first line.
+	for _, a := range res.Agents {
+		for _, c := range a.Calls {
+			if c.ErrorText == "" {
+				continue
+			}
+			who := Safe(a.ID)
+			if who == "" {
+				who = "(" + Safe(c.ToolUseID) + ")"
+			}
+			reason := OneLine(c.ErrorText)
+			if ro.TTY {
+				reason = Cut(reason, max(ro.Width-Width(who)-4-Width(agents.CallStatus(c)), 20))
+			}
+			if _, err := fmt.Fprintf(w, "%s %s: %s\n", who, agents.CallStatus(c), reason); err != nil {
+				return err
+			}
+		}
+	}
+	if other := otherRows(res); other != "" {
+		if _, err := fmt.Fprintln(w, th.Dim("also: "+other)); err != nil {
+			return err
+		}
 	}
 	// Data, so stdout: the share of the session the table does not show.
 	_, err := fmt.Fprintln(w, th.Dim(fmt.Sprintf("main conversation: %s tokens in %d API calls", Count(res.Main.Tokens), res.Main.APICalls)))
@@ -125,9 +148,9 @@ func agentsStatus(a *agents.Agent, th Theme) string {
 	switch a.Status {
 	case agents.StatusCompleted:
 		return th.Green(s)
-	case agents.StatusFailed, agents.StatusMissing, agents.StatusOrphan:
+	case agents.StatusFailed, agents.StatusMissing, agents.StatusOrphan, agents.StatusAPIError:
 		return th.Red(s)
-	case agents.StatusInterrupted, agents.StatusRunning, agents.StatusBackground, agents.StatusTeammate:
+	case agents.StatusInterrupted, agents.StatusRunning, agents.StatusBackground, agents.StatusTeammate, agents.StatusRejected:
 		return th.Yellow(s)
 	}
 	return s
@@ -162,4 +185,27 @@ func agentsFirstLine(s string) string {
 		return strings.TrimSpace(s[:i])
 	}
 	return s
+}
+
+// otherRows says what the table lists besides the subagents it counts:
+// calls whose transcript is not there, and Claude Code's own compaction
+// agents.
+func otherRows(res *agents.Result) string {
+	missing, own := 0, 0
+	for _, a := range res.Agents {
+		switch {
+		case a.Kind == agents.KindCompaction:
+			own++
+		case a.Path == "" && a.Kind != agents.KindSidechain:
+			missing++
+		}
+	}
+	var parts []string
+	if missing > 0 {
+		parts = append(parts, Plural(missing, "call", "calls")+" without a transcript")
+	}
+	if own > 0 {
+		parts = append(parts, Plural(own, "compaction agent", "compaction agents")+" (Claude Code's own)")
+	}
+	return strings.Join(parts, " · ")
 }

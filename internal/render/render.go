@@ -4,10 +4,13 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/cctx-dev/cctx/internal/termsafe"
 )
 
 // Options say what the output goes to.
@@ -27,12 +30,19 @@ func TildePath(p, home string) string {
 	return p
 }
 
-// JSON writes v as JSON, indented on a terminal.
+// JSON writes v as JSON, indented on a terminal. The C1 and bidi
+// controls and U+2028/U+2029 are written as \u escapes, as ESC is, and a
+// bad byte sequence as one \ufffd (termsafe.JSON).
 func JSON(w io.Writer, v any, o Options) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if o.TTY {
 		enc.SetIndent("", "  ")
 	}
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(termsafe.JSON(buf.Bytes()))
+	return err
 }

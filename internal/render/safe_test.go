@@ -32,9 +32,12 @@ func TestSafe(t *testing.T) {
 		{"C1 CSI as a character (U+009B)", "a\u009b31mb", `a\x9b31mb`},
 		{"C1 OSC and ST as characters", "\u009d0;t\u009c", `\x9d0;t\x9c`},
 		{"C1 NEL (U+0085)", "a\u0085b", `a\x85b`},
-		{"a raw C1 byte (invalid UTF-8)", "a\x9bb", `a\ufffdb`},
-		{"invalid UTF-8", "caf\xe9", `caf\ufffd`},
-		{"a truncated multibyte sequence", "\xe2\x9c", `\ufffd\ufffd`},
+		// A bad byte sequence shows as one replacement mark, as ls shows it.
+		{"a raw C1 byte (invalid UTF-8)", "a\x9bb", "a\ufffdb"},
+		{"invalid UTF-8", "caf\xe9", "caf\ufffd"},
+		{"a truncated multibyte sequence is one mark", "\xe2\x9c", "\ufffd"},
+		{"two bad runs are two marks", "a\xff\xfeb\xc0c", "a\ufffdb\ufffdc"},
+		{"a real U+FFFD is kept", "x\ufffdy", "x\ufffdy"},
 		{"U+00A0 (first char after C1) is kept", "a\u00a0b", "a\u00a0b"},
 	}
 	for _, tt := range tests {
@@ -78,11 +81,13 @@ func TestSafeThroughCutAndTheme(t *testing.T) {
 	}
 	// With colour on, the only escapes are the theme's own: removing its
 	// SGR sequences leaves an inert string.
-	painted := NewTheme(true).Red(s)
-	if !strings.HasPrefix(painted, "\x1b[31m") {
+	th := NewTheme(true)
+	painted := th.Red(s)
+	mark := "\x1b[" + th.mark + ";"
+	if !strings.HasPrefix(painted, mark+"31m") {
 		t.Fatalf("colour is off in a forced theme: %q", painted)
 	}
-	stripped := strings.NewReplacer("\x1b[31m", "", "\x1b[0m", "").Replace(painted)
+	stripped := strings.NewReplacer(mark+"31m", "", mark+"0m", "").Replace(painted)
 	if stripped != s {
 		t.Errorf("theme changed the text: %q", stripped)
 	}
@@ -123,8 +128,16 @@ func FuzzSafe(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		got := Safe(s)
 		assertInert(t, got)
-		if utf8.ValidString(s) && !hasControl(s) && !strings.ContainsRune(s, utf8.RuneError) && got != s {
+		if utf8.ValidString(s) && !hasControl(s) && got != s {
 			t.Fatalf("clean text changed: %q -> %q", s, got)
+		}
+		// One mark for each run of bad bytes, besides the real ones.
+		want := strings.Count(strings.ToValidUTF8(s, "\x00"), "\x00") + strings.Count(s, "\ufffd")
+		if strings.Contains(s, "\x00") {
+			return
+		}
+		if n := strings.Count(got, "\ufffd"); n != want {
+			t.Fatalf("%q -> %q: %d replacement marks, want %d", s, got, n, want)
 		}
 	})
 }

@@ -254,16 +254,19 @@ type SubagentCallJSON struct {
 
 // AgentsJSON is the document of `cctx agents --json`.
 type AgentsJSON struct {
-	SchemaVersion int            `json:"schema_version"`
-	SessionID     string         `json:"session_id"`
-	Agents        []SubagentJSON `json:"agents"`
-	Main          tokens.Total   `json:"main"`
-	Warnings      []string       `json:"warnings"`
+	SchemaVersion int    `json:"schema_version"`
+	SessionID     string `json:"session_id"`
+	// Subagents counts the subagents with a transcript, not Claude Code's
+	// compaction agents: the number ls, show and tree give.
+	Subagents int            `json:"subagents"`
+	Agents    []SubagentJSON `json:"agents"`
+	Main      tokens.Total   `json:"main"`
+	Warnings  []string       `json:"warnings"`
 }
 
 // NewAgentsJSON builds the document of one session's agents.
 func NewAgentsJSON(res *agents.Result) AgentsJSON {
-	doc := AgentsJSON{SchemaVersion: SchemaVersion, SessionID: res.SessionID, Agents: []SubagentJSON{}, Main: res.Main, Warnings: []string{}}
+	doc := AgentsJSON{SchemaVersion: SchemaVersion, SessionID: res.SessionID, Subagents: res.Subagents, Agents: []SubagentJSON{}, Main: res.Main, Warnings: []string{}}
 	// Every warning of stderr: the file errors (said as they were met),
 	// then the rest.
 	for _, w := range append(append([]agents.Warning(nil), res.FileErrors...), res.Warnings...) {

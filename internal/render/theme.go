@@ -1,53 +1,72 @@
 package render
 
-import "github.com/fatih/color"
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"strconv"
+	"strings"
+
+	"github.com/fatih/color"
+)
 
 // Theme colours text when colour is on and returns it unchanged otherwise.
+//
+// Its colour sequences carry a mark, a random number chosen per theme, as
+// their first parameter ("\x1b[<mark>;31m"): the Guard that prints them
+// knows the mark, lets those sequences through without it, and escapes
+// every other one. A sequence in a transcript cannot carry the mark, so
+// no text read from a file can colour cctx's output, even in a field a
+// view forgot to escape.
 type Theme struct {
-	on                                                   bool
-	header, dim, bold, red, yellow, green, cyan, magenta *color.Color
+	on   bool
+	mark string // "" when colour is off
+
+	header, dim, bold, red, yellow, green, cyan, magenta paint
 }
+
+// paint is one colour: the sequences that start and end it.
+type paint struct{ open, close string }
 
 // NewTheme returns a theme; colour is used only when on is true. The
 // colours never consult fatih/color's global switch.
 func NewTheme(on bool) Theme {
-	mk := func(a ...color.Attribute) *color.Color {
-		c := color.New(a...)
-		if on {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
+	t := Theme{on: on}
+	if on {
+		var b [8]byte
+		rand.Read(b[:])
+		t.mark = strconv.FormatUint(1e9+binary.LittleEndian.Uint64(b[:])%9e9, 10)
+	}
+	mk := func(a ...color.Attribute) paint {
+		if !on {
+			return paint{}
 		}
-		return c
+		c := color.New(a...)
+		c.EnableColor()
+		open, close, _ := strings.Cut(c.Sprint("\x00"), "\x00")
+		mark := "\x1b[" + t.mark + ";"
+		return paint{strings.Replace(open, "\x1b[", mark, 1), strings.Replace(close, "\x1b[", mark, 1)}
 	}
-	return Theme{
-		on:      on,
-		header:  mk(color.Bold),
-		dim:     mk(color.Faint),
-		bold:    mk(color.Bold),
-		red:     mk(color.FgRed),
-		yellow:  mk(color.FgYellow),
-		green:   mk(color.FgGreen),
-		cyan:    mk(color.FgCyan),
-		magenta: mk(color.FgMagenta),
-	}
+	t.header, t.dim, t.bold = mk(color.Bold), mk(color.Faint), mk(color.Bold)
+	t.red, t.yellow, t.green = mk(color.FgRed), mk(color.FgYellow), mk(color.FgGreen)
+	t.cyan, t.magenta = mk(color.FgCyan), mk(color.FgMagenta)
+	return t
 }
 
 // On reports whether colour is used.
 func (t Theme) On() bool { return t.on }
 
-func paint(c *color.Color, s string) string {
-	if c == nil || s == "" {
+func (p paint) wrap(s string) string {
+	if p.open == "" || s == "" {
 		return s
 	}
-	return c.Sprint(s)
+	return p.open + s + p.close
 }
 
-func (t Theme) Header(s string) string  { return paint(t.header, s) }
-func (t Theme) Dim(s string) string     { return paint(t.dim, s) }
-func (t Theme) Bold(s string) string    { return paint(t.bold, s) }
-func (t Theme) Red(s string) string     { return paint(t.red, s) }
-func (t Theme) Yellow(s string) string  { return paint(t.yellow, s) }
-func (t Theme) Green(s string) string   { return paint(t.green, s) }
-func (t Theme) Cyan(s string) string    { return paint(t.cyan, s) }
-func (t Theme) Magenta(s string) string { return paint(t.magenta, s) }
+func (t Theme) Header(s string) string  { return t.header.wrap(s) }
+func (t Theme) Dim(s string) string     { return t.dim.wrap(s) }
+func (t Theme) Bold(s string) string    { return t.bold.wrap(s) }
+func (t Theme) Red(s string) string     { return t.red.wrap(s) }
+func (t Theme) Yellow(s string) string  { return t.yellow.wrap(s) }
+func (t Theme) Green(s string) string   { return t.green.wrap(s) }
+func (t Theme) Cyan(s string) string    { return t.cyan.wrap(s) }
+func (t Theme) Magenta(s string) string { return t.magenta.wrap(s) }

@@ -267,6 +267,18 @@ type TokensOptions struct {
 
 // Tokens writes a report for people (terminal) or for cut/awk (pipe).
 func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error {
+	if err := tokensTables(w, rep, o, to); err != nil {
+		return err
+	}
+	if n := rep.Total.OutputUnderstated; n > 0 && o.TTY {
+		_, err := fmt.Fprintln(w, o.Theme.Yellow(fmt.Sprintf("output understated on %s of %d: they kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count)",
+			Plural(int(n), "call", "calls"), rep.Total.APICalls)))
+		return err
+	}
+	return nil
+}
+
+func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error {
 	th := o.Theme
 	num := func(n int64) string {
 		if o.TTY {
@@ -298,7 +310,10 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		for i := range rep.Responses {
 			full = max(full, rep.Responses[i].Usage.Context())
 		}
-		multi := len(rep.Sessions) > 1
+		// The session column, whenever the report is not of one session
+		// named: a script reading --by response over every session gets
+		// the same columns however many sessions had a response.
+		multi := !to.Single
 		cols := []string{"TIME"}
 		if multi {
 			cols = append(cols, "SESSION")

@@ -59,16 +59,10 @@ type item struct {
 
 func (v *treeView) render() error {
 	t, th := v.t, v.th
-	nAgents := 0
-	for _, a := range t.Agents {
-		if !a.Compaction {
-			nAgents++
-		}
-	}
 	v.printf("%s  %s\n", th.Bold("session "+t.SessionID), th.Dim(strings.Join([]string{
 		Plural(t.MainEntries(), "entry", "entries"), Plural(len(t.Leaves()), "leaf", "leaves"),
 		Plural(len(t.MainForks()), "fork", "forks"), Plural(t.Compactions(), "compaction", "compactions"),
-		Plural(nAgents, "agent", "agents")}, " · ")))
+		Plural(t.Subagents(), "subagent", "subagents")}, " · ")))
 	for _, start := range t.Starts() {
 		v.draw(item{n: start})
 	}

@@ -23,7 +23,8 @@ type Screen struct {
 	frames int
 }
 
-// NewScreen starts a live view on w.
+// NewScreen starts a live view on w (stdout's Guard: the cursor movement,
+// render's own sequence, goes past it through Guard.Own).
 func NewScreen(w io.Writer, o Options) *Screen { return &Screen{w: w, tty: o.TTY, width: o.Width} }
 
 // Frame draws one frame. On a terminal its lines are cut to the width,
@@ -37,7 +38,9 @@ func (s *Screen) Frame(draw func(w io.Writer) error) error {
 	var out strings.Builder
 	switch {
 	case s.tty && s.lines > 0:
-		fmt.Fprintf(&out, "\x1b[%dA\r\x1b[J", s.lines)
+		if err := WriteOwn(s.w, fmt.Sprintf("\x1b[%dA\r\x1b[J", s.lines)); err != nil {
+			return err
+		}
 	case !s.tty && s.frames > 0:
 		out.WriteString("\n")
 	}

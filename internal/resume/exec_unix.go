@@ -8,8 +8,9 @@ import (
 )
 
 // Exec replaces cctx with claude, in the target's directory: the terminal
-// is then Claude Code's, and its exit code the command's.
-func Exec(claude string, t Target) error {
+// (the process's own streams; term is for Windows) is then Claude Code's,
+// and its exit code the command's.
+func Exec(claude string, t Target, term Stdio) error {
 	if err := os.Chdir(t.Dir); err != nil {
 		return &DirError{t, err}
 	}

@@ -9,6 +9,7 @@ package resume
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,6 +145,13 @@ func Check(t Target, lookPath func(string) (string, error)) (string, error) {
 		return "", &NoClaudeError{err}
 	}
 	return claude, nil
+}
+
+// Stdio are the streams claude runs with where it runs as cctx's child
+// (Windows): cctx's own, the terminal it hands over.
+type Stdio struct {
+	In       io.Reader
+	Out, Err io.Writer
 }
 
 // ExitError is claude's exit code, when it ran as cctx's child (Windows).

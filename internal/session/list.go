@@ -1,10 +1,8 @@
 package session
 
 import (
-	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -104,21 +102,12 @@ func (f *Finder) List(o ListOptions) Listing {
 	}
 	live := LiveSessions(f.Roots)
 	for _, in := range out.Sessions {
-		in.Subagents = len(f.Agents(in.Session))
+		in.Subagents = Subagents(f.Agents(in.Session), in)
 		if l, ok := live[in.ID]; ok {
 			in.Live = &l
 		}
 	}
 	return out
-}
-
-// InProject reports whether a recorded cwd is the project folder or inside it.
-func InProject(cwd, project string) bool {
-	if cwd == "" {
-		return false
-	}
-	cwd, project = filepath.Clean(cwd), filepath.Clean(project)
-	return cwd == project || strings.HasPrefix(cwd, strings.TrimSuffix(project, string(filepath.Separator))+string(filepath.Separator))
 }
 
 // activeFrom is when a session's activity began, for --until: its start,

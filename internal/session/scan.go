@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -117,6 +118,7 @@ type Finder struct {
 	mu      sync.Mutex
 	orphans sync.Once
 	flat    map[string]map[string][]Agent     // project dir → session id → flat agents
+	flatSID map[string]string                 // flat agent file → the session its lines record
 	warned  map[string]bool                   // paths already warned about by Agents
 	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
 
@@ -168,8 +170,11 @@ func (f *Finder) Sessions() []*Session {
 func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
-		for _, dir := range f.projectDirs(root, warn) {
+		dirs := f.projectDirs(root, warn)
+		found := 0
+		for _, dir := range dirs {
 			for _, s := range f.sessionsIn(root, dir, warn) {
+				found++
 				if old, ok := byID[s.ID]; ok {
 					newer, older := s, old
 					if preferred(old, s) {
@@ -184,6 +189,11 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 					continue
 				}
 				byID[s.ID] = s
+			}
+		}
+		if found == 0 && len(dirs) > 0 {
+			if hint := deeperSessions(root.ProjectsDir); hint != "" {
+				warn("%s: no session here; %s", root.ProjectsDir, hint)
 			}
 		}
 	}
@@ -235,6 +245,28 @@ func SortNewestFirst(ss []*Session) {
 		}
 		return ss[i].ID > ss[j].ID
 	})
+}
+
+// deeperSessions says where the sessions are when a root has folders but
+// no session: a --dir one level too high (a folder of copied config
+// folders, or of projects dirs), or a Codex CLI folder. "" when it cannot
+// tell. It is looked for only when a root holds no session.
+func deeperSessions(dir string) string {
+	if m, _ := filepath.Glob(filepath.Join(dir, "*", "projects")); len(m) > 0 {
+		return fmt.Sprintf("it holds config folders with a projects/ folder: pass one of them, e.g. --dir %s", m[0])
+	}
+	for _, pat := range []string{"*/*/*.jsonl", "*/*/*.jsonl.zst"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pat))
+		for _, p := range m {
+			if IDOfPath(p) != "" {
+				return fmt.Sprintf("sessions lie one level further down: pass the folder that holds the project folders, e.g. --dir %s", filepath.Dir(filepath.Dir(p)))
+			}
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "*", "*", "rollout-*.jsonl")); len(m) > 0 || strings.HasSuffix(filepath.Clean(dir), ".codex") {
+		return "this looks like a Codex CLI folder (~/.codex); cctx reads Claude Code's transcripts (~/.claude/projects)"
+	}
+	return ""
 }
 
 // projectDirs lists the project folders of a root. A root that directly
@@ -364,6 +396,19 @@ func (f *Finder) Agents(s *Session) []Agent {
 		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	}
 	return out
+}
+
+// AgentsNow is Agents as the folders are now: the flat agent files of a
+// project folder are indexed once per Finder, and a session that is
+// followed (show -f) must see one that appears meanwhile.
+func (f *Finder) AgentsNow(s *Session) []Agent {
+	f.mu.Lock()
+	delete(f.flat, s.ProjectDir)
+	for _, c := range s.Copies {
+		delete(f.flat, c.ProjectDir)
+	}
+	f.mu.Unlock()
+	return f.Agents(s)
 }
 
 // agentsOf lists the subagent transcripts beside one session file.
@@ -510,6 +555,7 @@ func (f *Finder) flatAgents(dir string) map[string][]Agent {
 	}
 	if f.flat == nil {
 		f.flat = map[string]map[string][]Agent{}
+		f.flatSID = map[string]string{}
 	}
 	idx := map[string][]Agent{}
 	f.flat[dir] = idx
@@ -526,9 +572,22 @@ func (f *Finder) flatAgents(dir string) map[string][]Agent {
 			continue
 		}
 		a.Flat = true
-		sid := headSessionID(a.Path)
+		// A file's session is read once (its head does not change); one
+		// that records none yet (just created) is looked at again.
+		sid, known := f.flatSID[a.Path]
+		if !known {
+			if sid = headSessionID(a.Path); sid != "" {
+				f.flatSID[a.Path] = sid
+			}
+		}
 		if sid == "" {
-			f.Report.Note("%s: no sessionId in its first lines; not linked to a session", a.Path)
+			if !f.warned[a.Path] {
+				f.Report.Note("%s: no sessionId in its first lines; not linked to a session", a.Path)
+				if f.warned == nil {
+					f.warned = map[string]bool{}
+				}
+				f.warned[a.Path] = true
+			}
 			continue
 		}
 		idx[sid] = append(idx[sid], a)

@@ -98,7 +98,7 @@ func TestFirstPromptRules(t *testing.T) {
 		{"whitespace collapses", lines(userLine("  two\n\nlines\t here ", "")), "two lines here"},
 		{"long prompts are cut at 200 characters", lines(userLine(strings.Repeat("é", 300), "")), strings.Repeat("é", 200) + "…"},
 		{"an image-only prompt", lines(`{"type":"user","message":{"content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]}}`), "[Image]"},
-		{"control characters are dropped", lines(`{"type":"user","message":{"content":"red \u001b[31mtext"}}`), "red [31mtext"},
+		{"control characters are kept, to be escaped where printed (dropped, they left [31m)", lines(`{"type":"user","message":{"content":"red \u001b[31mtext"}}`), "red \x1b[31mtext"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -14,42 +14,74 @@ import (
 	"unicode/utf8"
 )
 
-// String shows control characters, escape sequences, invalid UTF-8 and
-// bidirectional controls as visible escapes (\x1b, \n, \u202e) instead of
-// letting a terminal interpret them. Clean text is returned unchanged.
+// String shows control characters, escape sequences and bidirectional
+// controls as visible escapes (\x1b, \n, \u202e) instead of letting a
+// terminal interpret them, and a run of bytes that are not UTF-8 as one
+// replacement mark (U+FFFD). Clean text is returned unchanged.
 func String(s string) string {
 	clean := true
-	for _, r := range s {
-		if unsafe(r) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				clean = false
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if Unsafe(r) || r == utf8.RuneError && n == 1 {
 			clean = false
 			break
 		}
+		i += n
 	}
 	if clean {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
+	bad := false // the last rune written was a bad byte's mark
+	var scratch [16]byte
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if r == utf8.RuneError && n == 1 {
+			if !bad {
+				b.WriteRune(utf8.RuneError)
+			}
+			bad = true
+			continue
+		}
+		bad = false
+		switch r {
+		case '\n':
 			b.WriteString(`\n`)
-		case r == '\t':
+		case '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r == utf8.RuneError:
-			b.WriteString(`\ufffd`)
-		case bidi(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
-			b.WriteRune(r)
+			b.Write(AppendRune(scratch[:0], r))
 		}
 	}
 	return b.String()
 }
 
-func unsafe(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || bidi(r)
+// Unsafe reports a character a terminal would obey or that reorders what
+// it shows: C0 and C1 controls, DEL, bidirectional controls.
+func Unsafe(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || bidi(r)
+}
+
+// AppendRune appends r, or its visible escape when it is Unsafe: \x1b for
+// a C0 or C1 control or DEL, \u202e for a bidirectional control.
+func AppendRune(out []byte, r rune) []byte {
+	switch {
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		return fmt.Appendf(out, `\x%02x`, r)
+	case bidi(r):
+		return fmt.Appendf(out, `\u%04x`, r)
+	}
+	return utf8.AppendRune(out, r)
 }
 
 // bidi reports the invisible controls that reorder displayed text.

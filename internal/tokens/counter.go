@@ -48,6 +48,10 @@ type Response struct {
 	File          string // file and line of the kept usage
 	Line          int
 	Lines         int // transcript lines merged into this response
+	// StreamingStart: the kept usage is the one the response began with
+	// (Claude Code ≤ 2.1.49 wrote no final count): its output is
+	// understated.
+	StreamingStart bool
 }
 
 // Source says where the lines given to a File come from.
@@ -106,6 +110,7 @@ type row struct {
 	hasRID    bool
 	sidechain bool
 	hasTime   bool
+	start     bool  // the kept usage is a streaming start (reader.Entry.StreamingStart)
 	speed     int32 // names
 	tier      int32
 	session   int32
@@ -249,7 +254,7 @@ func (f *File) Add(e *reader.Entry) {
 	c := f.c
 	u := e.Usage
 	in := row{
-		sidechain: e.Sidechain, hasTime: !e.Timestamp.IsZero(),
+		sidechain: e.Sidechain, hasTime: !e.Timestamp.IsZero(), start: e.StreamingStart(),
 		speed: c.name(u.Speed), tier: c.name(u.ServiceTier),
 		session: f.session, lineSess: c.name(e.SessionID), agent: c.name(agent), model: c.name(e.Model),
 		file: f.file, line: int32(e.Line), lines: 1,
@@ -343,7 +348,7 @@ func (c *Counter) put(k key, in row, id ids) {
 		// A replay of a main response: nothing new.
 	default:
 		if larger(in.u, r.u) {
-			r.u, r.speed, r.tier, r.file, r.line = in.u, in.speed, in.tier, in.file, in.line
+			r.u, r.speed, r.tier, r.file, r.line, r.start = in.u, in.speed, in.tier, in.file, in.line, in.start
 			if in.model != 0 {
 				r.model = in.model
 			}
@@ -395,6 +400,7 @@ func (c *Counter) response(i int32) Response {
 	out := Response{
 		SessionID: c.names[r.session], LineSessionID: c.names[r.lineSess], AgentID: c.names[r.agent],
 		Model: c.names[r.model], Sidechain: r.sidechain, File: c.names[r.file], Line: int(r.line), Lines: int(r.lines),
+		StreamingStart: r.start,
 		Usage: reader.Usage{
 			Input: r.u.input, Output: r.u.output, CacheCreation: r.u.cacheCreation,
 			CacheCreation5m: r.u.cc5m, CacheCreation1h: r.u.cc1h, CacheRead: r.u.cacheRead, WebSearch: r.u.webSearch,

@@ -58,7 +58,8 @@ type Report struct {
 // SessionReport is one session's share of a Report.
 type SessionReport struct {
 	Input
-	ID        string // the session id ("" from stdin without a sessionId)
+	ID        string    // the session id ("" from stdin without a sessionId)
+	Last      time.Time // its latest counted response (zero: none)
 	Total     Total
 	Agents    []Group // "" (main) first, then subagents by id
 	Models    []Group // by tokens, largest first
@@ -247,7 +248,17 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		rep.Total.Merge(sr.Total)
 	}
 	rep.all = append([]*SessionReport(nil), rep.Sessions...) // DropEmpty filters Sessions in place
-	at := make([]int, len(sorted))                           // session → its place in order
+	// Newest activity first, as ls lists sessions: the reading order (by
+	// start, for the attribution of replayed responses) is not the order
+	// a person looks for a session in.
+	sort.SliceStable(rep.Sessions, func(i, j int) bool {
+		a, b := rep.Sessions[i], rep.Sessions[j]
+		if !a.Last.Equal(b.Last) {
+			return a.Last.After(b.Last)
+		}
+		return a.ID > b.ID
+	})
+	at := make([]int, len(sorted)) // session → its place in order
 	for k, i := range order {
 		at[i] = k
 	}
@@ -431,6 +442,9 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 			}
 			rep.bucket(bucketKey{si, r.AgentID, r.Model}).Add(&r, rep.Prices)
 			rep.addSlot(&r)
+			if r.Time.After(sr.Last) {
+				sr.Last = r.Time
+			}
 		}
 		agents, models := map[string]*Total{}, map[string]*Total{}
 		for _, b := range rep.buckets[first:] {

@@ -24,6 +24,10 @@ type Total struct {
 	// UnpricedCalls is zero.
 	Cost          float64 `json:"-"`
 	UnpricedCalls int64   `json:"unpriced_api_calls"`
+	// OutputUnderstated counts the responses whose kept usage is the one
+	// they began streaming with (Response.StreamingStart): their output
+	// tokens, and the total, are less than was billed.
+	OutputUnderstated int64 `json:"output_understated_calls"`
 	// EstimatedCalls are the priced responses whose model has no row of
 	// its own: their cost is an estimate (Prices.EstimatedAs).
 	EstimatedCalls int64 `json:"-"`
@@ -76,6 +80,9 @@ func (t *Total) Add(r *Response, p *Prices) {
 	t.WebSearch += u.WebSearch
 	t.APICalls++
 	t.MaxContext = max(t.MaxContext, u.Context())
+	if r.StreamingStart {
+		t.OutputUnderstated++
+	}
 	if cost, ok, est := p.price(r); ok {
 		t.pico += int64(math.Round(cost * 1e12))
 		t.Cost = float64(t.pico) / 1e12
@@ -99,6 +106,7 @@ func (t *Total) Merge(o Total) {
 	t.WebSearch += o.WebSearch
 	t.APICalls += o.APICalls
 	t.MaxContext = max(t.MaxContext, o.MaxContext)
+	t.OutputUnderstated += o.OutputUnderstated
 	t.pico += o.pico
 	t.Cost = float64(t.pico) / 1e12
 	t.UnpricedCalls += o.UnpricedCalls

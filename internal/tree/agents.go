@@ -2,7 +2,6 @@ package tree
 
 import (
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -374,4 +373,4 @@ func sortByPos(ns []*Node) {
 }
 
 // isCompaction reports whether an agent id is a compaction agent's.
-func isCompaction(id string) bool { return strings.HasPrefix(id, "acompact") }
+func isCompaction(id string) bool { return session.IsCompactionAgent(id) }

@@ -5,17 +5,22 @@ import (
 	"strings"
 
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
 )
 
 // LeafError is a --leaf argument that names no single entry of the main
 // conversation.
 type LeafError struct {
 	Arg     string
+	Short   bool     // a prefix shorter than session.MinPrefix
 	Matches []string // uuids an ambiguous prefix matches
 	Leaves  []string // the session's leaves (short), when nothing matched
 }
 
 func (e *LeafError) Error() string {
+	if e.Short {
+		return fmt.Sprintf("--leaf %s: give at least %d characters of the uuid (as for a session id)", e.Arg, session.MinPrefix)
+	}
 	if len(e.Matches) > 1 {
 		ids := e.Matches[:min(len(e.Matches), 8)]
 		more := ""
@@ -35,6 +40,9 @@ func (t *Tree) FindLeaf(arg string) (*Node, error) {
 	}
 	if n := t.Node(arg); n != nil {
 		return n, nil
+	}
+	if len(arg) < session.MinPrefix {
+		return nil, &LeafError{Arg: arg, Short: true}
 	}
 	var matches []*Node
 	for _, n := range t.Nodes {

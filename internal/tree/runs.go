@@ -280,3 +280,16 @@ func (t *Tree) Prompts() int {
 	}
 	return n
 }
+
+// Subagents is how many subagents the session ran whose transcript is
+// there: agent files and inline sidechains, not compaction agents
+// (session.Subagents counts the same on disk, for ls).
+func (t *Tree) Subagents() int {
+	n := 0
+	for _, a := range t.Agents {
+		if !a.Compaction {
+			n++
+		}
+	}
+	return n
+}

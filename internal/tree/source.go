@@ -1,9 +1,7 @@
 package tree
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 )
@@ -39,7 +37,7 @@ func (s *Source) Line(n *Node) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := ReadLineAt(f, n.Offset, n.Size)
+	b, err := reader.LineAt(f, n.Offset, n.Size)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", n.File.Name, n.Line, err)
 	}
@@ -75,47 +73,6 @@ func (s *Source) Close() error {
 	}
 	return nil
 }
-
-// ReadLineAt reads the line the reader reported at offset with size bytes.
-// The reader's offset is where the line starts in the file, but its size
-// counts the line after trimming: a UTF-8 BOM on the first line and JSON
-// whitespace before the object. So read a little more than size, skip what
-// the reader skipped, and check that an object remains.
-func ReadLineAt(r io.ReaderAt, offset int64, size int) ([]byte, error) {
-	if size <= 0 {
-		return nil, fmt.Errorf("empty line at offset %d", offset)
-	}
-	pad := 8
-	for {
-		buf := make([]byte, size+pad)
-		n, err := r.ReadAt(buf, offset)
-		if err != nil && err != io.EOF {
-			return nil, err
-		}
-		buf = buf[:n]
-		body := bytes.TrimPrefix(buf, []byte{0xEF, 0xBB, 0xBF})
-		skipped := 0
-		for skipped < len(body) && isSpace(body[skipped]) {
-			skipped++
-		}
-		body = body[skipped:]
-		switch {
-		case len(body) >= size:
-			line := body[:size]
-			if line[0] != '{' || line[size-1] != '}' {
-				return nil, fmt.Errorf("the file changed: no JSON object at offset %d", offset)
-			}
-			return line, nil
-		case n < size+pad:
-			// The file ends before the line does: it was truncated or
-			// rewritten since it was read.
-			return nil, fmt.Errorf("the file changed: line at offset %d is cut short", offset)
-		}
-		pad *= 4 // a line indented by more whitespace than we guessed
-	}
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // Source returns a reader of the tree's lines. A transcript read from
 // standard input is read back from its spool (see Open).

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/termsafe"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
@@ -110,7 +110,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 		UUID: n.UUID, ParentUUID: optional(n.ParentUUID), Type: n.Type, Subtype: optional(n.Subtype),
 		Role: optional(n.Role), Timestamp: optTime(n.Timestamp), Model: optional(n.Model),
 		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID), ToolUseID: optional(it.For),
-		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: utf8JSON(raw), Content: []json.RawMessage{},
+		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: raw, Content: []json.RawMessage{},
 	}
 	if n.Agent != nil {
 		m.AgentID = optional(n.Agent.ID)
@@ -122,7 +122,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 			m.Content = append(m.Content, tb)
 			continue
 		}
-		m.Content = append(m.Content, utf8JSON([]byte(b.Raw)))
+		m.Content = append(m.Content, json.RawMessage(b.Raw))
 	}
 	if r := d.Usage(n); r != nil {
 		u := r.Usage
@@ -152,7 +152,10 @@ func RenderJSON(w io.Writer, d *Doc, src *tree.Source, indent bool) error {
 		if err := e.Encode(v); err != nil {
 			return nil, err
 		}
-		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+		// C1 and bidi controls, U+2028/9 and bad bytes as escapes, in a
+		// pipe too: what is inert in a terminal is inert in a script's
+		// output.
+		return termsafe.JSON(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
 	}
 	nl, sp, in1, in2 := "", "", "", ""
 	if indent {
@@ -168,7 +171,11 @@ func RenderJSON(w io.Writer, d *Doc, src *tree.Source, indent bool) error {
 		if err != nil {
 			return err
 		}
-		b, err := enc(d.Message(it, raw), in2)
+		m := d.Message(it, raw)
+		if src.Redact != nil { // the file's path names the user too
+			m.File = string(src.Redact([]byte(m.File)))
+		}
+		b, err := enc(m, in2)
 		if err != nil {
 			return fmt.Errorf("%s:%d: %w", it.Node.File.Name, it.Node.Line, err)
 		}
@@ -198,86 +205,4 @@ func RenderRaw(w io.Writer, d *Doc, src *tree.Source) error {
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
-}
-
-// TerminalSafeJSON rewrites DEL and the C1 control characters (U+0080 to
-// U+009F, which some terminals obey) as \u escapes. JSON allows them raw in
-// strings, and they can only occur in strings, so the document means the
-// same; only its bytes change. Used when JSON or raw lines go to a
-// terminal; a pipe gets the bytes unchanged.
-func TerminalSafeJSON(b []byte) []byte {
-	dirty := false
-	for i := 0; i < len(b); i++ {
-		if b[i] == 0x7f || (b[i] == 0xc2 && i+1 < len(b) && b[i+1] >= 0x80 && b[i+1] <= 0x9f) {
-			dirty = true
-			break
-		}
-	}
-	if !dirty {
-		return b
-	}
-	out := make([]byte, 0, len(b)+16)
-	for len(b) > 0 {
-		r, size := utf8.DecodeRune(b)
-		if r == 0x7f || (r >= 0x80 && r <= 0x9f) {
-			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
-			out = append(out, b[:size]...)
-		}
-		b = b[size:]
-	}
-	return out
-}
-
-// SafeWriter applies TerminalSafeJSON to everything written through it.
-// A two-byte character split across writes is held until it is whole.
-type SafeWriter struct {
-	W       io.Writer
-	pending []byte
-}
-
-func (s *SafeWriter) Write(p []byte) (int, error) {
-	buf := append(s.pending, p...)
-	s.pending = nil
-	if n := len(buf); n > 0 && buf[n-1] == 0xc2 {
-		s.pending = []byte{0xc2}
-		buf = buf[:n-1]
-	}
-	if _, err := s.W.Write(TerminalSafeJSON(buf)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// Flush writes a held byte.
-func (s *SafeWriter) Flush() error {
-	if len(s.pending) == 0 {
-		return nil
-	}
-	_, err := s.W.Write(s.pending)
-	s.pending = nil
-	return err
-}
-
-// utf8JSON is a raw JSON value from a transcript, made valid UTF-8: a
-// byte that is not (a file damaged, or written by another tool) becomes
-// the escape \ufffd, as encoding/json writes the strings it encodes.
-// Outside strings such a byte would not be valid JSON, so the value stays
-// valid; without it, one bad byte makes the whole document unreadable to a
-// strict parser.
-func utf8JSON(raw []byte) json.RawMessage {
-	if utf8.Valid(raw) {
-		return raw
-	}
-	out := make([]byte, 0, len(raw)+16)
-	for len(raw) > 0 {
-		r, n := utf8.DecodeRune(raw)
-		if r == utf8.RuneError && n == 1 {
-			out = append(out, `\ufffd`...)
-		} else {
-			out = append(out, raw[:n]...)
-		}
-		raw = raw[n:]
-	}
-	return out
 }

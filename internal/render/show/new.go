@@ -8,7 +8,6 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/redact"
-	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
@@ -49,9 +48,10 @@ func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *
 var ErrNoText = errors.New("no text")
 
 // Final prints the text of the session's last real API response (every
-// text block of its lines, tree.FinalResponse): exact in a pipe, made
-// safe on a terminal, ending in a newline.
-func Final(w io.Writer, t *tree.Tree, leaf *tree.Node, src *tree.Source, tty bool) error {
+// text block of its lines, tree.FinalResponse), ending in a newline. Its
+// lines end in \n alone (a CRLF is not content); w is stdout's guard,
+// which shows any other control character as an escape.
+func Final(w io.Writer, t *tree.Tree, leaf *tree.Node, src *tree.Source) error {
 	nodes := t.FinalResponse(leaf)
 	if len(nodes) == 0 {
 		return errors.New("no API response in this session")
@@ -72,14 +72,7 @@ func Final(w io.Writer, t *tree.Tree, leaf *tree.Node, src *tree.Source, tty boo
 		return fmt.Errorf("the last API response (%s) has no text: it ended with a tool call or thinking", nodes[len(nodes)-1].Short())
 	}
 	text := strings.Join(texts, "\n\n")
-	if tty {
-		// On a terminal nothing from the transcript is sent raw.
-		ls := strings.Split(text, "\n")
-		for i, s := range ls {
-			ls[i] = render.Safe(strings.TrimSuffix(s, "\r"))
-		}
-		text = strings.Join(ls, "\n")
-	}
+	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}

@@ -370,11 +370,7 @@ func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 	if c := t.Continues; c != nil {
 		h.Continues = c.ParentUUID
 	}
-	for _, a := range t.Agents {
-		if !a.Compaction {
-			h.Subagents++
-		}
-	}
+	h.Subagents = t.Subagents()
 	return h
 }
 

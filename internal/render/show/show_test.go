@@ -1,7 +1,6 @@
 package show
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -83,22 +82,5 @@ func TestToolSummary(t *testing.T) {
 		if got := toolSummary(c.name, c.input, reader.ParseToolInput(c.input)); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
-	}
-}
-
-func TestTerminalSafeJSON(t *testing.T) {
-	in := []byte("{\"a\":\"x\u009by\u007fz é\"}")
-	got := string(TerminalSafeJSON(in))
-	if got != `{"a":"x\u009by\u007fz é"}` {
-		t.Errorf("%s", got)
-	}
-	// A character split across writes is held until whole.
-	var out bytes.Buffer
-	sw := &SafeWriter{W: &out}
-	sw.Write(in[:7]) // ends inside \u009b
-	sw.Write(in[7:])
-	sw.Flush()
-	if out.String() != got {
-		t.Errorf("split write: %s", out.String())
 	}
 }

@@ -142,6 +142,9 @@ func (t *Terminal) Header(h Header) {
 		tok += " · cost unknown"
 	}
 	act = append(act, tok)
+	if n := h.Total.OutputUnderstated; n > 0 {
+		act = append(act, th.Yellow(fmt.Sprintf("output understated on %s", plural(int(n), "call"))))
+	}
 	row("usage", strings.Join(act, " · "))
 	if h.Continues != "" {
 		row("history", "starts in another file: the first entry continues "+clean(render.Short(h.Continues))+" (a resumed or continued session)")

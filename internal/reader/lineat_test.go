@@ -1,11 +1,11 @@
-package tree
+package reader
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestReadLineAt(t *testing.T) {
+func TestLineAtReadsTheLineAgain(t *testing.T) {
 	// The reader reports offset = line start and size = the trimmed
 	// object: a BOM and leading blanks are skipped here too.
 	obj := `{"a":1}`
@@ -19,15 +19,15 @@ func TestReadLineAt(t *testing.T) {
 		{"second line", "{}\n" + obj + "\n", 3},
 	}
 	for _, c := range cases {
-		got, err := ReadLineAt(strings.NewReader(c.file), c.offset, len(obj))
+		got, err := LineAt(strings.NewReader(c.file), c.offset, len(obj))
 		if err != nil || string(got) != obj {
 			t.Errorf("%s: %q, %v", c.name, got, err)
 		}
 	}
-	if _, err := ReadLineAt(strings.NewReader(`{"a"`), 0, len(obj)); err == nil {
+	if _, err := LineAt(strings.NewReader(`{"a"`), 0, len(obj)); err == nil {
 		t.Error("a file cut short must be an error")
 	}
-	if _, err := ReadLineAt(strings.NewReader(`xxxxxxxxxx`), 0, len(obj)); err == nil {
+	if _, err := LineAt(strings.NewReader(`xxxxxxxxxx`), 0, len(obj)); err == nil {
 		t.Error("a changed file must be an error")
 	}
 }

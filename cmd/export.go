@@ -1,0 +1,207 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cctx-dev/cctx/internal/redact"
+	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/render/export"
+	"github.com/cctx-dev/cctx/internal/render/show"
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// ExportOptions are the flags of cctx export.
+type ExportOptions struct {
+	F       *Factory
+	Session string
+
+	Format   string // html or md; "" from the -o extension, else html
+	Output   string // -o FILE; "" or "-": stdout
+	Leaf     string
+	leafSet  bool
+	Agents   bool
+	NoRedact bool
+}
+
+// NewCmdExport builds `cctx export`. runF replaces the run function in tests.
+func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
+	o := &ExportOptions{F: f}
+	c := &cobra.Command{
+		Use:   "export <session>",
+		Short: "Write a session as one HTML page or Markdown file to share, secrets redacted",
+		Long: `Write the conversation a session ends on (as cctx show shows it) as a file
+to share: a self-contained HTML page, or GitHub-flavoured Markdown to paste
+into a pull request or an issue.
+
+The page has its style inline, runs no script and loads nothing: a
+Content-Security-Policy forbids any request, images are embedded from the
+transcript's own data. It reads offline in any browser, in light or dark,
+and prints. Replies are rendered Markdown (raw HTML shown as text, links
+only to http(s) and mailto, with rel=noopener noreferrer); tool calls fold
+with their results, thinking folds, prompts are listed at the top.
+
+Secrets are redacted by default, as show --redact does it: API keys and
+tokens, private keys, Authorization headers, *_KEY/*_TOKEN/*_SECRET values,
+long random tokens, and your home path (as ~), in every field written.
+stderr says how many were replaced. --no-redact turns it off.
+
+The format is --format, else the extension of -o (.html, .htm, .md,
+.markdown), else html. Without -o (or with -o -) the file goes to stdout.
+Tool results, inputs and texts over 100 KB and images over 1.5 MB are cut
+with a note.`,
+		Example: `  cctx export latest -o session.html
+  cctx export 3f2a -o session.md --agents
+  cctx export 3f2a --format md | pbcopy
+  cctx export 3f2a --leaf 9c1e -o other-branch.html`,
+		Args: argsBetween(1, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			o.Session = args[0]
+			o.leafSet = c.Flags().Changed("leaf")
+			if runF != nil {
+				return runF(o)
+			}
+			return exportRun(o)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&o.Format, "format", "", "`html|md` (default: from the -o extension, else html)")
+	fl.StringVarP(&o.Output, "output", "o", "", "write to `FILE` instead of stdout")
+	fl.StringVar(&o.Leaf, "leaf", "", "export the branch ending at `UUID` (or a unique prefix) instead of the active one")
+	fl.BoolVar(&o.Agents, "agents", false, "include subagent conversations, folded under their call")
+	fl.BoolVar(&o.NoRedact, "no-redact", false, "keep secrets and the home path as they are")
+	return c
+}
+
+// format is the chosen format: --format, else the output's extension,
+// else html.
+func (o *ExportOptions) format() (export.Format, error) {
+	switch strings.ToLower(o.Format) {
+	case "html", "htm":
+		return export.HTML, nil
+	case "md", "markdown":
+		return export.Markdown, nil
+	case "":
+	default:
+		return "", usageErrorf("--format must be html or md, not %q", o.Format)
+	}
+	if o.Output == "" || o.Output == "-" {
+		return export.HTML, nil
+	}
+	switch ext := strings.ToLower(filepath.Ext(o.Output)); ext {
+	case ".html", ".htm":
+		return export.HTML, nil
+	case ".md", ".markdown":
+		return export.Markdown, nil
+	default:
+		return "", usageErrorf("-o %s: cannot tell the format from %q: name the file .html or .md, or give --format html|md", o.Output, ext)
+	}
+}
+
+func (o *ExportOptions) validate() (export.Format, error) {
+	switch {
+	case o.F.Globals.JSON:
+		return "", usageErrorf("export writes HTML or Markdown: --json does not apply (cctx show --json prints the conversation as JSON)")
+	case o.leafSet && o.Leaf == "":
+		return "", usageErrorf("--leaf needs a uuid or a prefix of one (cctx tree lists the leaves)")
+	}
+	return o.format()
+}
+
+func exportRun(o *ExportOptions) error {
+	f := o.F
+	format, err := o.validate()
+	if err != nil {
+		return err
+	}
+	s, t, err := f.loadTree(o.Session)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	src := t.Source()
+	defer src.Close()
+	leaf, err := t.FindLeaf(o.Leaf)
+	if err != nil {
+		return &UsageError{Err: err}
+	}
+	// What show shows, with the usage counted as show counts it; the
+	// export redacts what it writes itself (and counts it).
+	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{Leaf: leaf, Agents: o.Agents}, nil)
+	if err != nil {
+		return err
+	}
+	opts := o.renderOptions(s, format)
+	stats, err := o.write(func(w io.Writer) (export.Stats, error) { return export.Render(w, doc, src, opts) })
+	if err != nil {
+		return err
+	}
+	o.tell(stats)
+	return unreadableFiles(f)
+}
+
+func (o *ExportOptions) renderOptions(s *session.Session, format export.Format) export.Options {
+	opts := export.Options{Format: format, Location: time.Local, Generator: "cctx " + version()}
+	if !o.NoRedact {
+		opts.Redact = redact.New(o.F.Env.Home).Bytes
+	}
+	if s.Path != session.StdinPath {
+		// A title someone gave the session; else the page is titled by its
+		// first prompt, read redacted.
+		if in, err := session.Lite(s); err == nil && (in.TitleSource == "custom-title" || in.TitleSource == "ai-title") {
+			opts.Title = in.Title
+		}
+	}
+	return opts
+}
+
+// write runs render into stdout, or into the -o file: a temporary file
+// beside it, renamed over it once complete, so a failed export leaves no
+// half-written file.
+func (o *ExportOptions) write(render func(io.Writer) (export.Stats, error)) (export.Stats, error) {
+	if o.Output == "" || o.Output == "-" {
+		return render(o.F.Out())
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(o.Output), ".cctx-export-*")
+	if err != nil {
+		return export.Stats{}, fmt.Errorf("-o %s: %w", o.Output, err)
+	}
+	stats, err := render(tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		_ = os.Chmod(tmp.Name(), 0o644) // a file meant to be shared
+		err = os.Rename(tmp.Name(), o.Output)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return stats, fmt.Errorf("-o %s: %w", o.Output, err)
+	}
+	return stats, nil
+}
+
+// tell says where the file went and what redaction replaced.
+func (o *ExportOptions) tell(st export.Stats) {
+	var parts []string
+	if o.Output != "" && o.Output != "-" {
+		size := ""
+		if fi, err := os.Stat(o.Output); err == nil {
+			size = " (" + render.Bytes(fi.Size()) + ")"
+		}
+		parts = append(parts, fmt.Sprintf("wrote %s%s", o.Output, size))
+	}
+	if o.NoRedact {
+		parts = append(parts, "not redacted (--no-redact)")
+	} else {
+		parts = append(parts, fmt.Sprintf("redacted %d secret(s); the home path is written ~ (--no-redact keeps them)", st.Secrets))
+	}
+	o.F.Report().Info("%s", strings.Join(parts, "; "))
+}

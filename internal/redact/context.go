@@ -1,0 +1,668 @@
+package redact
+
+import (
+	"bytes"
+	"strings"
+)
+
+// What an assignment's key says its value is.
+const (
+	kindNone = iota
+	kindPassword
+	kindToken
+	kindAuthorization
+)
+
+// keyKind tells from the name of a key (DB_PASSWORD, dbPassword,
+// "client_secret", x-api-key, AccountKey) what its value is.
+func keyKind(key []byte) int {
+	if len(key) < 3 {
+		return kindNone
+	}
+	switch key[len(key)-1] | 0x20 { // the last letters of every word below
+	case 'd', 'e', 't', 's', 'n', 'l', 'h', 'y', 'g':
+	default:
+		return kindNone
+	}
+	switch {
+	case foldEqual(key, "sig") || foldEqual(key, "auth") || foldEqual(key, "private_key_id") || foldEqual(key, "privatekeyid"):
+		return kindToken
+	case foldSuffix(key, "authorization"):
+		return kindAuthorization
+	}
+	for _, s := range passwordWords {
+		if foldSuffix(key, s.word) && wordStart(key, len(key)-len(s.word), s.alone) {
+			return kindPassword
+		}
+	}
+	for _, s := range tokenWords {
+		if foldSuffix(key, s) && wordStart(key, len(key)-len(s), true) {
+			return kindToken
+		}
+	}
+	// <qualifier>[_-.]key: api_key, AccountKey, SECRET_KEY, x-api-key.
+	if foldSuffix(key, "key") && wordStart(key, len(key)-3, false) {
+		rest := key[:len(key)-3]
+		for len(rest) > 0 && (rest[len(rest)-1] == '_' || rest[len(rest)-1] == '-' || rest[len(rest)-1] == '.') {
+			rest = rest[:len(rest)-1]
+		}
+		for _, q := range keyQualifiers {
+			if foldSuffix(rest, q) && wordStart(rest, len(rest)-len(q), true) {
+				return kindToken
+			}
+		}
+	}
+	return kindNone
+}
+
+// foldSuffix is strings.HasSuffix on ASCII, ignoring case (s is lower
+// case).
+func foldSuffix(b []byte, s string) bool {
+	if len(b) < len(s) {
+		return false
+	}
+	b = b[len(b)-len(s):]
+	for i := 0; i < len(s); i++ {
+		c := b[i]
+		if isUpper(c) {
+			c += 'a' - 'A'
+		}
+		if c != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func foldEqual(b []byte, s string) bool { return len(b) == len(s) && foldSuffix(b, s) }
+
+var passwordWords = []struct {
+	word  string
+	alone bool // the whole key may be the word
+}{
+	{"password", true}, {"passwd", true}, {"passphrase", true}, {"pwd", true},
+	{"secret", true}, {"pass", false},
+}
+
+var tokenWords = []string{"token", "credentials", "credential", "_auth", "-auth", ".auth", "apikey"}
+
+var keyQualifiers = []string{
+	"api", "access", "secret", "private", "auth", "account", "sharedaccess", "signing",
+	"encryption", "master", "client", "app", "service", "subscription", "license", "webhook",
+	"deploy", "consumer", "session",
+}
+
+// wordStart reports whether key[i:] starts a word of the key: at its
+// start (if alone), after _ - or ., or at a capital after a small letter
+// or digit (dbPassword).
+func wordStart(key []byte, i int, alone bool) bool {
+	switch {
+	case i == 0:
+		return alone
+	case key[i-1] == '_' || key[i-1] == '-' || key[i-1] == '.':
+		return true
+	}
+	return isUpper(key[i]) && (isLower(key[i-1]) || isDigit(key[i-1]))
+}
+
+// scanAssignments finds values assigned to keys that name secrets:
+// "password": "…", password: …, PASSWORD=…, ?password=…, --password=…,
+// "Authorization": "Bearer …", AccountKey=… in JSON, YAML, env files,
+// URLs, headers and code.
+func scanAssignments(b []byte, sp []span) []span {
+	for _, sep := range []byte{':', '='} {
+		for i := 0; ; {
+			j := bytes.IndexByte(b[i:], sep)
+			if j < 0 {
+				break
+			}
+			sp = assignmentAt(b, i+j, sp)
+			i += j + 1
+		}
+	}
+	return sp
+}
+
+func assignmentAt(b []byte, p int, sp []span) []span {
+	n := len(b)
+	sep := 1
+	at := func(i int) byte {
+		if i < 0 || i >= n {
+			return 0
+		}
+		return b[i]
+	}
+	if b[p] == ':' {
+		switch {
+		case at(p+1) == ':' || at(p-1) == ':':
+			return sp // C++'s ::, an IPv6 address
+		case at(p+1) == '/' && at(p+2) == '/':
+			return sp // a URL (scanURLs)
+		case at(p+1) == '=':
+			sep = 2 // Go's :=
+		}
+	} else {
+		switch {
+		case at(p+1) == '=' || strings.IndexByte("!<>=:", at(p-1)) >= 0:
+			return sp // a comparison, or := (read at its colon)
+		case at(p+1) == '>':
+			sep = 2 // =>
+		}
+	}
+	// The key, back from the separator: spaces, a closing quote, a name.
+	k := p
+	for k > 0 && p-k < 3 && (b[k-1] == ' ' || b[k-1] == '\t') {
+		k--
+	}
+	bareKey := false // "key": at the JSON level of the line itself
+	switch {
+	case at(k-1) == '"':
+		// "key", \"key\" (JSON in a JSON string), \\\"key\\\" (one level
+		// deeper): the quote and the backslashes that escape it.
+		k--
+		r := 0
+		for k > 0 && b[k-1] == '\\' {
+			k--
+			r++
+		}
+		bareKey = r == 0
+	case at(k-1) == '\'':
+		k--
+	}
+	if k == 0 {
+		return sp
+	}
+	switch b[k-1] | 0x20 { // the last letters of the keys keyKind knows, and digits (Telegram)
+	case 'd', 'e', 't', 's', 'n', 'l', 'h', 'y', 'g', 0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39:
+	default:
+		return sp
+	}
+	ke := k
+	for k > 0 && ke-k <= 64 && class[b[k-1]]&cKey != 0 {
+		k--
+	}
+	if ke-k > 64 || k == ke || k >= 2 && b[k-1] == '/' && b[k-2] == '/' {
+		return sp // not a name; or the user of a URL (scanURLs)
+	}
+	k = boundary(b, k) // "\nPASSWORD=…": the n is the escape's
+	if k >= ke {
+		return sp
+	}
+	key := b[k:ke]
+	v := p + sep
+	for v < n && (b[v] == ' ' || b[v] == '\t') {
+		v++
+	}
+	if isTelegramBotID(key) && sep == 1 && v == p+1 && b[p] == ':' {
+		if m := span0(b[v:], wordDash); m == 35 {
+			return append(sp, span{v, v + m, Mask})
+		}
+		return sp
+	}
+	kind := keyKind(key)
+	if kind == kindNone {
+		return sp
+	}
+	vs, ve, quoted := value(b, v)
+	if vs < 0 {
+		return sp
+	}
+	if kind == kindAuthorization {
+		// The scheme stays: Bearer [REDACTED].
+		t := vs
+		for t < n && (isUpper(b[t]) || isLower(b[t]) || b[t] == '-') {
+			t++
+		}
+		if t > vs && t < n && b[t] == ' ' && (!quoted || t < ve) {
+			for t < n && b[t] == ' ' {
+				t++
+			}
+			vs = t
+		}
+		end := vs + span0(b[vs:], authChars)
+		if quoted {
+			end = min(end, ve)
+		}
+		if end-vs >= 8 {
+			return append(sp, span{vs, end, Mask})
+		}
+		return sp
+	}
+	val := b[vs:ve]
+	if !secretValue(val, key, kind, quoted) {
+		return sp
+	}
+	if !quoted {
+		if ve < n && (b[ve] == '(' || b[ve] == '[') {
+			return sp // a call: password=getpass()
+		}
+		if allLetters(val) && ve+1 < n && b[ve] == ' ' && (isLower(b[ve+1]) || isUpper(b[ve+1])) {
+			return sp // prose: "1Password: failed to fill", "x.pass: ASCII text"
+		}
+		if bareKey && isNumber(val) {
+			// A number in JSON: the mask stays JSON as a string.
+			return append(sp, span{vs, ve, `"` + Mask + `"`})
+		}
+	}
+	return append(sp, span{vs, ve, Mask})
+}
+
+var authChars = charset("._~+/=-", "a-z", "A-Z", "0-9")
+
+func isTelegramBotID(key []byte) bool {
+	if len(key) < 8 || len(key) > 10 {
+		return false
+	}
+	for _, c := range key {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// value finds the value that starts at b[v]: inside its quotes ("…", an
+// escaped \"…\" of JSON in a JSON string, '…'), or unquoted up to a
+// space, a quote, a backslash or punctuation. vs is -1 when there is none.
+func value(b []byte, v int) (vs, ve int, quoted bool) {
+	n := len(b)
+	if v >= n {
+		return -1, 0, false
+	}
+	// A quote escaped m times (0: "…", 1: \"…\" in a JSON string, 3: one
+	// level deeper) ends at the next quote escaped as many times: one
+	// after r backslashes with r mod (2m+2) = m (more are the escapes of
+	// backslashes and quotes of the levels inside).
+	m := 0
+	for v+m < n && b[v+m] == '\\' {
+		m++
+	}
+	switch c := b[v]; {
+	case v+m < n && b[v+m] == '"' && m%2 == 1 || c == '"':
+		start := v + m + 1
+		for i := start; i < n; i++ {
+			if b[i] != '"' {
+				continue
+			}
+			r := 0
+			for i-r-1 >= start && b[i-r-1] == '\\' {
+				r++
+			}
+			if r%(2*m+2) == m {
+				return start, i - m, true
+			}
+		}
+	case c == '\'':
+		for i := v + 1; i < n; i++ {
+			switch b[i] {
+			case c:
+				return v + 1, i, true
+			case '\\', '\n':
+				return -1, 0, false
+			}
+		}
+	default:
+		i := v
+		for i < n && !unquotedStop[b[i]] {
+			i++
+		}
+		if i > v {
+			return v, i, false
+		}
+	}
+	return -1, 0, false
+}
+
+var unquotedStop = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n\"'`\\,;&(){}[]<>|") {
+		t[c] = true
+	}
+	return t
+}()
+
+// secretValue reports whether val, assigned to key, is a secret to mask:
+// not a placeholder, a type, a reference to a variable or code.
+func secretValue(val, key []byte, kind int, quoted bool) bool {
+	if len(val) == 0 || !quoted && len(val) < 2 {
+		return false
+	}
+	switch val[0] {
+	case '$', '%', '<', '{', '[', '*', '/', '~':
+		return false // ${VAR}, %(x)s, <your-password>, {{…}}, ****, a path
+	}
+	if bytes.HasPrefix(val, []byte("./")) || bytes.HasPrefix(val, []byte("../")) {
+		return false
+	}
+	switch lower(val) {
+	case "null", "none", "nil", "true", "false", "undefined", "string", "str", "number", "int",
+		"integer", "bool", "boolean", "any", "object", "optional", "required", "redacted", "hidden",
+		"masked", "empty", "secret", "password", "token", "string?", "str?":
+		return false
+	}
+	if !quoted && (bytes.EqualFold(val, key) || isIdentChain(val)) {
+		return false // password=password, config.password, process.env.X
+	}
+	if bytes.Count(val, val[:1]) == len(val) {
+		return false // ..., ****, xxxxxxxx
+	}
+	if kind == kindToken {
+		if len(val) < 8 {
+			return false
+		}
+		letters := true // a word, not a key: access_token: "undefined_value"
+		for _, c := range val {
+			if !(isUpper(c) || isLower(c) || c == '_' || c == '.' || c == '-') {
+				letters = false
+				break
+			}
+		}
+		if letters {
+			return false
+		}
+	}
+	return true
+}
+
+// isIdentChain reports names joined by dots: a.b, process.env.X.
+func isIdentChain(v []byte) bool {
+	if bytes.IndexByte(v, '.') < 0 {
+		return false
+	}
+	for _, part := range bytes.Split(v, []byte(".")) {
+		if len(part) == 0 || isDigit(part[0]) {
+			return false
+		}
+		for _, c := range part {
+			if !isWord(c) && c != '$' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isNumber(v []byte) bool {
+	if len(v) == 0 {
+		return false
+	}
+	for _, c := range v {
+		if !isDigit(c) && c != '-' && c != '+' && c != '.' && c != 'e' && c != 'E' {
+			return false
+		}
+	}
+	return isDigit(v[0]) || v[0] == '-'
+}
+
+// scanURLs finds passwords in URLs: scheme://user:password@host. The
+// scheme, the user and the host stay readable.
+func scanURLs(b []byte, sp []span) []span {
+	indexAll(b, []byte("://"), func(i int) {
+		s := i
+		for s > 0 && (isAlnum(b[s-1]) || b[s-1] == '+' || b[s-1] == '.' || b[s-1] == '-') {
+			s--
+		}
+		if i-s < 2 || isDigit(b[s]) {
+			return
+		}
+		// The authority: up to the path, query or fragment.
+		a, at := i+3, -1
+		for a < len(b) && !authorityEnd[b[a]] {
+			if b[a] == '@' {
+				at = a // the last one: an unescaped @ in the password
+			}
+			a++
+		}
+		if at < 0 || at+1 >= len(b) || !(isAlnum(b[at+1]) || b[at+1] == '[') {
+			return
+		}
+		colon := bytes.IndexByte(b[i+3:at], ':')
+		if colon < 0 || i+3+colon+1 >= at {
+			return // a user without a password
+		}
+		sp = append(sp, span{i + 3 + colon + 1, at, Mask})
+	})
+	return sp
+}
+
+var authorityEnd = func() (t [256]bool) {
+	for _, c := range []byte("/?# \t\r\n\"'`\\<>") {
+		t[c] = true
+	}
+	return t
+}()
+
+// scanEmails finds email addresses: user@example.com becomes [EMAIL].
+// Not: the user of an URL (git@github.com: a login, not a mailbox),
+// noreply addresses, package@1.2.3, icon@2x.png.
+func scanEmails(b []byte, sp []span) []span {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '@')
+		if j < 0 {
+			return sp
+		}
+		at := i + j
+		i = at + 1
+		s := at
+		for s > 0 && at-s < 64 && emailLocal[b[s-1]] {
+			s--
+		}
+		s = boundary(b, s)
+		for s < at && b[s] == '.' {
+			s++
+		}
+		if s >= at || s > 0 && (b[s-1] == '/' || emailLocal[b[s-1]]) {
+			continue
+		}
+		if s > 0 && b[s-1] == ':' && !(s >= 7 && bytes.EqualFold(b[s-7:s-1], []byte("mailto"))) {
+			continue // user:password@host: the password (scanURLs)
+		}
+		local := b[s:at]
+		if !bytes.ContainsFunc(local, func(r rune) bool { return r < 0x80 && isAlnum(byte(r)) }) {
+			continue // +@pytest.fixture
+		}
+		if string(local) == "git" || bytes.HasPrefix(local, []byte("noreply")) || bytes.HasPrefix(local, []byte("no-reply")) {
+			continue
+		}
+		e := at + 1
+		for e < len(b) && e-at < 254 && (isAlnum(b[e]) || b[e] == '-' || b[e] == '.') {
+			e++
+		}
+		for e > at+1 && (b[e-1] == '.' || b[e-1] == '-') {
+			e--
+		}
+		domain := b[at+1 : e]
+		dot := bytes.LastIndexByte(domain, '.')
+		if dot <= 0 || bytes.Contains(domain, []byte("..")) {
+			continue
+		}
+		tld := domain[dot+1:]
+		if len(tld) < 2 || len(tld) > 24 || !allLetters(tld) || fileExtensions[lower(tld)] {
+			continue
+		}
+		if first := domain[:bytes.IndexByte(domain, '.')]; len(first) >= 2 && first[len(first)-1] == 'x' && allDigits(first[:len(first)-1]) {
+			continue // icon@2x.png
+		}
+		sp = append(sp, span{s, e, EmailMask})
+		i = e
+	}
+}
+
+var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
+
+func allLetters(s []byte) bool {
+	for _, c := range s {
+		if !isUpper(c) && !isLower(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(s []byte) bool {
+	for _, c := range s {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return len(s) > 0
+}
+
+// fileExtensions are top-level domains that are far more often the end of
+// a file name: pkg@1.0/index.js is not an address.
+var fileExtensions = map[string]bool{
+	"png": true, "jpg": true, "jpeg": true, "gif": true, "svg": true, "webp": true, "ico": true,
+	"js": true, "mjs": true, "cjs": true, "ts": true, "tsx": true, "jsx": true, "json": true,
+	"css": true, "scss": true, "html": true, "md": true, "py": true, "go": true, "rs": true,
+	"rb": true, "java": true, "kt": true, "txt": true, "yml": true, "yaml": true, "toml": true,
+	"lock": true, "map": true, "wasm": true, "vue": true, "svelte": true, "sh": true,
+}
+
+// scanPrivateKeys finds private key blocks, with real or JSON-escaped
+// newlines: BEGIN to END when both are in the same string, else the BEGIN
+// line and the base64 lines after it.
+func scanPrivateKeys(b []byte, sp []span) []span {
+	begin := []byte("-----BEGIN")
+	indexAll(b, begin, func(i int) {
+		h := i + len(begin)
+		he := bytes.Index(b[h:min(len(b), h+80)], []byte("-----"))
+		if he < 0 || !bytes.Contains(b[h:h+he], []byte("PRIVATE KEY")) {
+			return
+		}
+		he += h + 5
+		if end := bytes.Index(b[he:min(len(b), he+64<<10)], []byte("-----END")); end >= 0 {
+			end += he
+			if ee := bytes.Index(b[end+8:min(len(b), end+88)], []byte("-----")); ee >= 0 {
+				ee += end + 8 + 5
+				if bytes.Contains(b[end:ee], []byte("PRIVATE KEY")) && !bareQuote(b, i, ee) {
+					sp = append(sp, span{i, ee, Mask})
+					return
+				}
+			}
+		}
+		e := he
+		for e < len(b) {
+			switch c := b[e]; {
+			case class[c]&cB64 != 0 && c != '_' && c != '-', c == '\r', c == '\n':
+				e++
+			case c == '\\' && e+1 < len(b) && (b[e+1] == 'n' || b[e+1] == 'r'):
+				e += 2
+			default:
+				sp = append(sp, span{i, e, Mask})
+				return
+			}
+		}
+		sp = append(sp, span{i, e, Mask})
+	})
+	return sp
+}
+
+// bareQuote reports whether b[i:j] holds a quote that is not escaped: the
+// end of a JSON string, which a mask must not take away.
+func bareQuote(b []byte, i, j int) bool {
+	for k := i; k < j; k++ {
+		if b[k] == '"' && (k == 0 || b[k-1] != '\\' || !escapingAt(b, k-1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// scanHomes finds home directories: the user's own (r.home) becomes ~,
+// another user's name becomes [USER] (/Users/[USER]/src,
+// C:\Users\[USER], -Users-[USER]-src in a project key).
+func (r *Redactor) scanHomes(b []byte, sp []span) []span {
+	own := func(h []byte, j int) {
+		end := j + len(h)
+		if end < len(b) && isNameByte(b[end]) {
+			return // /home/al must not turn /home/alice into ~ice
+		}
+		if h[0] == '-' && j > 0 && (isAlnum(b[j-1]) || b[j-1] == '-') {
+			return // the key form starts a name
+		}
+		sp = append(sp, span{j, end, HomeMask})
+	}
+	for _, h := range r.home {
+		indexAll(b, h, func(j int) { own(h, j) })
+	}
+	for _, dir := range [][]byte{[]byte("Users"), []byte("home")} {
+		indexAll(b, dir, func(i int) {
+			for _, f := range r.homeAt {
+				if j := i - f.at; j >= 0 && bytes.HasPrefix(b[j:], f.form) {
+					own(f.form, j)
+				}
+			}
+			sp = otherHome(b, i, len(dir), dir[0] == 'U', sp)
+		})
+	}
+	return sp
+}
+
+// otherHome masks the user name after "Users" or "home" at b[i:i+n] when
+// they are a home directory: /Users/name, /home/name, C:\Users\name (also
+// JSON-escaped), or -Users-name- in a project key.
+func otherHome(b []byte, i, n int, windows bool, sp []span) []span {
+	if i == 0 || i+n >= len(b) {
+		return sp
+	}
+	before, after := b[i-1], b[i+n]
+	if before != after {
+		return sp
+	}
+	name := i + n + 1
+	switch before {
+	case '/':
+		drive := windows && i >= 3 && (isUpper(b[i-2]) || isLower(b[i-2])) && b[i-3] == '/' // /c/Users, /mnt/c/Users
+		if i >= 2 && (isNameByte(b[i-2]) || b[i-2] == '-') && !drive {
+			return sp // a path inside another: example.com/home/x, src/home/
+		}
+	case '\\':
+		if !windows {
+			return sp
+		}
+		for name < len(b) && b[name] == '\\' {
+			name++
+		}
+		if escapingAt(b, name-1) {
+			// C:\Users\bob as text (in JSON it is C:\\Users\\bob): the
+			// backslash goes with the name, never left to escape a mask.
+			e := name
+			for e < len(b) && (isAlnum(b[e]) || b[e] == '.' || b[e] == '_' || b[e] == '-') {
+				e++
+			}
+			if e > name {
+				sp = append(sp, span{name - 1, e, `\` + UserMask})
+			}
+			return sp
+		}
+	case '-':
+		// A project key: "-Users-bob-src", "C--Users-bob".
+		switch {
+		case i < 2 || !isAlnum(b[i-2]) && b[i-2] != '-':
+		case b[i-2] == '-' && i >= 3 && (isUpper(b[i-3]) || isLower(b[i-3])) && (i < 4 || !isAlnum(b[i-4])):
+		default:
+			return sp
+		}
+		e := name
+		for e < len(b) && isAlnum(b[e]) {
+			e++
+		}
+		if e > name {
+			sp = append(sp, span{name, e, UserMask})
+		}
+		return sp
+	default:
+		return sp
+	}
+	e := name
+	for e < len(b) && (isAlnum(b[e]) || b[e] == '.' || b[e] == '_' || b[e] == '-') {
+		e++
+	}
+	if e == name || string(b[name:e]) == "Shared" {
+		return sp
+	}
+	return append(sp, span{name, e, UserMask})
+}
+
+func isNameByte(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '.' || c >= 0x80
+}

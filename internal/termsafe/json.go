@@ -1,0 +1,171 @@
+package termsafe
+
+import (
+	"bytes"
+	"encoding/binary"
+	"unicode/utf8"
+)
+
+// JSON makes JSON text safe to print anywhere: DEL, the C1 controls
+// (U+0080–U+009F, which some terminals obey as escape sequences), the
+// bidirectional controls (which reorder what is displayed) and U+2028 and
+// U+2029 (line breaks to some readers) become \u escapes, as encoding/json
+// already writes ESC and the other C0 controls (and so does a raw C0
+// control other than whitespace, which only a line that is not quite JSON
+// holds, and which lenient parsers read in a string). A run of bytes that are not
+// UTF-8 becomes one \ufffd, and so does a run of \ufffd escapes (what
+// encoding/json writes for each bad byte of a Go string): one replacement
+// mark for each bad sequence, as String shows it.
+//
+// These characters can only stand inside strings in valid JSON, so the
+// document means the same; only its bytes change. b is returned as is when
+// there is nothing to change.
+func JSON(b []byte) []byte {
+	i := nextJSON(b, 0)
+	if i < 0 {
+		return b
+	}
+	var out []byte // nil until something changes
+	last := 0
+	for i >= 0 {
+		c := b[i]
+		switch {
+		case c == '\\':
+			// A run of \ufffd escapes (the backslash is an escape's: nextJSON
+			// only stops at those).
+			j := i + len(escFFFD)
+			for bytes.HasPrefix(b[j:], escFFFD) {
+				j += len(escFFFD)
+			}
+			if j-i == len(escFFFD) {
+				i = nextJSON(b, j)
+				continue
+			}
+			out = appendCopy(out, b, last, i)
+			out = append(out, escFFFD...)
+			last = j
+			i = nextJSON(b, j)
+			continue
+		case c < utf8.RuneSelf: // DEL, or a C0 control valid JSON has only as an escape
+			out = appendCopy(out, b, last, i)
+			out = appendEscape(out, rune(c))
+			last = i + 1
+			i = nextJSON(b, last)
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			j := i + 1
+			for j < len(b) && b[j] >= utf8.RuneSelf {
+				if r, n := utf8.DecodeRune(b[j:]); r != utf8.RuneError || n > 1 {
+					break
+				}
+				j++
+			}
+			for bytes.HasPrefix(b[j:], escFFFD) {
+				j += len(escFFFD)
+			}
+			out = appendCopy(out, b, last, i)
+			if n := len(out) - len(escFFFD); n < 0 || !bytes.Equal(out[n:], escFFFD) || escapedAt(out, n) {
+				out = append(out, escFFFD...) // unless a mark is just before
+			}
+			last = j
+			i = nextJSON(b, j)
+		case jsonEscaped(r):
+			out = appendCopy(out, b, last, i)
+			out = appendEscape(out, r)
+			last = i + n
+			i = nextJSON(b, last)
+		default:
+			i = nextJSON(b, i+n)
+		}
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[last:]...)
+}
+
+var escFFFD = []byte(`\ufffd`)
+
+// appendCopy appends b[last:i] to out, made with room for all of b on the
+// first change.
+func appendCopy(out, b []byte, last, i int) []byte {
+	if out == nil {
+		out = make([]byte, 0, len(b)+32)
+	}
+	return append(out, b[last:i]...)
+}
+
+// jsonEscaped reports the characters JSON writes as \u escapes (besides
+// the C0 controls and DEL, which JSON looks at byte by byte).
+func jsonEscaped(r rune) bool {
+	return (r >= 0x80 && r < 0xa0) || bidi(r) || r == 0x2028 || r == 0x2029
+}
+
+func appendEscape(out []byte, r rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+}
+
+// nextJSON returns the index of the next byte at or after i that JSON may
+// have to change: DEL, a C0 control other than JSON's whitespace (only
+// in a line that is not valid JSON), a non-ASCII byte, or the backslash of a \ufffd
+// escape followed by another one; -1 when there is none. ASCII text is
+// skipped eight bytes at a time.
+func nextJSON(b []byte, i int) int {
+	for i < len(b) {
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			// A byte >= 0x80, 0x7f, a backslash, or a C0 control.
+			if (x|hasZero(x^dels)|hasZero(x^backslashes)|hasLess(x, 0x20))&highs != 0 {
+				break
+			}
+			i += 8
+		}
+		// The word that stopped the loop, byte by byte.
+		for end := min(i+8, len(b)); i < end; i++ {
+			c := b[i]
+			if c >= 0x7f || c < 0x20 && c != '\n' && c != '\t' && c != '\r' {
+				return i
+			}
+			if c == '\\' {
+				if bytes.HasPrefix(b[i:], escFFFD) && !escapedAt(b, i) && bytes.HasPrefix(b[i+len(escFFFD):], escFFFD) {
+					return i
+				}
+				i++ // the escaped byte is not looked at
+				if i < len(b) && b[i] >= 0x7f {
+					return i
+				}
+				continue
+			}
+		}
+	}
+	return -1
+}
+
+// escapedAt reports whether the backslash at b[i] is itself escaped (it
+// follows an odd run of backslashes).
+func escapedAt(b []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && b[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+const (
+	ones        = 0x0101010101010101
+	highs       = 0x8080808080808080
+	dels        = 0x7f * ones
+	backslashes = '\\' * ones
+)
+
+// hasLess flags (with the byte's high bit) the bytes of x below n (n <=
+// 0x80); the lowest flag is exact.
+func hasLess(x uint64, n byte) uint64 { return (x - uint64(n)*ones) &^ x & highs }
+
+// hasZero flags (with the byte's high bit) the zero bytes of x; the lowest
+// flag is exact, a borrow may add false ones above it.
+func hasZero(x uint64) uint64 { return (x - ones) &^ x & highs }
