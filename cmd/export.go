@@ -111,12 +111,15 @@ func (o *ExportOptions) validate() (export.Format, error) {
 		return "", usageErrorf("export writes HTML or Markdown: --json does not apply (cctx show --json prints the conversation as JSON)")
 	case o.leafSet && o.Leaf == "":
 		return "", usageErrorf("--leaf needs a uuid or a prefix of one (cctx tree lists the leaves)")
+	case o.NoRedact && o.F.Globals.Redact:
+		return "", usageErrorf("--redact and --no-redact contradict each other (export redacts by default)")
 	}
 	return o.format()
 }
 
 func exportRun(o *ExportOptions) error {
 	f := o.F
+	f.redactsItsInput() // and counts what it replaced; --no-redact is no redaction at all
 	format, err := o.validate()
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -19,6 +20,7 @@ type GlobalOptions struct {
 	Dirs    []string
 	Color   string
 	JSON    bool
+	Redact  bool
 	Strict  bool
 	Verbose bool
 }
@@ -31,24 +33,26 @@ type Factory struct {
 	Globals GlobalOptions
 	Args    []string // the command line, as Run got it
 
-	color   bool
-	theme   render.Theme // of color, made once: the guards know its mark
-	report  *diag.Reporter
-	finder  *session.Finder
-	out     *render.Guard // stdout for text
-	outJSON *render.Guard // stdout for JSON text
+	color        bool
+	theme        render.Theme // of color, made once: the guards know its mark
+	report       *diag.Reporter
+	finder       *session.Finder
+	out, outJSON io.Writer      // stdout for text, for JSON text
+	flushes      []func() error // of the writers behind them, in order
+	red          *redact.Redactor
+	redactsInput bool
 }
 
 // Out is stdout: every byte through render's Guard, which lets through
 // only text and cctx's own colours (whatever a view forgot to escape, no
-// terminal obeys it), or with --json through its JSON mode. Commands write
-// nowhere else.
+// terminal obeys it), or with --json through its JSON mode; with --redact
+// every line is redacted first. Commands write nowhere else.
 func (f *Factory) Out() io.Writer {
 	if f.Globals.JSON {
 		return f.OutJSON()
 	}
 	if f.out == nil {
-		f.out = render.NewGuard(f.IO.Out, f.theme)
+		f.out, f.flushes = f.stdout(f.IO.Out, false, f.flushes)
 	}
 	return f.out
 }
@@ -64,24 +68,53 @@ func (f *Factory) Terminal() (in io.Reader, out, errOut io.Writer) {
 // through the Guard's JSON mode, which escapes as JSON does.
 func (f *Factory) OutJSON() io.Writer {
 	if f.outJSON == nil {
-		f.outJSON = render.NewJSONGuard(f.IO.Out)
+		f.outJSON, f.flushes = f.stdout(f.IO.Out, true, f.flushes)
 	}
 	return f.outJSON
 }
 
-// flushOut writes what the guards still hold (a character cut at the end).
+// stdout guards w (and redacts what passes, with --redact), adding to
+// flushes what must be flushed when the output ends.
+func (f *Factory) stdout(w io.Writer, json bool, flushes []func() error) (io.Writer, []func() error) {
+	g := render.NewGuard(w, f.theme)
+	if json {
+		g = render.NewJSONGuard(w)
+	}
+	flushes = append(flushes, g.Flush)
+	if f.Globals.Redact && !f.redactsInput {
+		rl := render.NewRedactLines(g, f.redactor().Bytes)
+		return rl, append([]func() error{rl.Flush}, flushes...)
+	}
+	return g, flushes
+}
+
+// flushOut writes what the stdout writers still hold (a line being
+// redacted, a character cut at the end).
 func (f *Factory) flushOut() {
-	for _, g := range []*render.Guard{f.out, f.outJSON} {
-		if g != nil {
-			g.Flush()
-		}
+	for _, fl := range f.flushes {
+		fl()
 	}
 }
+
+// redactor is --redact's: one for the run.
+func (f *Factory) redactor() *redact.Redactor {
+	if f.red == nil {
+		f.red = redact.New(f.Env.Home)
+	}
+	return f.red
+}
+
+// redactsItsInput says that the command redacts each transcript line as
+// it reads it (show, export): its output is not redacted a second time.
+func (f *Factory) redactsItsInput() { f.redactsInput = true }
 
 // Report is where warnings and notes go (stderr).
 func (f *Factory) Report() *diag.Reporter {
 	if f.report == nil {
 		f.report = diag.New(f.IO.ErrOut, f.Globals.Verbose, f.Globals.Strict)
+		if f.Globals.Redact {
+			f.report.Redact(f.redactor().String)
+		}
 	}
 	return f.report
 }
@@ -104,7 +137,11 @@ func (f *Factory) Finder() (*session.Finder, error) {
 
 // Render is how output should look.
 func (f *Factory) Render() render.Options {
-	return render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: f.theme, Home: f.Env.Home, Now: f.Now()}
+	o := render.Options{TTY: f.IO.IsStdoutTTY(), Width: f.IO.Width(), Theme: f.theme, Home: f.Env.Home, Now: f.Now()}
+	if f.Globals.Redact {
+		o.Redact = f.redactor().String
+	}
+	return o
 }
 
 // resolveColor applies --color, then CLICOLOR_FORCE, then NO_COLOR, then

@@ -85,7 +85,7 @@ func TestShowFlags(t *testing.T) {
 	}{
 		{args: []string{"show", "3f2a", "--tail", "3", "--thinking", "--full", "--agents", "--all", "--no-pager", "--redact"},
 			check: func(o *ShowOptions) bool {
-				return o.Session == "3f2a" && o.Tail == 3 && o.Thinking && o.Full && o.Agents && o.All && o.NoPager && o.Redact
+				return o.Session == "3f2a" && o.Tail == 3 && o.Thinking && o.Full && o.Agents && o.All && o.NoPager && o.F.Globals.Redact
 			}},
 		{args: []string{"show", "latest", "--grep", "migration"},
 			check: func(o *ShowOptions) bool {

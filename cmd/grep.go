@@ -137,7 +137,7 @@ func (o *GrepOptions) roles() (search.RoleSet, error) {
 // pattern compiles PATTERN: case-insensitive when -i, or when it has no
 // capital letter and -s is not given (smart case, as show --grep reads it).
 func (o *GrepOptions) pattern() (*search.Pattern, error) {
-	capital := hasCapital(o.Pattern)
+	capital := search.HasCapital(o.Pattern)
 	if o.Fixed {
 		capital = strings.ContainsFunc(o.Pattern, unicode.IsUpper)
 	}
@@ -216,6 +216,9 @@ func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, d
 		Details: mode == search.Hits && (ro.TTY || f.Globals.JSON), Context: o.Context, MatchText: f.Globals.JSON,
 		Every: f.Globals.Strict, Report: f.Report(), Stdin: f.IO.In,
 	}
+	if f.Globals.Redact {
+		so.Redact = f.redactor().Bytes
+	}
 	var names []string
 	for _, r := range search.Roles {
 		if roles.Has(r) {
@@ -223,7 +226,7 @@ func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, d
 		}
 	}
 	view := render.GrepOptions{
-		Mode: mode, JSON: f.Globals.JSON, Pattern: o.Pattern, ShowPattern: pat.ShowPattern(hasCapital),
+		Mode: mode, JSON: f.Globals.JSON, Pattern: o.Pattern, ShowPattern: pat.ShowPattern(),
 		Fold: pat.Opts.Fold, Roles: names, Dirs: f.Globals.Dirs, Home: f.Env.Home, Now: f.Now(),
 	}
 	return so, view

@@ -8,8 +8,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-
-	"github.com/cctx-dev/cctx/internal/render"
 )
 
 // pager returns where a long output goes: a pager on a terminal (unless
@@ -67,16 +65,15 @@ func (f *Factory) pager(off, json bool) (io.Writer, func() error) {
 		f.Report().Warn("pager %q did not start (%v); printing directly", cmdline, err)
 		return stdout, direct
 	}
-	guarded := render.NewGuard(in, f.theme)
-	if json {
-		guarded = render.NewJSONGuard(in)
-	}
+	guarded, flushes := f.stdout(in, json, nil)
 	// Ctrl-C belongs to the pager while it runs (less uses it to stop a
 	// search); cctx waits for it to exit.
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, os.Interrupt)
 	return guarded, func() error {
-		guarded.Flush()
+		for _, fl := range flushes {
+			fl()
+		}
 		in.Close()
 		err := pc.Wait()
 		signal.Stop(sig)

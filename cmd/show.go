@@ -37,7 +37,6 @@ type ShowOptions struct {
 	Agents       bool
 	Raw          bool
 	NoPager      bool
-	Redact       bool
 	Follow       bool
 
 	// Context ends --follow; nil: Ctrl-C does. PollInterval is --follow's
@@ -104,7 +103,6 @@ honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 	fl.BoolVar(&o.Agents, "agents", false, "show subagent conversations inline under their call")
 	fl.BoolVar(&o.Raw, "raw", false, "print the original JSONL lines of the shown entries")
 	fl.BoolVar(&o.NoPager, "no-pager", false, "do not use a pager")
-	fl.BoolVar(&o.Redact, "redact", false, "mask secrets (API keys, tokens, passwords, private keys, emails) and home paths (docs/redaction.md)")
 	fl.BoolVarP(&o.Follow, "follow", "f", false, "keep printing as the session grows (Ctrl-C stops)")
 	return c
 }
@@ -185,12 +183,13 @@ func showRun(o *ShowOptions) error {
 	return unreadableFiles(f)
 }
 
-// redactor is --redact's, or nil.
+// redactor is --redact's, or nil: show redacts each line as it reads it.
 func (o *ShowOptions) redactor() *redact.Redactor {
-	if !o.Redact {
+	if !o.F.Globals.Redact {
 		return nil
 	}
-	return redact.New(o.F.Env.Home)
+	o.F.redactsItsInput()
+	return o.F.redactor()
 }
 
 // render prints doc in the chosen format.

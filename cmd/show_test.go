@@ -432,43 +432,6 @@ func TestShowModelNamesWithoutDate(t *testing.T) {
 	}
 }
 
-// Smart case: a capital makes --grep case-sensitive, but the letters of
-// escapes, classes and group names are syntax, not text to match.
-func TestGrepSmartCase(t *testing.T) {
-	tests := []struct {
-		pattern string
-		text    string
-		match   bool
-	}{
-		{`error`, "ERROR here", true},
-		{`Error`, "ERROR here", false},
-		{`Error`, "Error here", true},
-		{`\Serror`, "xERROR", true},
-		{`\W?error\b`, " ERROR", true},
-		{`\Derror\B`, "xERRORS", true},
-		{`\P{L}error`, "1ERROR", true},
-		{`\p{Lu}rror`, "ERROR", true},
-		{`\PLerror`, "1ERROR", true},
-		{`\x{1F}error|\x4Aerror`, "JERROR", true},
-		{`(?P<Word>error)`, "ERROR", true},
-		{`(?<Word>error)`, "ERROR", true},
-		{`\QA.B\E`, "a.b", false},
-		{`\Qa.b\E`, "A.B", true},
-		{`\Qa.b\EX`, "a.bx", false},
-		{`\SError`, "xerror", false},
-	}
-	for _, tc := range tests {
-		re, err := grepPattern(tc.pattern)
-		if err != nil {
-			t.Errorf("%s: %v", tc.pattern, err)
-			continue
-		}
-		if got := re.MatchString(tc.text); got != tc.match {
-			t.Errorf("--grep %s on %q: match %v, want %v (%s)", tc.pattern, tc.text, got, tc.match, re)
-		}
-	}
-}
-
 func TestShowFinal(t *testing.T) {
 	p := writeSession(t, craftedSession...)
 	var r result

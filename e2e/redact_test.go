@@ -36,3 +36,62 @@ func TestShowRedactsEveryOutput(t *testing.T) {
 		}
 	}
 }
+
+// --redact covers every command and every format: what people paste
+// (passwords in URLs and assignments, keys, emails, other users' homes)
+// and the user's own home path never reach stdout or stderr, wherever
+// the field is printed (titles, prompts, descriptions, errors, paths,
+// snippets, JSON fields).
+func TestRedactCoversEveryCommand(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, ".claude", "projects")
+	const id = "5ec0e7ed-0000-4000-8000-000000000002"
+	cwd := home + "/app"
+	secrets := []string{"Hunter2pg", "Tr0ub4dor", "alice.smith", "bobuser", "Xk9mQ2vR7tL4pW8zN3bF6hJ1sD5gA0cY", "AbCdEfGhIjKlMnOpQrStUvWxYz012345678", home}
+	paste := `connect postgres://admin:Hunter2pg@db:5432/x as alice.smith@example.com in /Users/bobuser/src with key Xk9mQ2vR7tL4pW8zN3bF6hJ1sD5gA0cY`
+	key := `ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345678`
+	pass := `{\"password\": \"Tr0ub4dor\"}`
+	base := `"sessionId":"` + id + `","cwd":"` + cwd + `","gitBranch":"main","version":"2.1.0"`
+	writeFile(t, root, filepath.Join(strings.ReplaceAll(cwd, "/", "-"), id+".jsonl"), lines(
+		`{"type":"custom-title","customTitle":"connect `+key+`","sessionId":"`+id+`"}`,
+		`{"type":"user","uuid":"u1","parentUuid":null,`+base+`,"timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"`+paste+`"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1",`+base+`,"timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"connect `+key+`"},{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"connect psql postgres://admin:Hunter2pg@db/x","description":"connect as alice.smith@example.com"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+		`{"type":"user","uuid":"r1","parentUuid":"a1",`+base+`,"timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"connect `+pass+` /Users/bobuser/.env"}]}}`,
+		`{"type":"assistant","uuid":"a2","parentUuid":"r1",`+base+`,"timestamp":"2026-01-01T10:00:03Z","requestId":"r2","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t2","name":"Task","input":{"description":"connect alice.smith@example.com","prompt":"`+paste+`","subagent_type":"general-purpose"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+		`{"type":"user","uuid":"r2","parentUuid":"a2",`+base+`,"timestamp":"2026-01-01T10:00:09Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"connect failed: `+key+`"}]}}`,
+		`{"type":"assistant","uuid":"a3","parentUuid":"r2",`+base+`,"timestamp":"2026-01-01T10:00:10Z","requestId":"r3","message":{"id":"m3","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"connect `+paste+`"}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+	))
+	runs := [][]string{
+		{"ls"}, {"ls", "-l"}, {"ls", "--json"}, {"show", id}, {"show", "--full", id}, {"show", "--json", id}, {"show", "--raw", id}, {"show", "--final", id},
+		{"tree", id}, {"tree", "--full", id}, {"tree", "--json", id}, {"tokens"}, {"tokens", "--by", "project"}, {"tokens", "--json", id},
+		{"agents", id}, {"agents", "-v", id}, {"agents", "--json", id}, {"grep", "connect"}, {"grep", "--json", "connect"}, {"grep", "-C", "1", "connect", id},
+		{"export", id}, {"export", "--format", "html", id},
+	}
+	env := []string{"HOME=" + home}
+	for _, tty := range []bool{false, true} {
+		for _, run := range runs {
+			args := append(append([]string(nil), run...), "--redact", "-v")
+			what := strings.Join(run, " ")
+			var r result
+			if tty {
+				what += " (terminal)"
+				r = onTTY(t, env, args...)
+			} else {
+				r = cctxWith(t, opts{env: env}, args...)
+			}
+			if r.code != 0 {
+				t.Errorf("%s: exit %d\n%s", what, r.code, r)
+				continue
+			}
+			for _, s := range secrets {
+				if strings.Contains(r.stdout, s) {
+					i := strings.Index(r.stdout, s)
+					t.Errorf("%s: %q leaks on stdout: %q", what, s, r.stdout[max(0, i-60):min(len(r.stdout), i+60)])
+				}
+				if strings.Contains(r.stderr, s) {
+					t.Errorf("%s: %q leaks on stderr:\n%s", what, s, r.stderr)
+				}
+			}
+		}
+	}
+}

@@ -33,6 +33,23 @@ type Reporter struct {
 	files     int // files that could not be read
 	perFile   map[string]int
 	capped    []string // files whose line warnings passed perFileLimit, in order
+	redact    func(string) string
+}
+
+// Redact makes every line the Reporter prints pass fn first (--redact:
+// warnings name files under the home and quote what lines hold).
+func (r *Reporter) Redact(fn func(string) string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.redact = fn
+}
+
+// text is s as printed: redacted with --redact, then escaped.
+func (r *Reporter) text(s string) string {
+	if r.redact != nil {
+		s = r.redact(s)
+	}
+	return termsafe.String(s)
 }
 
 // New returns a Reporter writing to w (normally stderr). verbose prints
@@ -92,7 +109,7 @@ func (r *Reporter) Warn(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.warnings++
-	fmt.Fprintf(r.w, "cctx: warning: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(r.w, "cctx: warning: %s\n", r.text(fmt.Sprintf(format, args...)))
 }
 
 // FileError reports a file that could not be read (the rest is read on).
@@ -127,21 +144,21 @@ func (r *Reporter) UnreadableFiles() int {
 func (r *Reporter) Info(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "cctx: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(r.w, "cctx: %s\n", r.text(fmt.Sprintf(format, args...)))
 }
 
 // Error reports why the command failed: "cctx: error: …".
 func (r *Reporter) Error(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "cctx: error: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(r.w, "cctx: error: %s\n", r.text(fmt.Sprintf(format, args...)))
 }
 
 // Budget reports a budget that was exceeded: "cctx: budget exceeded: …".
 func (r *Reporter) Budget(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "cctx: budget exceeded: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(r.w, "cctx: budget exceeded: %s\n", r.text(fmt.Sprintf(format, args...)))
 }
 
 // Hint offers a way out after an error, with the items it lists indented
@@ -149,13 +166,13 @@ func (r *Reporter) Budget(format string, args ...any) {
 func (r *Reporter) Hint(head string, items []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "cctx: hint: %s\n", termsafe.String(head))
+	fmt.Fprintf(r.w, "cctx: hint: %s\n", r.text(head))
 	for i, it := range items {
 		if i == 20 {
 			fmt.Fprintf(r.w, "  … and %d more\n", len(items)-i)
 			break
 		}
-		fmt.Fprintf(r.w, "  %s\n", termsafe.String(it))
+		fmt.Fprintf(r.w, "  %s\n", r.text(it))
 	}
 }
 
@@ -166,7 +183,7 @@ func (r *Reporter) Note(format string, args ...any) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.w, "cctx: note: %s\n", termsafe.String(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(r.w, "cctx: note: %s\n", r.text(fmt.Sprintf(format, args...)))
 }
 
 // Line reports a skipped transcript line. Every skipped line counts as a
@@ -182,7 +199,7 @@ func (r *Reporter) Line(is reader.Issue) {
 	r.warnings++
 	if is.Kind == reader.TruncatedTail && !r.strict {
 		if r.verbose {
-			fmt.Fprintf(r.w, "cctx: note: %s\n", termsafe.String(is.Error()))
+			fmt.Fprintf(r.w, "cctx: note: %s\n", r.text(is.Error()))
 		}
 		return
 	}
@@ -190,7 +207,7 @@ func (r *Reporter) Line(is reader.Issue) {
 	r.perFile[is.File] = n
 	switch {
 	case r.verbose || n <= perFileLimit:
-		fmt.Fprintf(r.w, "cctx: warning: %s\n", termsafe.String(is.Error()))
+		fmt.Fprintf(r.w, "cctx: warning: %s\n", r.text(is.Error()))
 	case n == perFileLimit+1:
 		r.capped = append(r.capped, is.File) // counted in Flush
 	}
@@ -203,7 +220,7 @@ func (r *Reporter) Flush() {
 	defer r.mu.Unlock()
 	for _, file := range r.capped {
 		n := r.perFile[file] - perFileLimit
-		fmt.Fprintf(r.w, "cctx: warning: %s: %d more line warning(s) (-v shows each)\n", termsafe.String(file), n)
+		fmt.Fprintf(r.w, "cctx: warning: %s: %d more line warning(s) (-v shows each)\n", r.text(file), n)
 	}
 	r.capped = nil
 }

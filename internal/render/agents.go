@@ -58,7 +58,7 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		if a.Depth > 0 {
 			id = strings.Repeat("  ", a.Depth-1) + "└ " + id
 		}
-		desc := Safe(a.Description)
+		desc := Safe(ro.Redacted(a.Description))
 		if a.Name != "" {
 			desc = Safe("@"+a.Name) + " " + desc
 		}
@@ -70,7 +70,7 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 			agentsStatus(a, th), agentsCount(a.Total.APICalls), Count(a.Total.Tokens), agentsCost(a.Total, true),
 			dur, strconv.Itoa(a.ToolUses), Cut(Safe(a.ParentID), 12)}
 		if verbose {
-			row = append(row, Cut(Safe(agentsFirstLine(a.Prompt)), 40), Safe(TildePath(a.Path, ro.Home)))
+			row = append(row, Cut(Safe(agentsFirstLine(ro.Redacted(a.Prompt))), 40), Safe(TildePath(a.Path, ro.Home)))
 		}
 		t.Row(row...)
 	}
@@ -95,7 +95,7 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 			if who == "" {
 				who = "(" + Safe(c.ToolUseID) + ")"
 			}
-			reason := OneLine(c.ErrorText)
+			reason := OneLine(ro.Redacted(c.ErrorText))
 			if ro.TTY {
 				reason = Cut(reason, max(ro.Width-Width(who)-4-Width(agents.CallStatus(c)), 20))
 			}

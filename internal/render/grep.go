@@ -131,7 +131,7 @@ func (g *grepView) meta(r *search.Result) string {
 }
 
 func (g *grepView) titleCell(r *search.Result, used int) string {
-	t := Safe(grepTitle(r))
+	t := Safe(g.ro.Redacted(grepTitle(r)))
 	if t == "" {
 		return g.ro.Theme.Dim("(untitled)")
 	}

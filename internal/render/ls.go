@@ -37,7 +37,7 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 	}
 	tw := titleWidth(o.Width, cols, rows)
 	for i, in := range list {
-		title := Safe(in.Title)
+		title := Safe(o.Redacted(in.Title))
 		switch {
 		case !o.TTY:
 		case in.Orphan:
@@ -89,7 +89,7 @@ func lsCells(in *session.Info, o Options) []string {
 		agents = fmt.Sprint(in.Subagents)
 	}
 	return []string{th.Cyan(Short(in.ID)), active,
-		CutLeft(Safe(TildePath(project, o.Home)), 32), Cut(Safe(in.GitBranch), 20), agents}
+		CutLeft(Safe(o.Redacted(TildePath(project, o.Home))), 32), Cut(Safe(in.GitBranch), 20), agents}
 }
 
 // titleWidth is what is left of the terminal for the last (title) column

@@ -20,6 +20,20 @@ type Options struct {
 	Theme Theme
 	Home  string    // the user's home, shown as ~ in paths on a terminal
 	Now   time.Time // for relative times ("3h ago")
+
+	// Redact masks secrets and home paths (--redact); nil keeps text as
+	// it is. Stdout is redacted line by line anyway (RedactLines): a view
+	// calls Redacted on transcript text it cuts to a width, so that no
+	// part of a secret is left to show.
+	Redact func(string) string
+}
+
+// Redacted is s as --redact shows it.
+func (o Options) Redacted(s string) string {
+	if o.Redact == nil {
+		return s
+	}
+	return o.Redact(s)
 }
 
 // TildePath shows a path under the home as ~/…, for people.

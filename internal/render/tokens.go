@@ -393,7 +393,7 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 	t := NewTable(o, "SESSION", "PROJECT", "STARTED", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
 	for _, s := range rep.Sessions {
 		started := Timestamp(s.Started)
-		project := Safe(s.Project)
+		project := Safe(o.Redacted(s.Project))
 		if o.TTY {
 			if !s.Started.IsZero() {
 				started = s.Started.In(zoneOf(rep)).Format("2006-01-02 15:04")

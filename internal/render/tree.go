@@ -238,7 +238,7 @@ func (v *treeView) clock(t time.Time) string {
 
 // quote prints a prompt: made safe, on one line, cut to the width left.
 func (v *treeView) quote(s string, used int) string {
-	s = OneLine(s)
+	s = OneLine(v.ro.Redacted(s))
 	width := 100
 	if v.ro.TTY {
 		width = v.ro.Width - used
@@ -296,7 +296,7 @@ func (v *treeView) agentText(a *tree.Agent, indent int) string {
 		if v.ro.TTY {
 			width = min(width, v.ro.Width-indent-Width(head)-Width(tail)-3)
 		}
-		s += ` "` + Cut(Safe(a.Description), max(width, 10)) + `"`
+		s += ` "` + Cut(Safe(v.ro.Redacted(a.Description)), max(width, 10)) + `"`
 	}
 	return s + tail
 }
@@ -380,7 +380,7 @@ func (v *treeView) entryText(n *tree.Node) string {
 	if !n.Timestamp.IsZero() {
 		ts = n.Timestamp.Local().Format("15:04")
 	}
-	desc := entryDesc(v.t, n)
+	desc := entryDesc(v.t, n, v.ro.Redacted)
 	if n.Fork {
 		desc += "  ⑂ fork"
 	}
@@ -394,7 +394,7 @@ func (v *treeView) entryText(n *tree.Node) string {
 	return mark + " " + s
 }
 
-func entryDesc(t *tree.Tree, n *tree.Node) string {
+func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string) string {
 	typ := n.Type
 	if n.Subtype != "" {
 		typ += "/" + n.Subtype
@@ -421,7 +421,7 @@ func entryDesc(t *tree.Tree, n *tree.Node) string {
 		if n.CompactSummary {
 			typ += " (compaction summary)"
 		}
-		return typ + ` "` + Cut(OneLine(n.Prompt), 60) + `"`
+		return typ + ` "` + Cut(OneLine(redact(n.Prompt)), 60) + `"`
 	case n.Type == "assistant":
 		var parts []string
 		if n.Content&reader.HasThinking != 0 {

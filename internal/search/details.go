@@ -152,6 +152,9 @@ func (c *contexts) context(n *tree.Node) (Context, bool) {
 	if err != nil {
 		return Context{}, false
 	}
+	if c.e.o.Redact != nil {
+		raw = c.e.o.Redact(raw)
+	}
 	var x Context
 	found := false
 	c.dec.Readables(raw, c.e.o.Roles.Has(RoleThinking), func(rd *reader.Readable) bool {

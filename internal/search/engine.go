@@ -326,6 +326,13 @@ func (fs *fileSearch) options(base int, st *Stats) reader.Options {
 				return false
 			}
 			st.Lines++
+			if o.Redact != nil {
+				// The line as --redact shows it is what is searched: a
+				// masked secret is not found, and nothing shown holds one.
+				if sl, ok = reader.ParseSearchLine(o.Redact(l)); !ok {
+					return true
+				}
+			}
 			fs.line(&sl, fs.r.Line()+base-1)
 			return false
 		},

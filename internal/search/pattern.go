@@ -46,11 +46,7 @@ func Compile(src string, o PatternOptions) (*Pattern, error) {
 	if o.Fixed {
 		expr = regexp.QuoteMeta(src)
 	} else if _, err := syntax.Parse(src, syntax.Perl); err != nil {
-		var se *syntax.Error
-		if errors.As(err, &se) {
-			return nil, &PatternError{Pattern: src, Pos: errorPos(src, se), Msg: string(se.Code)}
-		}
-		return nil, &PatternError{Pattern: src, Msg: err.Error()}
+		return nil, compileError(src, err)
 	}
 	if o.Word {
 		expr = `\b(?:` + expr + `)\b`
@@ -89,10 +85,19 @@ func (p *Pattern) Literals() []string {
 	return out
 }
 
-// ShowPattern is the pattern as `cctx show --grep` reads it (case
-// insensitive unless it has a capital letter), matching what this one
-// matches: fixed strings quoted, words bounded, case made explicit.
-func (p *Pattern) ShowPattern(hasCapital func(string) bool) string {
+// compileError is the PatternError of a pattern that does not compile.
+func compileError(src string, err error) *PatternError {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return &PatternError{Pattern: src, Pos: errorPos(src, se), Msg: string(se.Code)}
+	}
+	return &PatternError{Pattern: src, Msg: err.Error()}
+}
+
+// ShowPattern is the pattern as `cctx show --grep` reads it (SmartCase),
+// matching what this one matches: fixed strings quoted, words bounded,
+// case made explicit.
+func (p *Pattern) ShowPattern() string {
 	expr := p.Source
 	if p.Opts.Fixed {
 		expr = regexp.QuoteMeta(expr)
@@ -100,7 +105,7 @@ func (p *Pattern) ShowPattern(hasCapital func(string) bool) string {
 	if p.Opts.Word {
 		expr = `\b(?:` + expr + `)\b`
 	}
-	switch capital := hasCapital(expr); {
+	switch capital := HasCapital(expr); {
 	case p.Opts.Fold && capital:
 		expr = "(?i)" + expr
 	case !p.Opts.Fold && !capital:

@@ -93,7 +93,10 @@ type Options struct {
 	MatchText bool
 	// Every reads every line, without the prefilter (--strict: every line
 	// is then checked).
-	Every   bool
+	Every bool
+	// Redact (--redact) masks each line a match may be in before it is
+	// searched: what is found and shown is the redacted text.
+	Redact  func([]byte) []byte
 	Workers int // files searched at once (0: one per core)
 	Report  *diag.Reporter
 	Stdin   io.Reader // what "-" reads
