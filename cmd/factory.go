@@ -31,6 +31,7 @@ type Factory struct {
 	Now     func() time.Time
 	Env     session.Env
 	Globals GlobalOptions
+	Args    []string // the command line, as Run got it
 
 	color        bool
 	theme        render.Theme // of color, made once: the guards know its mark
@@ -54,6 +55,13 @@ func (f *Factory) Out() io.Writer {
 		f.out, f.flushes = f.stdout(f.IO.Out, false, f.flushes)
 	}
 	return f.out
+}
+
+// Terminal is the process's own streams, for a program cctx hands them
+// to (cctx resume runs claude with them on Windows, where there is no
+// exec); what cctx prints itself goes through Out.
+func (f *Factory) Terminal() (in io.Reader, out, errOut io.Writer) {
+	return f.IO.In, f.IO.Out, f.IO.ErrOut
 }
 
 // OutJSON is stdout for JSON text (--json, JSONL, raw transcript lines):

@@ -179,7 +179,7 @@ func TestTokensFlags(t *testing.T) {
 			check: func(o *TokensOptions) bool {
 				return o.dates.Since.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) && o.dates.Until.After(time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC))
 			}},
-		{args: []string{"tokens", "--by", "week"}, wantErr: `--by "week": choose one of`},
+		{args: []string{"tokens", "--by", "fortnight"}, wantErr: `--by "fortnight": choose one of`},
 		{args: []string{"tokens", "--max-tokens", "lots"}, wantErr: "--max-tokens"},
 		{args: []string{"tokens", "--max-cost", "-1"}, wantErr: "--max-cost"},
 		{args: []string{"tokens", "--since", "someday"}, wantErr: "--since: cannot read"},

@@ -195,6 +195,9 @@ func grepRun(o *GrepOptions) error {
 	if !found {
 		return &silentError{code: ExitError} // as grep: 1 when nothing matched
 	}
+	if f.IO.IsStdoutTTY() && !f.Globals.JSON {
+		f.Report().Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)
+	}
 	return nil
 }
 

@@ -130,5 +130,8 @@ func lsNotes(f *Factory, list session.Listing, finder *session.Finder, o *LsOpti
 	if list.Empty > 0 && f.IO.IsStdoutTTY() {
 		rep.Info("%d file(s) without conversation hidden (--empty)", list.Empty)
 	}
+	if len(list.Sessions) > 0 && f.IO.IsStdoutTTY() && !f.Globals.JSON {
+		rep.Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)
+	}
 	archiveHint(f, finder)
 }

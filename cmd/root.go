@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -22,19 +21,6 @@ const (
 	ExitUsage  = 2 // bad flag or argument, unknown or ambiguous session
 	ExitBudget = 3 // a --max-* budget was exceeded
 )
-
-// Version is set at link time (-ldflags "-X github.com/cctx-dev/cctx/cmd.Version=…").
-var Version = ""
-
-func version() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *Factory) *cobra.Command {
@@ -60,7 +46,9 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
   cctx tree ef95                  # its branches, compactions and subagents
   cctx tokens ef95                # usage per API call, by agent and model, cost
   cctx agents ef95                # its subagents, each linked to its call
-  cctx tokens --since 7d --max-cost 20 --budget-total   # exit 3 when the week cost more`,
+  cctx resume ef95                # reopen it in Claude Code, in its directory
+  cctx tokens --since 7d --max-cost 20 --budget-total   # exit 3 when the week cost more
+  cctx tokens --by block --since 1d      # 5-hour plan windows, the current one live with --watch`,
 		Version:       version(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -69,7 +57,6 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 		},
 	}
 	root.SetVersionTemplate("cctx {{.Version}}\n")
-	root.CompletionOptions.HiddenDefaultCmd = true
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&f.Globals.Dirs, "dir", nil, "projects dir, config dir holding projects/, or one project folder (repeatable; default: CLAUDE_CONFIG_DIR or ~/.claude)")
 	pf.StringVar(&f.Globals.Color, "color", "auto", "colour output: auto, always or never (auto honours NO_COLOR)")
@@ -89,6 +76,8 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdArchive(f, nil))
 	root.AddCommand(NewCmdGrep(f, nil))
 	root.AddCommand(NewCmdExport(f, nil))
+	root.AddCommand(NewCmdResume(f, nil))
+	addCompletions(f, root)
 	return root
 }
 
@@ -100,7 +89,7 @@ func Execute() int {
 // Run runs cctx with the given arguments and streams and maps the outcome
 // to an exit code. Nothing else decides exit codes.
 func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) int {
-	f := &Factory{IO: io, Env: env, Now: now}
+	f := &Factory{IO: io, Env: env, Now: now, Args: args}
 	root := NewRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(io.In)

@@ -1,13 +1,15 @@
 package cmd
 
 import (
-	"slices"
+	"context"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokenreport"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
@@ -20,58 +22,77 @@ type TokensOptions struct {
 	Since    string
 	Until    string
 	Pricing  string
+	TZ       string
+	Format   string
+	Watch    string // --watch: seconds between frames ("" off)
 
 	MaxTokens, MaxOutput, MaxContext, MaxCalls, MaxCost string
 	BudgetTotal                                         bool
 
+	// Context ends --watch; nil: Ctrl-C does.
+	Context context.Context
+
 	// What the flags say, parsed by validate.
-	by     tokens.Grouping
-	budget tokens.Budget
-	dates  dateRange
-	prices *tokens.Prices
+	by       tokens.Grouping
+	budget   tokens.Budget
+	dates    dateRange
+	prices   *tokens.Prices
+	zone     *time.Location
+	format   string        // table, json, markdown or ndjson
+	interval time.Duration // --watch; 0: no watch
 }
 
 // NewCmdTokens builds `cctx tokens`.
 func NewCmdTokens(f *Factory, runF func(*TokensOptions) error) *cobra.Command {
 	o := &TokensOptions{F: f}
-	var names []string
-	for _, g := range tokens.Groupings {
-		names = append(names, string(g))
-	}
 	c := &cobra.Command{
 		Use:   "tokens [<session>...]",
-		Short: "Token usage per API call, deduplicated, with totals, cost and budgets",
+		Short: "Token usage per API call, deduplicated, with totals, cost, plan windows and budgets",
 		Long: `Token usage per API response, counted once, with totals and cost.
 
 Claude Code writes one API response as several lines that repeat its usage,
 early ones with a partial output count. cctx counts each response once: by
 (message.id, requestId), keeping the largest usage. Every response counts: on
 abandoned branches, in inline sidechains and in subagent transcripts (each
-attributed to its agent). When several sessions are counted together, a
-response that a resumed session replays from an earlier one counts once, in
-the session that started first; a single session's report counts everything
-its files hold.
+attributed to its agent). Across several sessions a response that a resumed
+session replays counts once, in the session that started first.
 
 With one session: a row per response, then totals by agent and by model.
 With several, or none (every session under the roots, narrowed by --project,
---since and --until): a row per session. --by chooses another grouping.
+--since and --until): a row per session. --by chooses another grouping:
+  model, agent, session, project, response
+  hour, day, week, month   in --tz (default: local time; weeks start Monday)
+  block        5-hour windows as Claude's plan limits count them: a block
+               starts at the hour of its first message and lasts 5 hours;
+               the next message after it starts the next block; the
+               current block shows its time left, burn rate and projection
+  agent-type   subagent types (general-purpose, Explore, …) across sessions
+  tool         calls, errors and result size of each tool (MCP tools by
+               server: mcp:<server>); result tokens are an estimate (bytes/4)
 
-Cost comes from an embedded, dated price table (--pricing FILE replaces it:
-same JSON format, see docs/pricing.md). A model without a row of its own is
-estimated at its family's newest row (flagged, with one warning); a model of
-no known family gets no cost and one warning.
+Cost comes from an embedded, dated price table (--pricing FILE replaces it,
+see docs/pricing.md); a model priced by an estimate is flagged (~$).
 
-Budgets make a CI job fail: when any --max-* limit is exceeded the report is
-printed all the same, stderr names each budget, and cctx exits 3. With several
-sessions each is checked on its own, unless --budget-total checks the sum.
-Counts accept k, M and G suffixes.`,
+Budgets make a CI job fail: when a --max-* limit is exceeded the report is
+printed all the same, stderr names each budget, and cctx exits 3. Each
+session is checked on its own, each group with --by (--by block: every
+block), or the sum with --budget-total. Counts accept k, M and G suffixes.
+
+--format markdown writes a table for $GITHUB_STEP_SUMMARY or a pull request,
+budgets marked ✔/✘; --format ndjson streams --by response as one JSON object
+a line. --watch redraws the current block (or --by day: today) every few
+seconds until Ctrl-C; in a pipe it prints one snapshot per interval.`,
 		Example: `  cctx tokens latest
   cctx tokens --since 7d --by day
-  cctx tokens 3f2a --json | jq '.total.cost_usd'
+  cctx tokens --by block --since 2d            # 5-hour plan windows, the current one last
+  cctx tokens --watch                          # live view of the current block
+  cctx tokens --by tool --since 7d             # which tool fills the context
+  cctx tokens --by response --format ndjson > usage.ndjson
+  cctx tokens --since 1d --max-cost 20 --by block --format markdown >> "$GITHUB_STEP_SUMMARY"
   cctx tokens "$SESSION" --max-cost 5 --max-context 150k   # exit 3 when over`,
 		Args: argsBetween(0, -1),
 		RunE: func(c *cobra.Command, args []string) error {
-			o.Sessions = args
+			o.Sessions = o.takeWatchArg(c, args)
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -81,84 +102,36 @@ Counts accept k, M and G suffixes.`,
 			return tokensRun(o)
 		},
 	}
-	fl := c.Flags()
-	fl.StringVar(&o.By, "by", "", "group by `KIND`: "+strings.Join(names, ", "))
-	fl.StringVar(&o.Project, "project", "", "only sessions whose cwd is `PATH` or inside it")
-	fl.StringVar(&o.Since, "since", "", "only responses since `DATE` (2026-01-31, 12h, 7d, today)")
-	fl.StringVar(&o.Until, "until", "", "only responses until `DATE` (a bare date includes that day)")
-	fl.StringVar(&o.Pricing, "pricing", "", "price table `FILE` (JSON) instead of the embedded one")
-	fl.StringVar(&o.MaxTokens, "max-tokens", "", "fail (exit 3) above `N` total tokens")
-	fl.StringVar(&o.MaxOutput, "max-output-tokens", "", "fail (exit 3) above `N` output tokens")
-	fl.StringVar(&o.MaxContext, "max-context", "", "fail (exit 3) when any response's context exceeds `N` tokens")
-	fl.StringVar(&o.MaxCalls, "max-api-calls", "", "fail (exit 3) above `N` API calls")
-	fl.StringVar(&o.MaxCost, "max-cost", "", "fail (exit 3) above `USD`")
-	fl.BoolVar(&o.BudgetTotal, "budget-total", false, "check budgets against the sum of all sessions, not each session")
+	o.addFlags(c)
 	return c
 }
 
-func (o *TokensOptions) parseBudget() (tokens.Budget, error) {
-	b := tokens.NoBudget
-	for _, lim := range []struct {
-		flag, val string
-		dst       *int64
-	}{
-		{"--max-tokens", o.MaxTokens, &b.Tokens},
-		{"--max-output-tokens", o.MaxOutput, &b.Output},
-		{"--max-context", o.MaxContext, &b.Context},
-		{"--max-api-calls", o.MaxCalls, &b.APICalls},
-	} {
-		if lim.val == "" {
-			continue
-		}
-		n, err := tokens.ParseCount(lim.val)
-		if err != nil {
-			return b, usageErrorf("%s: %v", lim.flag, err)
-		}
-		*lim.dst = n
-	}
-	if o.MaxCost != "" {
-		v, err := tokens.ParseUSD(o.MaxCost)
-		if err != nil {
-			return b, usageErrorf("--max-cost: %v", err)
-		}
-		b.CostUSD = v
-	}
-	return b, nil
-}
-
 func tokensRun(o *TokensOptions) error {
+	switch {
+	case o.interval > 0:
+		return tokensWatch(o)
+	case o.format == formatNDJSON:
+		return tokensStream(o)
+	}
 	f := o.F
-	by, budget, dates, prices := o.by, o.budget, o.dates, o.prices
-	finder, inputs, err := o.inputs(dates)
+	finder, inputs, err := o.inputs(o.dates)
 	if err != nil {
 		return err
 	}
 	// The shape of the report follows the arguments, not how many sessions
 	// had responses: one session argument is a per-response report.
 	single := len(o.Sessions) == 1
-	withResponses := single || by == tokens.ByResponse
-	rep := tokens.Count(inputs, prices, tokens.Window{Since: dates.Since, Until: dates.Until}, f.readOptions(), withResponses)
-	if len(o.Sessions) == 0 {
-		rep.DropEmpty()
+	withResponses := single || o.by == tokens.ByResponse
+	res := tokenreport.Report(finder, inputs, o.prices, o.window(), f.readOptions(),
+		tokenreport.Options{By: o.by, Zone: o.zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
+	f.warnPrices(res.UnpricedModels(), o.prices)
+	f.sayUnderstated(res.Total)
+	scopes := res.BudgetScopes(o.by, o.BudgetTotal || single && !o.by.PerGroup())
+	violations := o.budget.CheckScopes(scopes)
+	if len(res.Sessions) == 0 && o.format == formatTable && !f.Globals.JSON {
+		f.Report().Info("no sessions to count%s%s", finder.Where(), o.filtered())
 	}
-	f.warnPrices(rep.UnpricedModels(), prices)
-	f.sayUnderstated(rep.Total)
-	violations := rep.CheckBudgets(budget, o.BudgetTotal || single)
-	if f.Globals.JSON {
-		doc := render.NewTokensJSON(rep, by, withResponses)
-		if budget.Set() {
-			doc.Budget = render.NewBudgetJSON(violations)
-		}
-		err = render.JSON(f.Out(), doc, f.Render())
-	} else {
-		if len(rep.Sessions) == 0 {
-			f.Report().Info("no sessions to count%s%s", finder.Where(), o.filtered())
-		}
-		// A pipe gets one table: the responses, or the groups of --by.
-		rows := withResponses && (f.IO.IsStdoutTTY() || by == "" || by == tokens.ByResponse)
-		err = render.Tokens(f.Out(), rep, f.Render(), render.TokensOptions{By: by, Responses: rows, Single: single})
-	}
-	if err != nil {
+	if err := o.print(res, withResponses, scopes, violations); err != nil {
 		return err
 	}
 	if len(violations) > 0 {
@@ -167,10 +140,57 @@ func tokensRun(o *TokensOptions) error {
 	// Counts that leave out a file are not an answer for the sessions the
 	// user named, nor a budget that passed: that is an error. Over every
 	// session (no budget), an unreadable file is a warning, as in ls.
-	if len(o.Sessions) > 0 || budget.Set() {
+	if len(o.Sessions) > 0 || o.budget.Set() {
 		return unreadableFiles(f)
 	}
 	return nil
+}
+
+// print writes the report in the chosen format.
+func (o *TokensOptions) print(res tokenreport.Result, withResponses bool, scopes []tokens.Scope, violations []tokens.ScopedViolation) error {
+	f := o.F
+	ro := f.Render()
+	switch {
+	case o.format == formatJSON:
+		doc := render.NewTokensJSON(res.Report, o.by, withResponses)
+		if o.budget.Set() {
+			doc.Budget = render.NewBudgetJSON(violations)
+		}
+		doc.AddCurrent(res.Report, o.by, f.Now())
+		doc.AddTools(res.Tools)
+		return render.JSON(f.OutJSON(), doc, ro)
+	case o.format == formatMarkdown:
+		return render.TokensMarkdown(f.Out(), res.Report, render.TokensOptions{By: o.by, Tools: res.Tools}, o.budget.Lines(scopes), ro)
+	}
+	// A pipe gets one table: the responses, or the groups of --by.
+	rows := withResponses && (f.IO.IsStdoutTTY() || o.by == "" || o.by == tokens.ByResponse)
+	return render.Tokens(f.Out(), res.Report, ro, render.TokensOptions{By: o.by, Responses: rows, Single: len(o.Sessions) == 1, Tools: res.Tools})
+}
+
+// tokensStream writes every response as a line of JSON as soon as its
+// project folder is counted (--format ndjson).
+func tokensStream(o *TokensOptions) error {
+	f := o.F
+	_, inputs, err := o.inputs(o.dates)
+	if err != nil {
+		return err
+	}
+	out := render.NewNDJSON(f.OutJSON(), o.prices)
+	if err := tokens.Stream(inputs, o.prices, o.window(), f.readOptions(), out.Write); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if len(o.Sessions) > 0 {
+		return unreadableFiles(f)
+	}
+	return nil
+}
+
+// window is the time window of the report.
+func (o *TokensOptions) window() tokens.Window {
+	return tokens.Window{Since: o.dates.Since, Until: o.dates.Until}
 }
 
 // inputs are the sessions to count: those named, or every session under
@@ -193,43 +213,6 @@ func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input
 	return finder, inputs, err
 }
 
-// validate checks the flags and parses their values.
-func (o *TokensOptions) validate() error {
-	o.by = tokens.Grouping(o.By)
-	if o.By != "" && !slices.Contains(tokens.Groupings, o.by) {
-		return usageErrorf("--by %q: choose one of response, session, agent, model, day, project", o.By)
-	}
-	var err error
-	if o.budget, err = o.parseBudget(); err != nil {
-		return err
-	}
-	if o.dates, err = parseRange(o.Since, o.Until, o.F.Now()); err != nil {
-		return err
-	}
-	o.prices, err = loadPrices(o.Pricing)
-	return err
-}
-
-// filtered says, for an empty report, that the filters left nothing.
-func (o *TokensOptions) filtered() string {
-	if o.Project != "" || o.Since != "" || o.Until != "" {
-		return " that match --since, --until or --project"
-	}
-	return ""
-}
-
-// loadPrices is the embedded price table, or the --pricing file.
-func loadPrices(path string) (*tokens.Prices, error) {
-	if path == "" {
-		return tokens.DefaultPrices(), nil
-	}
-	prices, err := tokens.LoadPrices(path)
-	if err != nil {
-		return nil, usageErrorf("--pricing: %v", err)
-	}
-	return prices, nil
-}
-
 // budgetError is the error of a run with exceeded or unchecked budgets:
 // the report was printed; Run says why on stderr and exits 3 (or 1).
 func budgetError(vs []tokens.ScopedViolation) error {
@@ -242,4 +225,13 @@ func budgetError(vs []tokens.ScopedViolation) error {
 		}
 	}
 	return be
+}
+
+// groupingNames lists the --by values, for help and errors.
+func groupingNames() string {
+	var names []string
+	for _, g := range append(tokens.Groupings, tokens.ByTool) {
+		names = append(names, string(g))
+	}
+	return strings.Join(names, ", ")
 }

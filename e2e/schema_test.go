@@ -40,13 +40,20 @@ var (
 	}
 	lsLongExtra       = schema{"prompts": "n", "api_calls": "n", "total_tokens": "n"}
 	tokensTopSchema   = schema{"schema_version": "n", "pricing": "o", "group_by": "s", "total": "o", "sessions": "a"}
-	tokensOptional    = schema{"groups": "a", "responses": "a", "budget": "o"}
+	tokensOptional    = schema{"groups": "a", "responses": "a", "budget": "o", "current": "o", "tools": "a", "tools_total": "o"}
 	pricingSchema     = schema{"date": "s", "unpriced_models": "a", "estimated_models": "a"}
 	tokensSessSchema  = schema{"session_id": "s", "project": "s", "path": "s", "started_at": "s", "total": "o", "agents": "a", "models": "a"}
 	tokensAgentSchema = schema{"agent_id": "s", "total": "o"}
 	tokensModelSchema = schema{"model": "s", "total": "o"}
 	tokensGroupSchema = schema{"key": "s", "total": "o"}
-	responseSchema    = schema{
+	groupTimesSchema  = schema{"start": "s?", "end": "s?", "first_activity": "s?", "last_activity": "s?"}
+	groupRunsSchema   = schema{"runs": "n"}
+	currentSchema     = schema{
+		"key": "s", "start": "s", "end": "s", "elapsed_seconds": "n", "remaining_seconds": "n", "total": "o",
+		"tokens_per_hour": "n?", "cost_usd_per_hour": "n?", "projected_total_tokens": "n?", "projected_cost_usd": "n?",
+	}
+	toolSchema     = schema{"tool": "s", "calls": "n", "errors": "n", "result_bytes": "n", "result_images": "n", "estimated_result_tokens": "n"}
+	responseSchema = schema{
 		"timestamp": "s", "session_id": "s", "agent_id": "s", "model": "s", "message_id": "s", "request_id": "s",
 		"input_tokens": "n", "output_tokens": "n", "cache_creation_input_tokens": "n",
 		"cache_creation_5m_input_tokens": "n", "cache_creation_1h_input_tokens": "n",
@@ -294,7 +301,8 @@ func TestSchemasAreDocumented(t *testing.T) {
 	}{
 		{"cctx ls --json", []schema{lsSchema, lsSessionSchema, lsLongExtra, liveSchema}, []map[string]bool{titleSources, liveStatuses}},
 		{"cctx tokens --json", []schema{tokensTopSchema, tokensOptional, pricingSchema, totalSchema, tokensSessSchema,
-			tokensAgentSchema, tokensModelSchema, tokensGroupSchema, responseSchema, budgetSchema, exceededSchema, uncheckedSchema}, nil},
+			tokensAgentSchema, tokensModelSchema, tokensGroupSchema, groupTimesSchema, groupRunsSchema, currentSchema, toolSchema,
+			responseSchema, budgetSchema, exceededSchema, uncheckedSchema}, nil},
 		{"cctx tree --json", []schema{treeSchema, treeNodeSchema}, nil},
 		{"cctx agents --json", []schema{agentsSchema, agentEntrySchema, agentCallSchema}, []map[string]bool{agentKinds, agentStatuses, agentLinks, tokenChecks}},
 	}
@@ -431,7 +439,7 @@ func TestTokensJSON(t *testing.T) {
 				errs = append(errs, fmt.Sprintf("total api_calls %d, sessions sum to %d", got, apiCalls))
 			}
 			for i, g := range objs(v["groups"]) {
-				errs = append(errs, tokensGroupSchema.check(fmt.Sprintf("groups[%d]", i), g)...)
+				errs = append(errs, tokensGroupSchema.check(fmt.Sprintf("groups[%d]", i), g, groupTimesSchema)...)
 			}
 			var respTokens int64
 			resps := objs(v["responses"])

@@ -91,6 +91,17 @@ func TestGuardOwn(t *testing.T) {
 	}
 }
 
+// Through a redactor in front of the guard (--redact) too.
+func TestGuardOwnThroughRedactLines(t *testing.T) {
+	var b bytes.Buffer
+	rl := NewRedactLines(NewGuard(&b, NewTheme(false)), bytes.ToUpper)
+	rl.Write([]byte("frame\nhalf"))
+	WriteOwn(rl, "\x1b[2A")
+	if want := "FRAME\nHALF\x1b[2A"; b.String() != want {
+		t.Errorf("%q, want %q", b.String(), want)
+	}
+}
+
 // JSON output, already escaped, passes byte for byte.
 func TestGuardPassesJSON(t *testing.T) {
 	var doc bytes.Buffer

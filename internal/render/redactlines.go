@@ -43,3 +43,11 @@ func (r *RedactLines) Flush() error {
 	r.buf = r.buf[:0]
 	return err
 }
+
+// Own passes one of cctx's own control sequences on, after what is held.
+func (r *RedactLines) Own(seq string) error {
+	if err := r.Flush(); err != nil {
+		return err
+	}
+	return WriteOwn(r.w, seq)
+}

@@ -22,6 +22,11 @@ type TokensJSON struct {
 	Groups        []GroupJSON     `json:"groups,omitempty"`
 	Responses     []ResponseJSON  `json:"responses,omitempty"`
 	Budget        *BudgetJSON     `json:"budget,omitempty"`
+	// With a time grouping, the group that holds now (AddCurrent); with
+	// --by tool, the tools (AddTools).
+	Current    *CurrentJSON `json:"current,omitempty"`
+	Tools      []ToolJSON   `json:"tools,omitempty"`
+	ToolsTotal *ToolJSON    `json:"tools_total,omitempty"`
 }
 
 // PricingJSON says which price table priced the report.
@@ -63,10 +68,13 @@ type ModelJSON struct {
 	Total tokens.Total `json:"total"`
 }
 
-// GroupJSON is one row of --by agent|model|day|project|session.
+// GroupJSON is one row of --by (every value but response and tool).
+// Time groupings add their bounds (GroupTimesJSON), agent-type its runs.
 type GroupJSON struct {
 	Key   string       `json:"key"`
 	Total tokens.Total `json:"total"`
+	*GroupTimesJSON
+	Runs *int `json:"runs,omitempty"`
 }
 
 // ResponseJSON is one deduplicated API response.
@@ -105,7 +113,7 @@ type BudgetJSON struct {
 // compare; LowerBound says Actual is the priced part of a cost that has
 // unpriced calls too.
 type BudgetViolationJSON struct {
-	Scope      string      `json:"scope"` // "session <id>", or "total"
+	Scope      string      `json:"scope"` // "session <id>", "<by> <key>" (a group of --by), or "total"
 	Flag       string      `json:"flag"`
 	Limit      json.Number `json:"limit"`
 	Actual     json.Number `json:"actual"`
@@ -167,33 +175,38 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 		}
 		out.Sessions = append(out.Sessions, st)
 	}
-	if by != tokens.ByResponse && by != "" {
+	if by != tokens.ByResponse && by != "" && by != tokens.ByTool {
 		for _, g := range rep.GroupBy(by) {
-			out.Groups = append(out.Groups, GroupJSON{g.Key, g.Total})
+			out.Groups = append(out.Groups, groupJSON(by, g))
 		}
 	}
 	if withResponses {
 		out.Responses = []ResponseJSON{}
 		for i := range rep.Responses {
-			r := &rep.Responses[i]
-			var cost *float64
-			estimated := false
-			if c, ok := rep.Prices.Cost(r); ok {
-				c = float64(int64(c*1e6+0.5)) / 1e6
-				cost, estimated = &c, rep.Prices.EstimatedAs(r.Model) != ""
-			}
-			u := r.Usage
-			out.Responses = append(out.Responses, ResponseJSON{
-				Timestamp: JSONTime(r.Time), SessionID: r.SessionID, AgentID: r.AgentID, Model: r.Model,
-				MessageID: r.MessageID, RequestID: r.RequestID,
-				Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation,
-				CacheCreation5m: u.CacheCreation5m, CacheCreation1h: u.CacheCreation1h, CacheRead: u.CacheRead,
-				Context: u.Context(), WebSearch: u.WebSearch, Speed: u.Speed, CostUSD: cost, CostEstimated: estimated,
-				File: r.File, Line: r.Line, Lines: r.Lines,
-			})
+			out.Responses = append(out.Responses, NewResponseJSON(&rep.Responses[i], rep.Prices))
 		}
 	}
 	return out
+}
+
+// NewResponseJSON is one response as responses[] and --format ndjson
+// give it.
+func NewResponseJSON(r *tokens.Response, prices *tokens.Prices) ResponseJSON {
+	var cost *float64
+	estimated := false
+	if c, ok := prices.Cost(r); ok {
+		c = float64(int64(c*1e6+0.5)) / 1e6
+		cost, estimated = &c, prices.EstimatedAs(r.Model) != ""
+	}
+	u := r.Usage
+	return ResponseJSON{
+		Timestamp: JSONTime(r.Time), SessionID: r.SessionID, AgentID: r.AgentID, Model: r.Model,
+		MessageID: r.MessageID, RequestID: r.RequestID,
+		Input: u.Input, Output: u.Output, CacheCreation: u.CacheCreation,
+		CacheCreation5m: u.CacheCreation5m, CacheCreation1h: u.CacheCreation1h, CacheRead: u.CacheRead,
+		Context: u.Context(), WebSearch: u.WebSearch, Speed: u.Speed, CostUSD: cost, CostEstimated: estimated,
+		File: r.File, Line: r.Line, Lines: r.Lines,
+	}
 }
 
 func sortStrings(s []string) {
@@ -249,6 +262,7 @@ type TokensOptions struct {
 	By        tokens.Grouping // "" = default: responses for one session, sessions for several
 	Responses bool            // show the per-response table
 	Single    bool            // one session was asked for: totals by agent and model follow
+	Tools     *tokens.ToolReport
 }
 
 // Tokens writes a report for people (terminal) or for cut/awk (pipe).
@@ -280,18 +294,7 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		}
 		return c
 	}
-	cost := func(t tokens.Total) string {
-		if !o.TTY {
-			if !t.CostKnown() {
-				return ""
-			}
-			return USDMicros(t.Micros())
-		}
-		return estimated(Cost(t.Cost, t.CostKnown()), t.CostEstimated())
-	}
-	totalCells := func(t tokens.Total) []string {
-		return []string{num(t.APICalls), num(t.Input), num(t.Output), num(t.CacheCreation), num(t.CacheRead), num(t.Tokens), cost(t)}
-	}
+	totalCells := func(t tokens.Total) []string { return tokenCells(t, o) }
 	// A section title, set apart from a table above it.
 	section := func(title string) {
 		if o.TTY {
@@ -326,7 +329,7 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 			c, ok := rep.Prices.Cost(r)
 			row := []string{}
 			if o.TTY {
-				row = append(row, r.Time.Local().Format("01-02 15:04:05"))
+				row = append(row, r.Time.In(zoneOf(rep)).Format("01-02 15:04:05"))
 			} else {
 				row = append(row, Timestamp(r.Time))
 			}
@@ -361,23 +364,7 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 	switch {
 	case to.By != "" && to.By != tokens.ByResponse:
 		section("By " + string(to.By))
-		t := NewTable(o, strings.ToUpper(string(to.By)), "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
-		for _, g := range rep.GroupBy(to.By) {
-			key := g.Key
-			switch {
-			case to.By == tokens.ByModel && o.TTY:
-				key = ShortModel(key)
-			case to.By == tokens.ByAgent && key == "" && o.TTY:
-				key = "(main)"
-			case key == "" && o.TTY:
-				key = "-"
-			}
-			t.Row(append([]string{Safe(key)}, totalCells(g.Total)...)...)
-		}
-		if o.TTY {
-			t.Footer(append([]string{"total"}, totalCells(rep.Total)...)...)
-		}
-		return t.Render(w)
+		return tokensGroups(w, rep, o, to)
 	case to.Single && len(rep.Sessions) == 1 && o.TTY:
 		s := rep.Sessions[0]
 		if len(s.Agents) > 1 {
@@ -409,7 +396,7 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		project := Safe(o.Redacted(s.Project))
 		if o.TTY {
 			if !s.Started.IsZero() {
-				started = s.Started.Local().Format("2006-01-02 15:04")
+				started = s.Started.In(zoneOf(rep)).Format("2006-01-02 15:04")
 			}
 			if s.Project == "" && s.Session.Path != session.StdinPath {
 				project = Safe(s.Session.ProjectKey()) // a hint for people, as ls shows it

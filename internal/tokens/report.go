@@ -42,8 +42,17 @@ type Report struct {
 	Estimated map[string]int64  // model → responses priced by an estimate (Prices.EstimatedAs)
 	projectOf map[string]string // session id → project
 	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
-	buckets   []bucket          // totals by session, agent, model and day, in the order first met
+	buckets   []bucket          // totals by session, agent and model, in the order first met
 	bucketAt  map[bucketKey]int
+	slots     []slotTotal // totals by quarter hour (addSlot), in the order first met
+	slotAt    map[int64]int
+
+	// Zone is the time zone of the hour, day, week, month and block
+	// groups (nil: local time).
+	Zone *time.Location
+	// AgentType names the type of a session's agent, for --by
+	// agent-type ("" or nil: not known).
+	AgentType func(sessionID, agentID string) string
 }
 
 // SessionReport is one session's share of a Report.
@@ -58,9 +67,15 @@ type SessionReport struct {
 }
 
 // Group is a total under a key (an agent id, a model, a day, a project).
+// Groups of time (TimeGrouping) also say when they start and end, and
+// when their first and last response was.
 type Group struct {
-	Key   string
-	Total Total
+	Key         string
+	Total       Total
+	Start, End  time.Time
+	First, Last time.Time
+	// Runs is, for --by agent-type, the agents of the type.
+	Runs int
 }
 
 // Build reads every session in inputs (oldest first, each response counted
@@ -106,17 +121,7 @@ func (o ReadOptions) reader() reader.Options {
 }
 
 func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error), detail bool) *Report {
-	sorted := append([]Input(nil), inputs...)
-	// A resumed session starts by replaying the old one's lines, so both
-	// can have the same first timestamp: then the file written to last
-	// later is the newer session.
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
-		if as, bs := a.orderTime(), b.orderTime(); !as.Equal(bs) {
-			return as.Before(bs)
-		}
-		return a.Session.ModTime.Before(b.Session.ModTime)
-	})
+	sorted := byStart(inputs)
 	all := make([]int, len(sorted))
 	for i := range all {
 		all[i] = i
@@ -134,6 +139,22 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 		return rep
 	}
 	return buildGroups(sorted, [][]int{all}, prices, w, o, onErr, false)
+}
+
+// byStart is a copy of inputs in the order they are counted: by start.
+// A resumed session starts by replaying the old one's lines, so both can
+// have the same first timestamp: then the file written to last later is
+// the newer session.
+func byStart(inputs []Input) []Input {
+	sorted := append([]Input(nil), inputs...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i], sorted[j]
+		if as, bs := a.orderTime(), b.orderTime(); !as.Equal(bs) {
+			return as.Before(bs)
+		}
+		return a.Session.ModTime.Before(b.Session.ModTime)
+	})
+	return sorted
 }
 
 // orderTime places a session among others: its start, or for a file
@@ -419,11 +440,8 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 			} else if est {
 				rep.Estimated[r.Model]++
 			}
-			day := ""
-			if !r.Time.IsZero() {
-				day = r.Time.Local().Format("2006-01-02")
-			}
-			rep.bucket(bucketKey{si, r.AgentID, r.Model, day}).Add(&r, rep.Prices)
+			rep.bucket(bucketKey{si, r.AgentID, r.Model}).Add(&r, rep.Prices)
+			rep.addSlot(&r)
 			if r.Time.After(sr.Last) {
 				sr.Last = r.Time
 			}
@@ -455,10 +473,11 @@ func groupMerge(m map[string]*Total, key string, t Total) {
 }
 
 // bucketKey is the finest grouping a report keeps once a table is
-// dropped: GroupBy sums buckets.
+// dropped: GroupBy sums buckets. Times are kept apart, by quarter hour
+// across sessions (addSlot).
 type bucketKey struct {
-	session           int // index in Report.Sessions
-	agent, model, day string
+	session      int // index in Report.Sessions
+	agent, model string
 }
 
 type bucket struct {
@@ -512,18 +531,29 @@ const (
 	BySession  Grouping = "session"
 	ByAgent    Grouping = "agent"
 	ByModel    Grouping = "model"
+	ByHour     Grouping = "hour"
 	ByDay      Grouping = "day"
+	ByWeek     Grouping = "week"
+	ByMonth    Grouping = "month"
+	ByBlock    Grouping = "block"
 	ByProject  Grouping = "project"
 )
 
-// Groupings lists the valid --by values.
-var Groupings = []Grouping{ByResponse, BySession, ByAgent, ByModel, ByDay, ByProject}
+// Groupings lists the --by values that GroupBy sums buckets for.
+var Groupings = []Grouping{ByResponse, BySession, ByAgent, ByModel, ByHour, ByDay, ByWeek, ByMonth, ByBlock, ByProject, ByAgentType}
 
-// GroupBy totals the report's responses by agent, model, day (local time),
-// project or session. Agent keys are "<session>/<agent>" when the report
-// spans several sessions. Days sort in time order, everything else by
+// GroupBy totals the report's responses by agent, model, project or
+// session, or by a time (TimeGrouping: hour, day, week, month or 5-hour
+// block in r.Zone). Agent keys are "<session>/<agent>" when the report
+// spans several sessions. Times sort in time order, everything else by
 // tokens.
 func (r *Report) GroupBy(g Grouping) []Group {
+	if g.Time() {
+		return r.timeGroups(g)
+	}
+	if g == ByAgentType {
+		return r.agentTypeGroups()
+	}
 	m := map[string]*Total{}
 	kept := map[*SessionReport]bool{} // DropEmpty may have removed some
 	for _, sr := range r.Sessions {
@@ -544,17 +574,12 @@ func (r *Report) GroupBy(g Grouping) []Group {
 			}
 		case ByModel:
 			key = b.key.model
-		case ByDay:
-			key = b.key.day
 		case ByProject:
 			key = r.projectOf[sr.ID]
 		default:
 			key = sr.ID
 		}
 		groupMerge(m, key, b.total)
-	}
-	if g == ByDay {
-		return groups(m, func(a, b Group) bool { return a.Key < b.Key })
 	}
 	return groups(m, byTokens)
 }

@@ -1,0 +1,428 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/resume"
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// complete runs `cctx __complete args…` (what the shell scripts run) and
+// returns the candidates (value, description) and the directive line.
+func complete(t *testing.T, args ...string) ([][2]string, string, result) {
+	t.Helper()
+	r := run(t, false, nil, append([]string{"__complete"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("__complete %q: exit %d\n%s", args, r.code, r.errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.out, "\n"), "\n")
+	var out [][2]string
+	for _, l := range lines[:len(lines)-1] {
+		v, d, _ := strings.Cut(l, "\t")
+		out = append(out, [2]string{v, d})
+	}
+	for _, l := range strings.Split(r.errOut, "\n") {
+		if l != "" && !strings.HasPrefix(l, "Completion ended with directive:") {
+			t.Errorf("__complete %q said on stderr: %q", args, l)
+		}
+	}
+	return out, lines[len(lines)-1], r
+}
+
+func values(cs [][2]string) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c[0])
+	}
+	return out
+}
+
+// lsIDs are the session ids ls lists, newest activity first.
+func lsIDs(t *testing.T, dir string) []string {
+	t.Helper()
+	r := run(t, false, nil, "ls", "--all", "--json", "--dir", dir)
+	var doc struct {
+		Sessions []struct {
+			ID string `json:"session_id"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(r.out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range doc.Sessions {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
+func TestCompleteSessions(t *testing.T) {
+	ids := lsIDs(t, samples)
+	// KeepOrder (32) | NoFileComp (4): the shell keeps cctx's order.
+	const keep = ":36"
+	t.Run("every session, newest first, latest first", func(t *testing.T) {
+		cs, dir, _ := complete(t, "show", "--dir", samples, "")
+		if dir != keep {
+			t.Errorf("directive %s, want %s", dir, keep)
+		}
+		got := values(cs)
+		if strings.Join(got, " ") != "latest "+strings.Join(ids, " ") {
+			t.Errorf("candidates\n got %q\nwant latest then %q", got, ids)
+		}
+		// Title and project describe each id.
+		for _, c := range cs {
+			if c[0] == "b3edadab-bca0-4054-9b41-f7ffa6941260" &&
+				(!strings.Contains(c[1], "Test file creation") || !strings.Contains(c[1], "/Users/user/project")) {
+				t.Errorf("description %q: want the title and the project", c[1])
+			}
+		}
+	})
+	t.Run("a prefix", func(t *testing.T) {
+		cs, _, _ := complete(t, "tree", "--dir", samples, "B3")
+		if got := values(cs); len(got) != 1 || got[0] != "b3edadab-bca0-4054-9b41-f7ffa6941260" {
+			t.Errorf("candidates %q", got)
+		}
+		if cs, _, _ := complete(t, "agents", "--dir", samples, "la"); len(cs) != 1 || cs[0][0] != "latest" {
+			t.Errorf("la: %q", cs)
+		}
+	})
+	t.Run("one session argument only", func(t *testing.T) {
+		if cs, dir, _ := complete(t, "show", "--dir", samples, "b3edadab", ""); len(cs) != 0 || dir != ":4" {
+			t.Errorf("second argument of show: %q %s", cs, dir)
+		}
+	})
+	t.Run("tokens takes several, each once", func(t *testing.T) {
+		cs, _, _ := complete(t, "tokens", "--dir", samples, "b3edadab-bca0-4054-9b41-f7ffa6941260", "")
+		for _, v := range values(cs) {
+			if v == "b3edadab-bca0-4054-9b41-f7ffa6941260" {
+				t.Error("an id already given is offered again")
+			}
+		}
+		if len(cs) != len(ids) { // latest, and every other id
+			t.Errorf("%d candidates, want %d", len(cs), len(ids))
+		}
+	})
+	t.Run("a path is the shell's", func(t *testing.T) {
+		if cs, dir, _ := complete(t, "show", "--dir", samples, "./"); len(cs) != 0 || dir != ":0" {
+			t.Errorf("./: %q %s", cs, dir)
+		}
+	})
+	t.Run("nothing said on stderr", func(t *testing.T) {
+		// The orphan tree warns in ls (a session without main transcript).
+		orphan := filepath.Join("..", "testdata", "crafted", "orphan")
+		if r := run(t, false, nil, "ls", "--dir", orphan); !strings.Contains(r.errOut, "warning") {
+			t.Fatalf("the orphan tree no longer warns in ls: %q", r.errOut)
+		}
+		cs, _, _ := complete(t, "show", "--dir", orphan, "")
+		if len(cs) < 2 {
+			t.Errorf("candidates %q", cs)
+		}
+	})
+}
+
+func TestCompleteLeaves(t *testing.T) {
+	cs, dir, _ := complete(t, "show", "--dir", samples, "b3edadab", "--leaf", "")
+	want := []string{"38842167-8451-487e-9a65-4f6623b4ca8b", "39a76b25-bba8-42b8-a143-40f73d97598a", "51be2f36-8201-4dfc-a399-b59165dc8643"}
+	if strings.Join(values(cs), " ") != strings.Join(want, " ") || dir != ":36" {
+		t.Errorf("leaves %q %s, want the active one then the others, newest first: %q", values(cs), dir, want)
+	}
+	if len(cs) == 3 && (!strings.HasPrefix(cs[0][1], "active") || !strings.HasPrefix(cs[1][1], "abandoned") || !strings.Contains(cs[0][1], "ultrathink")) {
+		t.Errorf("descriptions %q", cs)
+	}
+	if cs, _, _ := complete(t, "show", "--dir", samples, "b3edadab", "--leaf", "39"); len(cs) != 1 {
+		t.Errorf("prefix 39: %q", cs)
+	}
+	if cs, _, _ := complete(t, "show", "--dir", samples, "nope", "--leaf", ""); len(cs) != 0 {
+		t.Errorf("unknown session: %q", cs)
+	}
+}
+
+func TestCompleteFlagValues(t *testing.T) {
+	var by []string
+	for _, g := range append(tokens.Groupings, tokens.ByTool) {
+		by = append(by, string(g))
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"tokens", "--by", ""}, by},
+		{[]string{"tokens", "--by", "b"}, []string{"block"}},
+		{[]string{"tokens", "--format", ""}, []string{"table", "json", "markdown", "ndjson"}},
+		{[]string{"ls", "--color", ""}, []string{"auto", "always", "never"}},
+		{[]string{"tokens", "--tz", ""}, []string{"local", "UTC"}},
+		{[]string{"ls", "--dir", samples, "--project", "/Users"}, []string{"/Users/User/repo/codemie-ai/codemie-code", "/Users/user/project"}},
+		{[]string{"tokens", "--dir", samples, "--project", "/home/m"}, []string{"/home/marco/projects/spotter"}},
+	} {
+		cs, _, _ := complete(t, append(tc.args, "")[:len(tc.args)]...)
+		got := values(cs)
+		if strings.HasPrefix(tc.args[len(tc.args)-1], "/") {
+			// Projects come newest first: compare as sets.
+			got = sorted(got)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%q: %q, want %q", tc.args, got, tc.want)
+		}
+		for _, c := range cs {
+			if tc.args[len(tc.args)-2] == "--by" && c[1] == "" {
+				t.Errorf("--by %s has no description", c[0])
+			}
+		}
+	}
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+func TestCompletionCommand(t *testing.T) {
+	if r := run(t, false, nil, "--help"); !strings.Contains(r.out, "completion") {
+		t.Errorf("completion is not in --help:\n%s", r.out)
+	}
+	if r := run(t, false, nil, "completion", "tcsh"); r.code != 2 {
+		t.Errorf("completion tcsh: exit %d, want 2", r.code)
+	}
+	for shell, want := range map[string]string{"bash": "__start_cctx", "zsh": "#compdef cctx", "fish": "complete -c cctx", "powershell": "Register-ArgumentCompleter"} {
+		r := run(t, false, nil, "completion", shell)
+		if r.code != 0 || !strings.Contains(r.out, want) {
+			t.Errorf("completion %s: exit %d, no %q", shell, r.code, want)
+		}
+	}
+}
+
+// resumeSession writes a session that ran in cwd under a config dir
+// (<home>/.claude) and returns the home and the session id.
+func resumeSession(t *testing.T, cwd string) (string, string) {
+	t.Helper()
+	home := t.TempDir()
+	const id = "5e5e5e5e-0000-4000-8000-000000000001"
+	cwdJSON, _ := json.Marshal(cwd)
+	line := `{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"` + id + `","timestamp":"2026-11-22T10:00:00Z","cwd":` + string(cwdJSON) + `,"message":{"role":"user","content":"hello"}}` + "\n"
+	p := filepath.Join(home, ".claude", "projects", "-w-app", id+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return home, id
+}
+
+// runHome is run with the given home (where ~/.claude is).
+func runHome(t *testing.T, home string, env map[string]string, args ...string) result {
+	t.Helper()
+	io, _, out, errOut := TestIO()
+	e := session.Env{Getenv: func(k string) string { return env[k] }, Home: home}
+	code := Run(args, io, e, func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) })
+	return result{code, out.String(), errOut.String()}
+}
+
+// resume --print quotes the directory for a POSIX shell: whatever it
+// holds, the shell reads back the very path.
+func TestResumePrintQuotes(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to read the command back") // Windows
+	}
+	for _, cwd := range []string{
+		"/home/me/src/app",
+		"/home/me/my project",
+		"/home/me/it's here",
+		`/home/me/$HOME and $(rm -rf x) and ${x}`,
+		"/home/me/`date`",
+		"/home/me/two\nlines",
+		`/home/me/back\slash and "double" and 'single'`,
+		"/home/me/tab\there; echo pwned &",
+		"/home/me/esc\x1b]0;title\x07",
+	} {
+		t.Run(cwd, func(t *testing.T) {
+			home, id := resumeSession(t, cwd)
+			r := runHome(t, home, nil, "resume", "--print", id)
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.errOut)
+			}
+			cmd := strings.TrimSuffix(r.out, "\n")
+			prefix, rest, ok := strings.Cut(cmd, "cd ")
+			quoted, tail, ok2 := strings.Cut(rest, " && ")
+			if !ok || !ok2 || prefix != "" || tail != "claude --resume "+id {
+				t.Fatalf("command %q, want cd <dir> && claude --resume %s", cmd, id)
+			}
+			if strings.ContainsRune(cmd, 0x1b) {
+				t.Errorf("the command holds a raw escape: %q", cmd)
+			}
+			// The shell gives the directory back, byte for byte.
+			shell := sh
+			if strings.HasPrefix(quoted, "$'") {
+				if shell, err = exec.LookPath("bash"); err != nil {
+					t.Skip("no bash for $'…'")
+				}
+			}
+			out, err := exec.Command(shell, "-c", "printf %s "+quoted).Output()
+			if err != nil || string(out) != cwd {
+				t.Errorf("%s reads %q back as %q (%v)", shell, quoted, out, err)
+			}
+		})
+	}
+}
+
+func TestResumeTargets(t *testing.T) {
+	dir := t.TempDir()
+	home, id := resumeSession(t, dir)
+	t.Run("claude's own config: no CLAUDE_CONFIG_DIR", func(t *testing.T) {
+		r := runHome(t, home, nil, "resume", "-p", id[:8])
+		if want := "cd '" + dir + "' && claude --resume " + id + "\n"; r.out != want || r.code != 0 {
+			t.Errorf("got %q (exit %d), want %q", r.out, r.code, want)
+		}
+	})
+	t.Run("another config dir", func(t *testing.T) {
+		cfg := filepath.Join(home, ".claude")
+		r := runHome(t, t.TempDir(), nil, "resume", "-p", "--dir", cfg, id)
+		if want := "cd '" + dir + "' && CLAUDE_CONFIG_DIR='" + cfg + "' claude --resume " + id + "\n"; r.out != want {
+			t.Errorf("got %q, want %q", r.out, want)
+		}
+		// CLAUDE_CONFIG_DIR naming it already is enough.
+		r = runHome(t, t.TempDir(), map[string]string{"CLAUDE_CONFIG_DIR": cfg}, "resume", "-p", id)
+		if strings.Contains(r.out, "CLAUDE_CONFIG_DIR") {
+			t.Errorf("got %q", r.out)
+		}
+	})
+	t.Run("a projects dir outside any config dir", func(t *testing.T) {
+		mine := filepath.Join(t.TempDir(), "mine")
+		if err := os.Rename(filepath.Join(home, ".claude", "projects"), mine); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Rename(mine, filepath.Join(home, ".claude", "projects"))
+		r := run(t, false, nil, "resume", "--dir", mine, id)
+		if r.code != 1 || !strings.Contains(r.errOut, "not in a Claude Code config directory") {
+			t.Errorf("exit %d: %s", r.code, r.errOut)
+		}
+	})
+	t.Run("standard input", func(t *testing.T) {
+		if r := run(t, false, nil, "resume", "-"); r.code != 1 || !strings.Contains(r.errOut, "standard input cannot be resumed") {
+			t.Errorf("exit %d: %s", r.code, r.errOut)
+		}
+	})
+	t.Run("main transcript deleted", func(t *testing.T) {
+		r := run(t, false, nil, "resume", "--dir", filepath.Join("..", "testdata", "crafted", "orphan"), "7d1c0a52")
+		if r.code != 1 || !strings.Contains(r.errOut, "main transcript was deleted") {
+			t.Errorf("exit %d: %s", r.code, r.errOut)
+		}
+	})
+	t.Run("usage errors", func(t *testing.T) {
+		if r := runHome(t, home, nil, "resume"); r.code != 2 {
+			t.Errorf("no argument: exit %d", r.code)
+		}
+		if r := runHome(t, home, nil, "resume", "ffff0000"); r.code != 2 {
+			t.Errorf("unknown session: exit %d", r.code)
+		}
+	})
+}
+
+// resume runs claude --resume in the session's directory; when that is
+// gone or claude is not on PATH it fails with exit 1 and says the command.
+func TestResumeRuns(t *testing.T) {
+	dir := t.TempDir()
+	home, id := resumeSession(t, dir)
+	resumeWith := func(lookPath func(string) (string, error), exec func(string, resume.Target, resume.Stdio) error) result {
+		io, _, out, errOut := TestIO()
+		f := &Factory{IO: io, Env: session.Env{Getenv: func(string) string { return "" }, Home: home}, Now: time.Now}
+		err := resumeRun(&ResumeOptions{F: f, Session: id, LookPath: lookPath, Exec: exec})
+		code := 0
+		if err != nil {
+			code = 1
+			var s *silentError
+			if errors.As(err, &s) {
+				code = s.code
+			}
+			errOut.WriteString(err.Error())
+		}
+		return result{code, out.String(), errOut.String()}
+	}
+	found := func(string) (string, error) { return "/opt/bin/claude", nil }
+	var ran resume.Target
+	var prog string
+	r := resumeWith(found, func(claude string, t resume.Target, _ resume.Stdio) error { prog, ran = claude, t; return nil })
+	if r.code != 0 || prog != "/opt/bin/claude" || ran.Dir != dir || strings.Join(ran.Args(), " ") != "claude --resume "+id || ran.ConfigDir != "" {
+		t.Errorf("exit %d, ran %s %+v", r.code, prog, ran)
+	}
+	// claude's exit code is cctx's (Windows, where claude is a child).
+	if r := resumeWith(found, func(string, resume.Target, resume.Stdio) error { return &resume.ExitError{Code: 7} }); r.code != 7 {
+		t.Errorf("claude exited 7, cctx %d", r.code)
+	}
+	want := "cd '" + dir + "' && claude --resume " + id
+	missing := func(string) (string, error) { return "", exec.ErrNotFound }
+	if r := resumeWith(missing, nil); r.code != 1 || !strings.Contains(r.errOut, "not on PATH") || !strings.Contains(r.errOut, want) {
+		t.Errorf("no claude: exit %d: %s", r.code, r.errOut)
+	}
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if r := resumeWith(found, nil); r.code != 1 || !strings.Contains(r.errOut, "no longer exists") || !strings.Contains(r.errOut, want) {
+		t.Errorf("no directory: exit %d: %s", r.code, r.errOut)
+	}
+	// Through Run, with an empty PATH: the same error, exit 1.
+	t.Setenv("PATH", t.TempDir())
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := runHome(t, home, nil, "resume", id); r.code != 1 || !strings.Contains(r.errOut, "claude (Claude Code's command) is not on PATH") {
+		t.Errorf("exit %d: %s", r.code, r.errOut)
+	}
+}
+
+// ls on a terminal ends with a hint to resume; a pipe gets none.
+func TestLsHintsAtResume(t *testing.T) {
+	if r := run(t, true, nil, "ls", "--dir", samples); !strings.Contains(r.errOut, "cctx: hint: cctx resume <id>") {
+		t.Errorf("terminal: %q", r.errOut)
+	}
+	if r := run(t, false, nil, "ls", "--dir", samples); strings.Contains(r.errOut, "resume") {
+		t.Errorf("pipe: %q", r.errOut)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	bi := func(v string, settings ...debug.BuildSetting) *debug.BuildInfo {
+		b := &debug.BuildInfo{Settings: settings}
+		b.Main.Version = v
+		return b
+	}
+	rev := debug.BuildSetting{Key: "vcs.revision", Value: "0123456789abcdef0123"}
+	dirty := debug.BuildSetting{Key: "vcs.modified", Value: "true"}
+	for _, tc := range []struct {
+		stamped string
+		bi      *debug.BuildInfo
+		want    string
+	}{
+		{"v1.2.0-3-gabc", bi("v9.9.9"), "v1.2.0-3-gabc"}, // make build / make install
+		{"", bi("v1.2.0"), "v1.2.0"},                     // go install github.com/cctx-dev/cctx@v1.2.0
+		{"", bi("v0.0.0-20261122120000-0123456789ab"), "v0.0.0-20261122120000-0123456789ab"},
+		{"", bi("(devel)", rev), "dev (0123456789ab)"}, // go build without a version
+		{"", bi("(devel)", rev, dirty), "dev (0123456789ab, modified)"},
+		{"", bi("(devel)"), "dev"},
+		{"", nil, "dev"},
+	} {
+		if got := versionFrom(tc.stamped, tc.bi, tc.bi != nil); got != tc.want {
+			t.Errorf("versionFrom(%q, %v) = %q, want %q", tc.stamped, tc.bi, got, tc.want)
+		}
+	}
+	if r := run(t, false, nil, "--version"); r.code != 0 || !strings.HasPrefix(r.out, "cctx ") {
+		t.Errorf("--version: %q", r.out)
+	}
+}
