@@ -465,7 +465,7 @@ type grepContext struct {
 }
 
 func (g *grepView) jsonStart() {
-	head := g.marshal(grepJSON{SchemaVersion: 1, Pattern: g.o.Pattern, IgnoreCase: g.o.Fold, Roles: g.o.Roles}, "")
+	head := g.marshal(grepJSON{SchemaVersion: SchemaVersion, Pattern: g.o.Pattern, IgnoreCase: g.o.Fold, Roles: g.o.Roles}, "")
 	head = bytes.TrimSuffix(head, []byte("}"))
 	head = bytes.TrimRight(head, "\n ")
 	g.w.Write(head)

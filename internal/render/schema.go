@@ -1,8 +1,11 @@
 package render
 
-// The --json documents of every command, in one place: each has
-// "schema_version" (SchemaVersion) and is documented in docs/json.md. A
-// field is added, never renamed or retyped, without a new version.
+// The --json documents of ls, tree and agents. Every --json document
+// (also tokens' in tokens.go and tokens_json.go, grep's in grep.go,
+// archive's in archive.go, and show's, streamed, in show/json.go) has
+// "schema_version" SchemaVersion, and is documented in docs/json.md (a
+// test reads that file). A field is added, never renamed or retyped,
+// without a new version.
 
 import (
 	"github.com/cctx-dev/cctx/internal/agents"

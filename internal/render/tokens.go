@@ -146,7 +146,7 @@ func NewBudgetJSON(vs []tokens.ScopedViolation) *BudgetJSON {
 
 // NewTokensJSON builds the JSON document of a report.
 func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) TokensJSON {
-	out := TokensJSON{SchemaVersion: 1, GroupBy: string(by), Total: rep.Total, Sessions: []SessionTokens{}}
+	out := TokensJSON{SchemaVersion: SchemaVersion, GroupBy: string(by), Total: rep.Total, Sessions: []SessionTokens{}}
 	out.Pricing.UnpricedModels = []string{}
 	if rep.Prices != nil {
 		out.Pricing.Date = rep.Prices.Date

@@ -15,8 +15,6 @@ import (
 	"github.com/cctx-dev/cctx/internal/tree"
 )
 
-// SchemaVersion is the version of the --json document.
-const SchemaVersion = 1
 
 // SessionJSON is the "session" object of the --json document.
 type SessionJSON struct {
@@ -165,7 +163,7 @@ func RenderJSON(w io.Writer, d *Doc, src *tree.Source, indent bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(bw, "{%s%s\"schema_version\":%s%d,%s%s\"session\":%s%s,%s%s\"messages\":%s[", nl, in1, sp, SchemaVersion, nl, in1, sp, sess, nl, in1, sp)
+	fmt.Fprintf(bw, "{%s%s\"schema_version\":%s%d,%s%s\"session\":%s%s,%s%s\"messages\":%s[", nl, in1, sp, render.SchemaVersion, nl, in1, sp, sess, nl, in1, sp)
 	for i, it := range d.Items {
 		raw, err := src.Line(it.Node)
 		if err != nil {
