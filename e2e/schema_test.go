@@ -95,6 +95,32 @@ var (
 	liveStatuses  = set("working", "idle")
 )
 
+var (
+	grepSchema        = schema{"schema_version": "n", "pattern": "s", "ignore_case": "b", "roles": "a", "sessions": "a"}
+	grepSessionSchema = schema{"session_id": "s", "title": "s", "project": "s", "path": "s", "started_at": "s?", "updated_at": "s?", "hit_count": "n"}
+	grepSessionHits   = schema{"hits": "a"}
+	grepHitSchema     = schema{
+		"session_id": "s", "agent_id": "s?", "uuid": "s?", "timestamp": "s?", "role": "s", "kind": "s", "tool": "s?", "field": "s",
+		"abandoned": "b", "file": "s", "line": "n", "text_bytes": "n", "matches": "a", "more_matches": "b", "snippet": "s",
+	}
+	grepHitContext = schema{"context_before": "a", "context_after": "a"}
+	grepMatch      = schema{"start": "n", "end": "n", "text": "s"}
+	grepContext    = schema{"uuid": "s?", "timestamp": "s?", "role": "s", "text": "s"}
+	grepRoles      = set("user", "assistant", "tool", "thinking")
+	grepKinds      = set("text", "tool_use", "tool_result", "thinking")
+
+	archiveSchema = schema{
+		"schema_version": "n", "archive": "s", "files": "n", "new": "n", "extended": "n", "versioned": "n", "unchanged": "n",
+		"failed": "n", "bytes_added": "n", "text_bytes": "n", "stored_bytes": "n", "compression_ratio": "n",
+	}
+	archiveStatusSchema = schema{
+		"schema_version": "n", "archive": "s", "exists": "b", "last_run": "s?", "sessions": "n", "files": "n", "bytes": "n",
+		"pending_sessions": "n", "pending_files": "n", "pending_bytes": "n", "cleanup_period_days": "n", "settings": "s",
+		"at_risk": "a", "at_risk_bytes": "n", "text_bytes": "n", "stored_bytes": "n",
+	}
+	archiveRiskSchema = schema{"session": "s", "modified_at": "s", "deleted_after": "s", "pending_bytes": "n"}
+)
+
 func set(vs ...string) map[string]bool {
 	m := map[string]bool{}
 	for _, v := range vs {
@@ -305,6 +331,8 @@ func TestSchemasAreDocumented(t *testing.T) {
 			responseSchema, budgetSchema, exceededSchema, uncheckedSchema}, nil},
 		{"cctx tree --json", []schema{treeSchema, treeNodeSchema}, nil},
 		{"cctx agents --json", []schema{agentsSchema, agentEntrySchema, agentCallSchema}, []map[string]bool{agentKinds, agentStatuses, agentLinks, tokenChecks}},
+		{"cctx grep --json", []schema{grepSchema, grepSessionSchema, grepSessionHits, grepHitSchema, grepHitContext, grepMatch, grepContext}, []map[string]bool{grepRoles, grepKinds}},
+		{"cctx archive --json", []schema{archiveSchema, archiveStatusSchema, archiveRiskSchema}, nil},
 	}
 	for _, tt := range tests {
 		text, ok := sections[tt.section]
@@ -592,4 +620,61 @@ func TestAgentsJSON(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestGrepJSON(t *testing.T) {
+	for _, args := range [][]string{{"grep", "--json", "-C", "1", "revert"}, {"grep", "--json", "-l", "revert"}} {
+		r := cctx(t, append(args, "--dir", samples)...)
+		expect(t, r, 0, strings.Join(args, " "))
+		v := decode(t, r)
+		errs := grepSchema.check("grep", v)
+		hits := 0
+		for i, s := range objs(v["sessions"]) {
+			where := fmt.Sprintf("sessions[%d]", i)
+			errs = append(errs, grepSessionSchema.check(where, s, grepSessionHits)...)
+			for j, h := range objs(s["hits"]) {
+				hits++
+				hw := fmt.Sprintf("%s.hits[%d]", where, j)
+				errs = append(errs, grepHitSchema.check(hw, h, grepHitContext)...)
+				if !grepRoles[fmt.Sprint(h["role"])] || !grepKinds[fmt.Sprint(h["kind"])] {
+					errs = append(errs, fmt.Sprintf("%s: role %v kind %v", hw, h["role"], h["kind"]))
+				}
+				for k, m := range objs(h["matches"]) {
+					errs = append(errs, grepMatch.check(fmt.Sprintf("%s.matches[%d]", hw, k), m)...)
+				}
+				for _, side := range []string{"context_before", "context_after"} {
+					for k, c := range objs(h[side]) {
+						errs = append(errs, grepContext.check(fmt.Sprintf("%s.%s[%d]", hw, side, k), c)...)
+					}
+				}
+			}
+		}
+		if len(objs(v["sessions"])) == 0 || args[2] == "-C" && hits == 0 {
+			errs = append(errs, "no session or no hit to check")
+		}
+		report(t, errs)
+	}
+}
+
+func TestArchiveJSON(t *testing.T) {
+	to, root := t.TempDir(), t.TempDir()
+	r := cctx(t, "archive", "--json", "--to", to, "--dir", samples)
+	expect(t, r, 0, "archive --json")
+	report(t, archiveSchema.check("archive", decode(t, r)))
+	// A session not archived that Claude Code deletes within days: a row
+	// of at_risk.
+	old := writeFile(t, root, "-w-app/0ld0ld00-0000-4000-8000-000000000001.jsonl", `{"type":"user","uuid":"u1","parentUuid":null,"message":{"role":"user","content":"hi"}}`+"\n")
+	when := time.Now().Add(-28 * 24 * time.Hour)
+	os.Chtimes(old, when, when)
+	r = cctx(t, "archive", "--status", "--json", "--to", to, "--dir", root)
+	expect(t, r, 0, "archive --status --json")
+	v := decode(t, r)
+	errs := archiveStatusSchema.check("status", v)
+	for i, a := range objs(v["at_risk"]) {
+		errs = append(errs, archiveRiskSchema.check(fmt.Sprintf("at_risk[%d]", i), a)...)
+	}
+	if len(objs(v["at_risk"])) != 1 {
+		errs = append(errs, fmt.Sprintf("at_risk: want the one old session, got %v", v["at_risk"]))
+	}
+	report(t, errs)
 }

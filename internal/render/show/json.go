@@ -15,7 +15,6 @@ import (
 	"github.com/cctx-dev/cctx/internal/tree"
 )
 
-
 // SessionJSON is the "session" object of the --json document.
 type SessionJSON struct {
 	SessionID       string   `json:"session_id"`
