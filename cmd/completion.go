@@ -47,8 +47,15 @@ session's leaves, --project to the folders sessions ran in, and --by,
   PowerShell, in $PROFILE:  cctx completion powershell | Out-String | Invoke-Expression
 
 'cctx completion SHELL --help' has the system-wide variants (docs/shell.md).`
-		// A shell cctx has no script for is a usage error, not the help.
-		c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+		// Without a shell it teaches; a shell cctx has no script for is a
+		// usage error that names the ones it has.
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return c.Help()
+			}
+			return usageErrorf("no completion script for the shell %q: give bash, zsh, fish or powershell", args[0])
+		}
 	}
 	_ = root.RegisterFlagCompletionFunc("color", fixed("auto\tcolour on a terminal, unless NO_COLOR is set", "always", "never"))
 	_ = root.RegisterFlagCompletionFunc("dir", dirs)

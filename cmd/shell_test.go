@@ -196,8 +196,8 @@ func TestCompletionCommand(t *testing.T) {
 	if r := run(t, false, nil, "--help"); !strings.Contains(r.out, "completion") {
 		t.Errorf("completion is not in --help:\n%s", r.out)
 	}
-	if r := run(t, false, nil, "completion", "tcsh"); r.code != 2 {
-		t.Errorf("completion tcsh: exit %d, want 2", r.code)
+	if r := run(t, false, nil, "completion", "tcsh"); r.code != 2 || !strings.Contains(r.errOut, `shell "tcsh": give bash, zsh, fish or powershell`) {
+		t.Errorf("completion tcsh: exit %d, stderr %q; want 2 and the shells cctx has", r.code, r.errOut)
 	}
 	for shell, want := range map[string]string{"bash": "__start_cctx", "zsh": "#compdef cctx", "fish": "complete -c cctx", "powershell": "Register-ArgumentCompleter"} {
 		r := run(t, false, nil, "completion", shell)
