@@ -276,8 +276,18 @@ func (b *builder) linkCompaction(a *Agent) {
 			external[n.ParentUUID] = true
 		}
 	}
-	for _, n := range t.Nodes {
-		if n.Agent == nil && n.IsCompactBoundary() && external[n.LogicalParentUUID] {
+	// The main file's compact boundaries, listed once: a session with
+	// hundreds of compaction agents looked through every entry for each.
+	if b.boundaries == nil {
+		b.boundaries = []*Node{}
+		for _, n := range t.Nodes {
+			if n.Agent == nil && n.IsCompactBoundary() {
+				b.boundaries = append(b.boundaries, n)
+			}
+		}
+	}
+	for _, n := range b.boundaries {
+		if external[n.LogicalParentUUID] {
 			a.Spawn, a.LinkedBy = n, "compaction"
 			n.Agents = append(n.Agents, a)
 			if a.Type == "" {
