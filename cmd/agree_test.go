@@ -278,3 +278,54 @@ func TestTokensByProjectKeysASessionWithoutCWD(t *testing.T) {
 		}
 	}
 }
+
+// On every session of the samples, the fixtures and the real corpus, every
+// command names the session alike and gives one subagent count (ls, show,
+// tree's agents, agents), and show's prompts equal ls -l's when the session
+// has one branch (ls -l counts the prompts of every branch, show those of
+// the path it shows).
+func TestEveryCommandAgreesOnEverySession(t *testing.T) {
+	for _, d := range withCorpus(samples, fixtures) {
+		var ls struct {
+			Sessions []struct {
+				SessionID string `json:"session_id"`
+				Prompts   int    `json:"prompts"`
+				Subagents int    `json:"subagents"`
+			} `json:"sessions"`
+		}
+		decodeRun(t, &ls, "ls", "--dir", d, "--long", "--all", "--empty", "--json")
+		if len(ls.Sessions) == 0 {
+			t.Errorf("%s: no sessions", d)
+		}
+		for _, s := range ls.Sessions {
+			var sh struct {
+				Session struct {
+					SessionID string `json:"session_id"`
+					Prompts   int    `json:"prompts"`
+					Subagents int    `json:"subagents"`
+					Branches  int    `json:"branches"`
+				} `json:"session"`
+			}
+			decodeRun(t, &sh, "show", "--dir", d, s.SessionID, "--json")
+			var tr struct {
+				SessionID string `json:"session_id"`
+			}
+			decodeRun(t, &tr, "tree", "--dir", d, s.SessionID, "--json")
+			var ag struct {
+				SessionID string `json:"session_id"`
+				Subagents int    `json:"subagents"`
+			}
+			decodeRun(t, &ag, "agents", "--dir", d, s.SessionID, "--json")
+			where := filepath.Base(d) + " " + s.SessionID
+			if sh.Session.SessionID != s.SessionID || tr.SessionID != s.SessionID || ag.SessionID != s.SessionID {
+				t.Errorf("%s: named %q by show, %q by tree, %q by agents", where, sh.Session.SessionID, tr.SessionID, ag.SessionID)
+			}
+			if sh.Session.Subagents != s.Subagents || ag.Subagents != s.Subagents {
+				t.Errorf("%s: subagents: ls %d, show %d, agents %d", where, s.Subagents, sh.Session.Subagents, ag.Subagents)
+			}
+			if sh.Session.Branches <= 1 && sh.Session.Prompts != s.Prompts {
+				t.Errorf("%s: one branch, yet ls -l counts %d prompts and show %d", where, s.Prompts, sh.Session.Prompts)
+			}
+		}
+	}
+}
