@@ -281,7 +281,7 @@ func TestTokensByProjectKeysASessionWithoutCWD(t *testing.T) {
 
 // On every session of the samples, the fixtures and the real corpus, every
 // command names the session alike and gives one subagent count (ls, show,
-// tree's agents, agents), and show's prompts equal ls -l's when the session
+// agents), tree draws every entry of the active path, and show's prompts equal ls -l's when the session
 // has one branch (ls -l counts the prompts of every branch, show those of
 // the path it shows).
 func TestEveryCommandAgreesOnEverySession(t *testing.T) {
@@ -323,6 +323,7 @@ func TestEveryCommandAgreesOnEverySession(t *testing.T) {
 			if sh.Session.Subagents != s.Subagents || ag.Subagents != s.Subagents {
 				t.Errorf("%s: subagents: ls %d, show %d, agents %d", where, s.Subagents, sh.Session.Subagents, ag.Subagents)
 			}
+			checkTreeDrawsActivePath(t, d, s.SessionID)
 			if sh.Session.Branches <= 1 && sh.Session.Prompts != s.Prompts {
 				t.Errorf("%s: one branch, yet ls -l counts %d prompts and show %d", where, s.Prompts, sh.Session.Prompts)
 			}

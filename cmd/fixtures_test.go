@@ -53,9 +53,6 @@ func TestFixtures(t *testing.T) {
 			decodeRun(t, &sh, "show", "--dir", fixtures, id, "--json")
 			var tr struct {
 				SessionID string `json:"session_id"`
-				Nodes     []struct {
-					Active bool `json:"active"`
-				} `json:"nodes"`
 			}
 			decodeRun(t, &tr, "tree", "--dir", fixtures, id, "--json")
 			found := false
@@ -71,28 +68,39 @@ func TestFixtures(t *testing.T) {
 			if !found || sh.Session.SessionID != id || tr.SessionID != id {
 				t.Errorf("session id: ls has it %v, show says %q, tree %q, the file %q", found, sh.Session.SessionID, tr.SessionID, id)
 			}
-			active := 0
-			for _, n := range tr.Nodes {
-				if n.Active {
-					active++
-				}
-			}
-			// The runs tree draws hold every active entry: their counts
-			// add up to at least the active path.
-			drawn := 0
-			r := run(t, false, nil, "tree", "--dir", fixtures, id)
-			for _, l := range strings.Split(r.out, "\n") {
-				if strings.HasPrefix(strings.TrimLeft(l, "│├└─ "), "● ") {
-					var n int
-					if _, err := fmtSscan(strings.TrimLeft(l, "│├└─ ●"), &n); err == nil {
-						drawn += n
-					}
-				}
-			}
-			if drawn < active {
-				t.Errorf("tree draws %d entries in its active runs, the active path has %d:\n%s", drawn, active, r.out)
-			}
+			checkTreeDrawsActivePath(t, fixtures, id)
 		})
+	}
+}
+
+// checkTreeDrawsActivePath: the runs tree draws hold every entry of the
+// active path (their counts add up to at least its length).
+func checkTreeDrawsActivePath(t *testing.T, dir, id string) {
+	t.Helper()
+	var tr struct {
+		Nodes []struct {
+			Active bool `json:"active"`
+		} `json:"nodes"`
+	}
+	decodeRun(t, &tr, "tree", "--dir", dir, id, "--json")
+	active := 0
+	for _, n := range tr.Nodes {
+		if n.Active {
+			active++
+		}
+	}
+	drawn := 0
+	r := run(t, false, nil, "tree", "--dir", dir, id)
+	for _, l := range strings.Split(r.out, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(l, "│├└─ "), "● ") {
+			var n int
+			if _, err := fmtSscan(strings.TrimLeft(l, "│├└─ ●"), &n); err == nil {
+				drawn += n
+			}
+		}
+	}
+	if drawn < active {
+		t.Errorf("%s: tree draws %d entries in its active runs, the active path has %d:\n%s", id, drawn, active, r.out)
 	}
 }
 

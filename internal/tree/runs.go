@@ -27,7 +27,7 @@ func (t *Tree) Layout() *Layout {
 		l.kids[n.pos] = n.Children
 	}
 	for _, n := range t.Roots {
-		if lp := n.LogicalParent; lp != nil && lp.Agent == nil {
+		if lp := t.historyEnd(n); lp != nil && lp.Agent == nil {
 			// Clip: the junction must not write into the tree's Children.
 			l.kids[lp.pos] = append(slices.Clip(l.kids[lp.pos]), n)
 		}
@@ -57,6 +57,32 @@ func (t *Tree) Layout() *Layout {
 		}
 	}
 	return l
+}
+
+// historyEnd is the entry a compaction boundary's junction hangs from:
+// its logical parent, the last entry before the compaction. A partial
+// compaction moves the messages it kept (its preservedSegment) to after
+// the summary, and the logical parent is often the last of them: it is
+// then below the boundary, and a junction hung from it would close a loop
+// that no drawing reaches. The history then ends where the kept messages
+// were taken from: the first entry up the line-named parents that is not
+// below the boundary.
+func (t *Tree) historyEnd(boundary *Node) *Node {
+	lp := boundary.LogicalParent
+	for lp != nil && t.below(lp, boundary) {
+		lp = lp.origParent
+	}
+	return lp
+}
+
+// below reports whether n is boundary or under it, by the model's parents.
+func (t *Tree) below(n, boundary *Node) bool {
+	for cur, steps := n, 0; cur != nil && steps <= len(t.Nodes); cur, steps = cur.Parent, steps+1 {
+		if cur == boundary {
+			return true
+		}
+	}
+	return false
 }
 
 // Children are n's display children: its children and the compaction
@@ -164,11 +190,13 @@ func (l *Layout) Run(start *Node) Run {
 
 // Starts are the main conversation's roots a drawing starts from: every
 // root but the compaction boundaries that continue a history (drawn as
-// junctions), islands and cut cycles (listed apart).
+// junctions), and islands and cut cycles (listed apart) unless the
+// session's active path starts there: the conversation is drawn whole
+// wherever it starts.
 func (t *Tree) Starts() []*Node {
 	var out []*Node
 	for _, r := range t.Roots {
-		if r.LogicalParent != nil || t.IsIslandOrCycle(r) {
+		if r.LogicalParent != nil || t.IsIslandOrCycle(r) && !r.Active {
 			continue
 		}
 		out = append(out, r)

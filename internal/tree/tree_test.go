@@ -414,6 +414,17 @@ func TestRules(t *testing.T) {
 					t.Errorf("%s on the path is not marked Active", n.UUID)
 				}
 			}
+			// tree draws the whole active path: every node of it is in a
+			// run the drawing reaches (across forks and junctions).
+			drawn := map[*Node]bool{}
+			for _, n := range drawnRuns(tr) {
+				drawn[n] = true
+			}
+			for _, n := range tr.ActivePath() {
+				if !drawn[n] {
+					t.Errorf("%s is on the active path, but in no run tree draws", n.UUID)
+				}
+			}
 			// A big file is read in pieces, in parallel: the same file cut
 			// every few lines must give the same tree and warnings.
 			if got, want := inPieces(t, tc.lines), shape(tr, stderr); got != want {
@@ -421,6 +432,34 @@ func TestRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// drawnRuns walks the Layout as cctx tree draws it, from each start
+// through real forks' branches and compaction junctions, and returns
+// every node of every run it reaches.
+func drawnRuns(tr *Tree) []*Node {
+	l := tr.Layout()
+	var out []*Node
+	todo := append([]*Node(nil), tr.Starts()...)
+	seen := map[*Node]bool{}
+	for len(todo) > 0 {
+		cur := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[cur] {
+			continue
+		}
+		seen[cur] = true
+		r := l.Run(cur)
+		out = append(out, r.Nodes...)
+		if r.End.Fork {
+			starts, _ := l.Branches(r.End)
+			todo = append(todo, starts...)
+		}
+		if r.Next != nil {
+			todo = append(todo, r.Next)
+		}
+	}
+	return out
 }
 
 // inPieces loads lines from a file cut into pieces of 100 bytes.
