@@ -59,16 +59,22 @@ func promptsSession(t *testing.T) string {
 	)
 }
 
+// lsHeaderDoc and showHeaderDoc are the parts of ls -l --json and show
+// --json the agreement tests compare.
 type lsHeaderDoc struct {
 	Sessions []struct {
 		SessionID string `json:"session_id"`
 		Prompts   int    `json:"prompts"`
+		Subagents int    `json:"subagents"`
 	} `json:"sessions"`
 }
 
 type showHeaderDoc struct {
 	Session struct {
-		Prompts int `json:"prompts"`
+		SessionID string `json:"session_id"`
+		Prompts   int    `json:"prompts"`
+		Subagents int    `json:"subagents"`
+		Branches  int    `json:"branches"`
 	} `json:"session"`
 }
 
@@ -286,26 +292,13 @@ func TestTokensByProjectKeysASessionWithoutCWD(t *testing.T) {
 // the path it shows).
 func TestEveryCommandAgreesOnEverySession(t *testing.T) {
 	for _, d := range withCorpus(samples, fixtures) {
-		var ls struct {
-			Sessions []struct {
-				SessionID string `json:"session_id"`
-				Prompts   int    `json:"prompts"`
-				Subagents int    `json:"subagents"`
-			} `json:"sessions"`
-		}
+		var ls lsHeaderDoc
 		decodeRun(t, &ls, "ls", "--dir", d, "--long", "--all", "--empty", "--json")
 		if len(ls.Sessions) == 0 {
 			t.Errorf("%s: no sessions", d)
 		}
 		for _, s := range ls.Sessions {
-			var sh struct {
-				Session struct {
-					SessionID string `json:"session_id"`
-					Prompts   int    `json:"prompts"`
-					Subagents int    `json:"subagents"`
-					Branches  int    `json:"branches"`
-				} `json:"session"`
-			}
+			var sh showHeaderDoc
 			decodeRun(t, &sh, "show", "--dir", d, s.SessionID, "--json")
 			var tr struct {
 				SessionID string `json:"session_id"`

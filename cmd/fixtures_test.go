@@ -36,20 +36,9 @@ func TestFixtures(t *testing.T) {
 			}
 			golden(t, "fixtures/"+name+".txt", out.String())
 
-			var ls struct {
-				Sessions []struct {
-					SessionID string `json:"session_id"`
-					Prompts   int    `json:"prompts"`
-					Subagents int    `json:"subagents"`
-				} `json:"sessions"`
-			}
+			var ls lsHeaderDoc
 			decodeRun(t, &ls, "ls", "--dir", fixtures, "-l", "--all", "--json")
-			var sh struct {
-				Session struct {
-					SessionID string `json:"session_id"`
-					Prompts   int    `json:"prompts"`
-				} `json:"session"`
-			}
+			var sh showHeaderDoc
 			decodeRun(t, &sh, "show", "--dir", fixtures, id, "--json")
 			var tr struct {
 				SessionID string `json:"session_id"`
