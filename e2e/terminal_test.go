@@ -98,6 +98,17 @@ func TestPseudoTerminal(t *testing.T) {
 			t.Errorf("want an aligned table with a header, no tabs\n%s", r)
 		}
 	})
+	// Every table is coloured as colour: nothing of its colour shows as
+	// escaped text (the samples' titles and ids hold no escapes).
+	t.Run("coloured tables show no escapes", func(t *testing.T) {
+		for _, args := range [][]string{{"ls"}, {"ls", "-l"}, {"tokens"}, {"tokens", "--by", "day"}, {"agents", "ef958aa1"}} {
+			r := onTTY(t, nil, append(args, "--dir", samples)...)
+			expect(t, r, 0, strings.Join(args, " "))
+			if !hasSGR(r.stdout) || strings.Contains(r.stdout, `\x1b`) {
+				t.Errorf("%v: colour missing or shown as text\n%s", args, r)
+			}
+		}
+	})
 	for _, tt := range []struct {
 		name string
 		env  []string

@@ -197,3 +197,29 @@ func allowedSGR(s string) bool {
 func bidiRune(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
+
+// A table on a terminal, coloured, passes the guard as colour: the resets
+// tablewriter adds after a coloured cell are the theme's, never visible
+// text, and no line ends in padding.
+func TestColouredTablePassesTheGuard(t *testing.T) {
+	on := NewTheme(true)
+	tbl := NewTable(Options{TTY: true, Theme: on}, "ID", "TOKENS>", "TITLE")
+	tbl.Row(on.Cyan("ef958aa1"), "1,234", "a title")
+	tbl.Row(on.Cyan("03eb5929"), on.Dim("—"), "another")
+	tbl.Footer("total", "1,234", "")
+	var b bytes.Buffer
+	g := NewGuard(&b, on)
+	if err := tbl.Render(g); err != nil {
+		t.Fatal(err)
+	}
+	g.Flush()
+	out := b.String()
+	if strings.Contains(out, `\x1b`) || !strings.Contains(out, "\x1b[36mef958aa1") {
+		t.Errorf("the table's colour did not pass as colour:\n%q", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasSuffix(strings.TrimSuffix(l, "\x1b[0m"), " ") {
+			t.Errorf("line ends in padding: %q", l)
+		}
+	}
+}

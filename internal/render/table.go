@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -67,7 +68,8 @@ func (t *Table) Render(w io.Writer) error {
 	if len(t.footers) > 0 {
 		lines = tw.Lines{ShowFooterLine: tw.On, ShowHeaderLine: tw.Off, ShowTop: tw.Off, ShowBottom: tw.Off}
 	}
-	tbl := tablewriter.NewTable(w,
+	var buf bytes.Buffer
+	tbl := tablewriter.NewTable(&buf,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
 			Borders:  tw.BorderNone,
 			Symbols:  tw.NewSymbols(tw.StyleLight),
@@ -94,5 +96,32 @@ func (t *Table) Render(w io.Writer) error {
 	for _, f := range t.footers {
 		tbl.Footer(f)
 	}
-	return tbl.Render()
+	if err := tbl.Render(); err != nil {
+		return err
+	}
+	_, err := w.Write(trimLineEnds(t.opts.Theme.tableResets(buf.Bytes()), t.opts.Theme.reset()))
+	return err
+}
+
+// trimLineEnds drops the padding tablewriter leaves after the last column
+// of each line (kept before a closing reset, if the line has one).
+func trimLineEnds(b []byte, reset string) []byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	out := b[:0:0]
+	for _, l := range lines {
+		body, nl := bytes.CutSuffix(l, []byte("\n"))
+		body = bytes.TrimSuffix(body, []byte("\r"))
+		tail := ""
+		if reset != "" {
+			if trimmed, ok := bytes.CutSuffix(body, []byte(reset)); ok {
+				body, tail = trimmed, reset
+			}
+		}
+		out = append(out, bytes.TrimRight(body, " ")...)
+		out = append(out, tail...)
+		if nl {
+			out = append(out, '\n')
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"strconv"
@@ -54,6 +55,26 @@ func NewTheme(on bool) Theme {
 
 // On reports whether colour is used.
 func (t Theme) On() bool { return t.on }
+
+// tableResets marks the SGR resets tablewriter writes after a cell that
+// holds colour (its own, unmarked "\x1b[0m", which the Guard would
+// escape into visible text) as the theme's own. A cell's text from a
+// transcript is escaped before it reaches the table, so every raw reset
+// there is tablewriter's.
+func (t Theme) tableResets(b []byte) []byte {
+	if !t.on {
+		return b
+	}
+	return bytes.ReplaceAll(b, []byte("\x1b[0m"), []byte(t.reset()))
+}
+
+// reset is the theme's own SGR reset ("" when colour is off).
+func (t Theme) reset() string {
+	if !t.on {
+		return ""
+	}
+	return "\x1b[" + t.mark + ";0m"
+}
 
 func (p paint) wrap(s string) string {
 	if p.open == "" || s == "" {
