@@ -450,11 +450,11 @@ func scanEmails(b []byte, sp []span) []span {
 		for s < at && b[s] == '.' {
 			s++
 		}
-		if s >= at || s > 0 && (b[s-1] == '/' || emailLocal[b[s-1]]) {
+		if s >= at || s > 0 && (b[s-1] == '/' || emailLocal[b[s-1]]) && !afterEscape(b, s) {
 			continue
 		}
-		if s > 0 && b[s-1] == ':' && !(s >= 7 && bytes.EqualFold(b[s-7:s-1], []byte("mailto"))) {
-			continue // user:password@host: the password (scanURLs)
+		if s > 0 && b[s-1] == ':' && inURLAuthority(b, s-1) {
+			continue // scheme://user:password@host: the password (scanURLs)
 		}
 		local := b[s:at]
 		if !bytes.ContainsFunc(local, func(r rune) bool { return r < 0x80 && isAlnum(byte(r)) }) {
@@ -488,6 +488,16 @@ func scanEmails(b []byte, sp []span) []span {
 }
 
 var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
+
+// inURLAuthority reports whether the ':' at colon follows the user of a
+// URL ("scheme://user:"), not a label ("Email:").
+func inURLAuthority(b []byte, colon int) bool {
+	k := colon
+	for k > 0 && colon-k < 256 && (emailLocal[b[k-1]] || b[k-1] == '~' || b[k-1] == '!' || b[k-1] == '$') {
+		k--
+	}
+	return k >= 3 && string(b[k-3:k]) == "://"
+}
 
 func allLetters(s []byte) bool {
 	for _, c := range s {
@@ -612,7 +622,7 @@ func otherHome(b []byte, i, n int, windows bool, sp []span) []span {
 	switch before {
 	case '/':
 		drive := windows && i >= 3 && (isUpper(b[i-2]) || isLower(b[i-2])) && b[i-3] == '/' // /c/Users, /mnt/c/Users
-		if i >= 2 && (isNameByte(b[i-2]) || b[i-2] == '-') && !drive {
+		if i >= 2 && (isNameByte(b[i-2]) || b[i-2] == '-') && !drive && !afterEscape(b, i-1) {
 			return sp // a path inside another: example.com/home/x, src/home/
 		}
 	case '\\':

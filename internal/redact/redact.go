@@ -149,6 +149,14 @@ func escapingAt(b []byte, j int) bool {
 	return n%2 == 1
 }
 
+// afterEscape reports whether b[:i] ends with a whole JSON escape of one
+// letter (\n, \t, \r, \b, \f, \", \/, \\): in a JSON line the text before
+// i then ends in a separator (a newline, a tab), not in the letter the
+// escape is written with.
+func afterEscape(b []byte, i int) bool {
+	return i >= 2 && escapingAt(b, i-2) && bytes.IndexByte([]byte(`ntrbf"/\`), b[i-1]) >= 0
+}
+
 // boundary moves i forward out of a JSON escape it is inside of (\n,
 // \", \u00e9): a mask never splits one.
 func boundary(b []byte, i int) int {

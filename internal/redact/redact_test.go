@@ -74,6 +74,10 @@ var secretCases = []struct{ class, in, want string }{
 	{"another user's home (Windows)", `C:\Users\dave\Desktop`, `C:\Users\[USER]\Desktop`},
 	{"another user's home (Git Bash)", "ls /c/Users/erin/x", "ls /c/Users/[USER]/x"},
 	{"another user's project key", "projects/-Users-frank-src-app/x.jsonl", "projects/-Users-[USER]-src-app/x.jsonl"},
+	{"another user's home starting the text", "/Users/bob/x", "/Users/[USER]/x"},
+	{"another user's Linux home starting the text", "/home/carol/y", "/home/[USER]/y"},
+	{"email starting the text", "bob@example.com wrote", "[EMAIL] wrote"},
+	{"email after a colon", "Email:bob@example.com", "Email:[EMAIL]"},
 	{"own home", "/home/alice/src and /home/alicex/src", "~/src and /home/[USER]/src"},
 	{"own project key", "dir -home-alice-src-app", "dir ~-src-app"},
 }
@@ -133,7 +137,7 @@ func TestRedactKeepsJSONValid(t *testing.T) {
 		if strings.Contains(c.class, "own ") {
 			continue
 		}
-		for _, text := range []string{c.in, "x\n" + c.in + "\ty", `{"k":` + jsonString(c.in) + "}"} {
+		for i, text := range []string{c.in, "x\n" + c.in + "\ty", "x\t" + c.in, `{"k":` + jsonString(c.in) + "}"} {
 			line := []byte(`{"type":"user","message":{"content":` + jsonString(text) + `}}`)
 			got := r.Bytes(line)
 			if !json.Valid(got) {
@@ -142,6 +146,13 @@ func TestRedactKeepsJSONValid(t *testing.T) {
 			}
 			if bytes.Equal(got, line) {
 				t.Errorf("%s: nothing masked in %s", c.class, line)
+			}
+			// After a newline or a tab (JSON's \n, \t) it is masked as in
+			// text: the escape is a separator, not a letter of a name.
+			var doc struct{ Message struct{ Content string } }
+			json.Unmarshal(got, &doc)
+			if want := strings.Replace(text, c.in, c.want, 1); i < 3 && doc.Message.Content != want {
+				t.Errorf("%s: %q\n got %q\nwant %q", c.class, text, doc.Message.Content, want)
 			}
 		}
 	}

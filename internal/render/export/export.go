@@ -64,9 +64,10 @@ type Options struct {
 
 // Stats is what an export did.
 type Stats struct {
-	// Secrets is how many secrets redaction replaced in the lines written
-	// (each line counted once).
-	Secrets int
+	// Secrets, Emails and Users are how many secrets, email addresses and
+	// other users' names (in home directories) redaction replaced in the
+	// text written.
+	Secrets, Emails, Users int
 	// Items is how many entries were written.
 	Items int
 }
@@ -164,6 +165,8 @@ func (w *walker) read(n *tree.Node) ([]byte, error) {
 func (w *walker) txt(s string) string {
 	if w.o.Redact != nil {
 		w.stats.Secrets += strings.Count(s, redact.Mask)
+		w.stats.Emails += strings.Count(s, redact.EmailMask)
+		w.stats.Users += strings.Count(s, redact.UserMask)
 	}
 	return clean(s)
 }
