@@ -196,20 +196,20 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 		index[n.pos] = int32(i) + 1
 	}
 	after := map[int][]*Node{}
-	done := map[msgKey]bool{}
+	done := t.NewNodeSet() // responses done, by their first line
+	var members []*Node
 	for i, n := range path {
 		if n.Type != "assistant" {
 			continue
 		}
-		members := []*Node{n}
 		if n.MessageID != "" {
-			k := msgKey{n.File, n.Sidechain, n.MessageID}
-			if done[k] {
+			first := t.msgs.first(n)
+			if done.Has(first) {
 				continue
 			}
-			done[k] = true
-			members = t.byMsg[k]
+			done.Add(first)
 		}
+		members = t.msgLines(members[:0], n)
 		last := i
 		var extra []*Node
 		for _, m := range members {
@@ -284,6 +284,7 @@ func (b *builder) findLeaves() {
 	for _, n := range t.active {
 		walked.Add(n)
 	}
+	var members []*Node
 	cover := func(n *Node) {
 		for cur := n; cur != nil && !walked.Has(cur); cur = cur.Parent {
 			walked.Add(cur)
@@ -291,10 +292,7 @@ func (b *builder) findLeaves() {
 			if cur.Type != "assistant" {
 				continue
 			}
-			members := []*Node{cur}
-			if cur.MessageID != "" {
-				members = t.byMsg[msgKey{cur.File, cur.Sidechain, cur.MessageID}]
-			}
+			members = t.msgLines(members[:0], cur)
 			for _, m := range members {
 				covered.Add(m)
 				for _, tu := range m.ToolUses {
