@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -324,6 +325,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 			}
 			nodes = append(nodes, n)
 		}
+		p.nodes = nil // in nodes now
 		f.Done, f.DoneLines = p.done, base+p.doneLines
 		base += p.lines
 		if p.readErr != nil && f.Agent == nil {
@@ -350,6 +352,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		}
 		nodes = kept
 	}
+	t.Nodes = slices.Grow(t.Nodes, len(nodes))
 	for _, n := range nodes {
 		n.pos = len(t.Nodes)
 		t.Nodes = append(t.Nodes, n)

@@ -1,6 +1,9 @@
 package tree
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 func sortNodes(ns []*Node, less func(a, b *Node) bool) {
 	sort.SliceStable(ns, func(i, j int) bool { return less(ns[i], ns[j]) })
@@ -154,7 +157,14 @@ func (t *Tree) PathTo(n *Node) []*Node {
 	// Sets of nodes are slices by position: a path of a long session has
 	// 100 000 nodes, and maps keyed by node were most of the time here.
 	seen := make([]bool, len(t.Nodes))
-	var rev []*Node
+	// Sized from the chain's length (bounded: a chain is never longer
+	// than the tree), where growing it step by step allocated four times
+	// the path of a long session.
+	size := 0
+	for cur := n; cur != nil && size <= len(t.Nodes); cur = cur.Parent {
+		size++
+	}
+	rev := make([]*Node, 0, size)
 	for cur := n; cur != nil && !seen[cur.pos]; cur = cur.Parent {
 		seen[cur.pos] = true
 		rev = append(rev, cur)
@@ -180,11 +190,8 @@ func (t *Tree) PathTo(n *Node) []*Node {
 			break
 		}
 	}
-	path := make([]*Node, len(rev))
-	for i, c := range rev {
-		path[len(rev)-1-i] = c
-	}
-	return t.repair(path, seen)
+	slices.Reverse(rev)
+	return t.repair(rev, seen)
 }
 
 // repair inserts the missing lines of each response and the missing tool
