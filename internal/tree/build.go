@@ -813,11 +813,11 @@ func (b *builder) index() {
 		if n.Type != "assistant" || n.MessageID == "" {
 			continue
 		}
-		j := t.msgs.slot(n)
+		j, tag := t.msgs.slot(n)
 		if h := t.msgs.slots[j]; h != nil {
 			n.msgNext = int32(h.pos) + 1
 		}
-		t.msgs.slots[j] = n
+		t.msgs.slots[j], t.msgs.tags[j] = n, tag
 	}
 	for _, n := range t.Nodes {
 		if n.SourceTool == "" {
