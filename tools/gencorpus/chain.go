@@ -14,7 +14,7 @@ const chainSession = "c4a1c4a1-0000-4000-8000-000000000001"
 
 // writeChain writes DIR/projects/-bench-chain/<chainSession>.jsonl: one
 // conversation of n entries, each the child of the one before (user and
-// assistant in turn, every assistant with usage), ~262 bytes a line, for
+// assistant in turn, every assistant with usage), ~311 bytes a line, for
 // the memory benchmarks of issue 23.3 (tools/membench.sh). The same n
 // gives the same bytes.
 func writeChain(dir string, n int) (string, error) {

@@ -4,7 +4,7 @@
 //	go run ./tools/gencorpus -size 1G -dir /tmp/corpus [-seed 1]
 //
 // With -chain N it writes instead one session of a single chain of N
-// entries (~262 bytes each), and with -line SIZE one session whose first
+// entries (~311 bytes each), and with -line SIZE one session whose first
 // line is SIZE bytes: the big files of the memory benchmarks
 // (tools/membench.sh).
 //
