@@ -91,10 +91,12 @@ corpus:
 	$(GO) run ./tools/gencorpus -size $(SIZE) -dir $(DIR) -seed $(SEED)
 
 # Go benchmarks, then whole commands against wc -l on generated trees
-# (SIZES="256M 1G 2G" by default; see BENCHMARKS.md).
+# (SIZES="256M 1G 2G" by default; see BENCHMARKS.md), then the memory of
+# the commands on a 1M-entry chain and a 300 MiB line (issue 23.3).
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./internal/reader ./internal/tokens ./internal/session
 	tools/bench.sh $(SIZES)
+	tools/membench.sh
 
 install:
 	$(GO) install -ldflags "$(LDFLAGS)" .

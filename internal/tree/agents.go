@@ -60,8 +60,8 @@ func (b *builder) linkAgents() {
 	b.collectCalls()
 	progressTU := map[string]string{}
 	for _, n := range t.Nodes {
-		if id := n.facts.progressAgentID; id != "" && n.facts.parentToolUseID != "" && progressTU[id] == "" {
-			progressTU[id] = n.facts.parentToolUseID
+		if id := n.fx().progressAgentID; id != "" && n.fx().parentToolUseID != "" && progressTU[id] == "" {
+			progressTU[id] = n.fx().parentToolUseID
 		}
 	}
 	metaClaims := map[string]int{}
@@ -112,7 +112,7 @@ func (b *builder) linkAgents() {
 	}
 	for _, a := range t.Agents {
 		if a.Type == "" && a.Result != nil && len(a.Calls) > 0 {
-			a.Type = a.Result.facts.agentType
+			a.Type = a.Result.fx().agentType
 		}
 		if a.Spawn == nil && !a.Compaction && isWarmup(a) {
 			a.Warmup = true
@@ -272,7 +272,7 @@ func (b *builder) linkCompaction(a *Agent) {
 	t := b.t
 	external := map[string]bool{}
 	for _, n := range a.Nodes {
-		if n.Parent == nil && n.ParentUUID != "" && t.byUUID[n.ParentUUID] != nil {
+		if n.Parent == nil && n.ParentUUID != "" && t.byUUID.get(n.ParentUUID) != nil {
 			external[n.ParentUUID] = true
 		}
 	}

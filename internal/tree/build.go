@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -247,10 +248,12 @@ func (p *piece) parse(r *reader.Reader) {
 			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
 			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
 			n.Prompt, n.PromptHash, n.Label = fa.Prompt, fa.PromptHash, fa.Label
-			n.facts = factsExtra{
+			if x := (factsExtra{
 				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
 				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
 				agentType: fa.AgentType,
+			}); x != noFacts {
+				n.facts = &x
 			}
 		}
 		e.Facts = nil // the reader's
@@ -278,9 +281,9 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 	}
 	// Sized once: growing a map of a few hundred thousand uuids step by
 	// step cost more than filling it.
-	idx := make(map[string]*Node, total)
+	idx := newUUIDIndex(total)
 	if f.Agent == nil {
-		if len(t.byUUID) == 0 {
+		if t.byUUID == nil {
 			t.byUUID = idx
 		}
 		idx = t.byUUID
@@ -315,14 +318,14 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		}
 		for _, n := range p.nodes {
 			n.Line += base
-			if old, ok := idx[n.UUID]; ok {
+			if old := idx.put(n); old != nil {
 				dups = append(dups, dup{n, old.Line})
 				f.Dropped = append(f.Dropped, old.Entry)
 				old.UUID = "" // marks the loser; dropped below
 			}
-			idx[n.UUID] = n
 			nodes = append(nodes, n)
 		}
+		p.nodes = nil // in nodes now
 		f.Done, f.DoneLines = p.done, base+p.doneLines
 		base += p.lines
 		if p.readErr != nil && f.Agent == nil {
@@ -349,6 +352,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		}
 		nodes = kept
 	}
+	t.Nodes = slices.Grow(t.Nodes, len(nodes))
 	for _, n := range nodes {
 		n.pos = len(t.Nodes)
 		t.Nodes = append(t.Nodes, n)
@@ -379,8 +383,12 @@ type builder struct {
 	t       *Tree
 	rep     *diag.Reporter
 	quiet   bool // warnings go to Tree.Warnings only (Options.Quiet)
-	fileIdx map[*File]map[string]*Node
-	calls   map[string]*Call // Agent/Task calls by tool_use id
+	fileIdx map[*File]*uuidIndex
+	// one backs the Children of a node's first child: the child's slot,
+	// by position. Most nodes have one child, and a slice of its own for
+	// each cost an allocation per node.
+	one   []*Node
+	calls map[string]*Call // Agent/Task calls by tool_use id
 
 	boundaries []*Node // compact boundaries of the main file, once needed
 	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
@@ -395,14 +403,12 @@ func newBuilder(rep *diag.Reporter) *builder {
 	}
 	return &builder{
 		t: &Tree{
-			byUUID:   map[string]*Node{},
 			toolUse:  map[string]*Node{},
 			results:  map[string][]*Node{},
 			bySource: map[*Node][]*Node{},
-			byMsg:    map[msgKey][]*Node{},
 		},
 		rep:     rep,
-		fileIdx: map[*File]map[string]*Node{},
+		fileIdx: map[*File]*uuidIndex{},
 	}
 }
 
@@ -505,7 +511,7 @@ func (b *builder) link() {
 		if n.ParentUUID == "" {
 			continue
 		}
-		p := b.fileIdx[n.File][n.ParentUUID]
+		p := b.fileIdx[n.File].get(n.ParentUUID)
 		if p == nil || p == n {
 			if p == n {
 				b.warn(n.File, n.Line, "entry %s names itself as parent; link cut", n.Short())
@@ -515,7 +521,7 @@ func (b *builder) link() {
 			continue
 		}
 		n.Parent, n.origParent = p, p
-		p.Children = append(p.Children, n)
+		b.addChild(p, n)
 	}
 	// prev is, at each main-file node, the latest node of the main
 	// conversation before it in file order: where a lost line is bridged.
@@ -524,7 +530,7 @@ func (b *builder) link() {
 		missing := n.ParentUUID != "" && n.Parent == nil && n.ParentUUID != n.UUID
 		switch {
 		case !missing:
-		case n.Agent != nil && t.byUUID[n.ParentUUID] != nil:
+		case n.Agent != nil && t.byUUID.get(n.ParentUUID) != nil:
 			// points into the main file: see linkAgents
 		case n.Agent == nil && first == nil:
 			// The file's first entry continues a conversation recorded
@@ -537,13 +543,13 @@ func (b *builder) link() {
 			// middle of a tool turn loses the tool result): the entry goes
 			// on from the one before it in the file.
 			n.Parent, n.origParent, n.Bridged = prev, prev, true
-			prev.Children = append(prev.Children, n)
+			b.addChild(prev, n)
 			b.warn(n.File, n.Line, "entry %s names parent %s, which is not in the file (a line was lost): linked to %s, the entry before it", n.Short(), short(n.ParentUUID), prev.Short())
 		default:
 			t.Islands = append(t.Islands, &Island{Root: n, Missing: n.ParentUUID})
 		}
 		if n.LogicalParentUUID != "" && n.Agent == nil {
-			n.LogicalParent = t.byUUID[n.LogicalParentUUID]
+			n.LogicalParent = t.byUUID.get(n.LogicalParentUUID)
 			if n.LogicalParent == nil && prev != nil {
 				// The compaction names as the last entry before it a line
 				// that was never written: the history goes on from the
@@ -566,6 +572,20 @@ func (b *builder) link() {
 	for _, is := range t.Islands {
 		b.warn(is.Root.File, is.Root.Line, "entry %s names parent %s, which is not in the file (island)", is.Root.Short(), short(is.Missing))
 	}
+}
+
+// addChild appends n to p's children. A first child takes n's slot of
+// b.one (capacity 1: a second child moves the list out).
+func (b *builder) addChild(p, n *Node) {
+	if len(p.Children) > 0 || cap(p.Children) > 0 {
+		p.Children = append(p.Children, n)
+		return
+	}
+	if b.one == nil {
+		b.one = make([]*Node, len(b.t.Nodes))
+	}
+	b.one[n.pos] = n
+	p.Children = b.one[n.pos : n.pos+1 : n.pos+1]
 }
 
 // descends reports whether n is below anc (or is anc): linking anc under
@@ -621,12 +641,12 @@ func (b *builder) relink() {
 		if n.Agent != nil || !n.IsCompactBoundary() {
 			continue
 		}
-		if pm := n.facts.preservedMessages; pm != nil && len(pm.UUIDs) > 0 {
-			anchor := t.byUUID[pm.AnchorUUID]
+		if pm := n.fx().preservedMessages; pm != nil && len(pm.UUIDs) > 0 {
+			anchor := t.byUUID.get(pm.AnchorUUID)
 			kept := make([]*Node, 0, len(pm.UUIDs))
 			set := map[*Node]bool{}
 			for _, u := range pm.UUIDs {
-				k := t.byUUID[u]
+				k := t.byUUID.get(u)
 				if k == nil || k == anchor || set[k] {
 					kept = nil
 					break
@@ -649,8 +669,8 @@ func (b *builder) relink() {
 			}
 			b.warn(n.File, n.Line, "compaction boundary %s: preservedMessages names entries that are not in the file; not relinked", n.Short())
 		}
-		if ps := n.facts.preservedSegment; ps != nil {
-			head, anchor, tail := t.byUUID[ps.HeadUUID], t.byUUID[ps.AnchorUUID], t.byUUID[ps.TailUUID]
+		if ps := n.fx().preservedSegment; ps != nil {
+			head, anchor, tail := t.byUUID.get(ps.HeadUUID), t.byUUID.get(ps.AnchorUUID), t.byUUID.get(ps.TailUUID)
 			if head == nil || anchor == nil || tail == nil || head == anchor || tail == anchor {
 				b.warn(n.File, n.Line, "compaction boundary %s: preservedSegment names entries that are not in the file; not relinked", n.Short())
 				continue
@@ -766,10 +786,9 @@ func (b *builder) index() {
 			msgs++
 		}
 	}
-	if len(t.toolUse) == 0 && len(t.results) == 0 && len(t.byMsg) == 0 {
+	if len(t.toolUse) == 0 && len(t.results) == 0 {
 		t.toolUse = make(map[string]*Node, uses)
 		t.results = make(map[string][]*Node, results)
-		t.byMsg = make(map[msgKey][]*Node, msgs)
 	}
 	for _, n := range t.Nodes {
 		for _, tu := range n.ToolUses {
@@ -784,16 +803,27 @@ func (b *builder) index() {
 				t.results[id] = append(t.results[id], n)
 			}
 		}
-		if n.Type == "assistant" && n.MessageID != "" {
-			k := msgKey{n.File, n.Sidechain, n.MessageID}
-			t.byMsg[k] = append(t.byMsg[k], n)
+	}
+	// The lines of each response, linked through msgNext: walked from the
+	// last line back, each line goes in front of its response's list, so
+	// the table ends with the first line and the list in file order.
+	t.msgs = newMsgIndex(msgs)
+	for i := len(t.Nodes) - 1; i >= 0; i-- {
+		n := t.Nodes[i]
+		if n.Type != "assistant" || n.MessageID == "" {
+			continue
 		}
+		j, tag := t.msgs.slot(n)
+		if h := t.msgs.slots[j]; h != nil {
+			n.msgNext = int32(h.pos) + 1
+		}
+		t.msgs.slots[j], t.msgs.tags[j] = n, tag
 	}
 	for _, n := range t.Nodes {
 		if n.SourceTool == "" {
 			continue
 		}
-		if a := b.fileIdx[n.File][n.SourceTool]; a != nil {
+		if a := b.fileIdx[n.File].get(n.SourceTool); a != nil {
 			t.bySource[a] = append(t.bySource[a], n)
 		}
 	}

@@ -1,6 +1,9 @@
 package tree
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 func sortNodes(ns []*Node, less func(a, b *Node) bool) {
 	sort.SliceStable(ns, func(i, j int) bool { return less(ns[i], ns[j]) })
@@ -154,7 +157,14 @@ func (t *Tree) PathTo(n *Node) []*Node {
 	// Sets of nodes are slices by position: a path of a long session has
 	// 100 000 nodes, and maps keyed by node were most of the time here.
 	seen := make([]bool, len(t.Nodes))
-	var rev []*Node
+	// Sized from the chain's length (bounded: a chain is never longer
+	// than the tree), where growing it step by step allocated four times
+	// the path of a long session.
+	size := 0
+	for cur := n; cur != nil && size <= len(t.Nodes); cur = cur.Parent {
+		size++
+	}
+	rev := make([]*Node, 0, size)
 	for cur := n; cur != nil && !seen[cur.pos]; cur = cur.Parent {
 		seen[cur.pos] = true
 		rev = append(rev, cur)
@@ -180,11 +190,8 @@ func (t *Tree) PathTo(n *Node) []*Node {
 			break
 		}
 	}
-	path := make([]*Node, len(rev))
-	for i, c := range rev {
-		path[len(rev)-1-i] = c
-	}
-	return t.repair(path, seen)
+	slices.Reverse(rev)
+	return t.repair(rev, seen)
 }
 
 // repair inserts the missing lines of each response and the missing tool
@@ -196,20 +203,20 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 		index[n.pos] = int32(i) + 1
 	}
 	after := map[int][]*Node{}
-	done := map[msgKey]bool{}
+	done := t.NewNodeSet() // responses done, by their first line
+	var members []*Node
 	for i, n := range path {
 		if n.Type != "assistant" {
 			continue
 		}
-		members := []*Node{n}
 		if n.MessageID != "" {
-			k := msgKey{n.File, n.Sidechain, n.MessageID}
-			if done[k] {
+			first := t.msgs.first(n)
+			if done.Has(first) {
 				continue
 			}
-			done[k] = true
-			members = t.byMsg[k]
+			done.Add(first)
 		}
+		members = t.msgLines(members[:0], n)
 		last := i
 		var extra []*Node
 		for _, m := range members {
@@ -284,6 +291,7 @@ func (b *builder) findLeaves() {
 	for _, n := range t.active {
 		walked.Add(n)
 	}
+	var members []*Node
 	cover := func(n *Node) {
 		for cur := n; cur != nil && !walked.Has(cur); cur = cur.Parent {
 			walked.Add(cur)
@@ -291,10 +299,7 @@ func (b *builder) findLeaves() {
 			if cur.Type != "assistant" {
 				continue
 			}
-			members := []*Node{cur}
-			if cur.MessageID != "" {
-				members = t.byMsg[msgKey{cur.File, cur.Sidechain, cur.MessageID}]
-			}
+			members = t.msgLines(members[:0], cur)
 			for _, m := range members {
 				covered.Add(m)
 				for _, tu := range m.ToolUses {

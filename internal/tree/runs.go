@@ -15,25 +15,30 @@ type Layout struct {
 	t *Tree
 	// By node position (Node.Pos): maps keyed by node cost a third of the
 	// time to draw a session of 200 000 lines.
-	kids  [][]*Node
-	reach []int // latest file position in the subtree
+	//
+	// kids holds only the nodes whose display children are not their
+	// Children (the ends of a history a compaction continues): a slice
+	// per node cost 24 bytes a node.
+	kids  map[*Node][]*Node
+	reach []int32 // latest file position in the subtree
+	// mark and gen are Run's visited set: a node is marked in the current
+	// run when mark[pos] == gen, so a run costs nothing to clear.
+	mark []uint32
+	gen  uint32
 }
 
 // Layout computes the display children and reach of every node.
 func (t *Tree) Layout() *Layout {
 	n := len(t.Nodes)
-	l := &Layout{t: t, kids: make([][]*Node, n), reach: make([]int, n)}
-	for _, n := range t.Nodes {
-		l.kids[n.pos] = n.Children
-	}
+	l := &Layout{t: t, kids: map[*Node][]*Node{}, reach: make([]int32, n)}
 	for _, n := range t.Roots {
 		if lp := t.historyEnd(n); lp != nil && lp.Agent == nil {
 			// Clip: the junction must not write into the tree's Children.
-			l.kids[lp.pos] = append(slices.Clip(l.kids[lp.pos]), n)
+			l.kids[lp] = append(slices.Clip(l.children(lp)), n)
 		}
 	}
 	// Reach by a reversed preorder: children before parents.
-	var order []*Node
+	order := make([]*Node, 0, n)
 	seen := make([]bool, n)
 	stack := append([]*Node(nil), t.Roots...)
 	for _, a := range t.Agents {
@@ -47,14 +52,15 @@ func (t *Tree) Layout() *Layout {
 		}
 		seen[n.pos] = true
 		order = append(order, n)
-		stack = append(stack, l.kids[n.pos]...)
+		stack = append(stack, l.children(n)...)
 	}
 	for i := len(order) - 1; i >= 0; i-- {
-		n := order[i].pos
-		l.reach[n] = n
-		for _, k := range l.kids[n] {
-			l.reach[n] = max(l.reach[n], l.reach[k.pos])
+		n := order[i]
+		r := int32(n.pos)
+		for _, k := range l.children(n) {
+			r = max(r, l.reach[k.pos])
 		}
+		l.reach[n.pos] = r
 	}
 	return l
 }
@@ -85,9 +91,17 @@ func (t *Tree) below(n, boundary *Node) bool {
 	return false
 }
 
+// children are n's display children (see Children).
+func (l *Layout) children(n *Node) []*Node {
+	if ks, ok := l.kids[n]; ok {
+		return ks
+	}
+	return n.Children
+}
+
 // Children are n's display children: its children and the compaction
 // boundaries that continue after it.
-func (l *Layout) Children(n *Node) []*Node { return l.kids[n.pos] }
+func (l *Layout) Children(n *Node) []*Node { return l.children(n) }
 
 // Continue picks the child a run continues through at an artifact fork:
 // the active one, else the one whose subtree reaches furthest in the file.
@@ -113,7 +127,7 @@ func (l *Layout) Continue(ks []*Node) *Node {
 // artifacts beside them.
 func (l *Layout) Branches(n *Node) (starts, rest []*Node) {
 	seen := map[string]bool{}
-	for _, k := range l.kids[n.pos] {
+	for _, k := range l.children(n) {
 		switch {
 		case k.IsTypedPrompt():
 			starts = append(starts, k)
@@ -154,15 +168,21 @@ func (l *Layout) Run(start *Node) Run {
 			c := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			r.Nodes = append(r.Nodes, c)
-			stack = append(stack, l.kids[c.pos]...)
+			stack = append(stack, l.children(c)...)
 		}
 	}
-	seen := map[*Node]bool{}
-	for cur := start; cur != nil && !seen[cur]; {
-		seen[cur] = true
+	if l.gen++; l.gen == 0 { // wrapped: clear the marks once
+		clear(l.mark)
+		l.gen = 1
+	}
+	if l.mark == nil {
+		l.mark = make([]uint32, len(l.t.Nodes))
+	}
+	for cur := start; cur != nil && l.mark[cur.pos] != l.gen; {
+		l.mark[cur.pos] = l.gen
 		r.Nodes = append(r.Nodes, cur)
 		r.End = cur
-		ks := l.kids[cur.pos]
+		ks := l.children(cur)
 		if len(ks) == 0 {
 			break
 		}

@@ -91,13 +91,14 @@ type Node struct {
 
 	ToolUses    []reader.ToolUseFact // tool_use blocks (assistant lines)
 	ToolResults []string             // tool_use ids answered (user lines)
-	ResultError bool                 // a tool_result has is_error
 	SourceTool  string               // sourceToolAssistantUUID
 	Attachment  string               // attachment.type
 	Prompt      string               // typed text of a user line, cut to reader.PromptRunes runes
 	PromptHash  uint64
 	Label       string // the line's prompt as ls titles show it (reader.TreeFacts.Label)
 
+	// ResultError is set when a tool_result of the line has is_error.
+	ResultError bool
 	// Relinked is set when partial-compaction metadata moved this node
 	// under another parent than its parentUuid.
 	Relinked bool
@@ -115,12 +116,30 @@ type Node struct {
 	// start different branches (see IsRealFork).
 	Fork bool
 
-	origParent *Node // parent by uuid, before relinking
-	pos        int   // index in Tree.Nodes: file order, main file first
-	facts      factsExtra
+	// msgNext is the position + 1 in Tree.Nodes of the next line of the
+	// same response (same file, sidechain flag and message.id), 0 for the
+	// last: the lines of a response are a list through the nodes, not a
+	// map of slices.
+	msgNext int32
+
+	origParent *Node       // parent by uuid, before relinking
+	pos        int         // index in Tree.Nodes: file order, main file first
+	facts      *factsExtra // nil when the line has none of them (most lines)
 }
 
-// factsExtra are facts used while building only.
+// noFacts stands for the factsExtra of a line that has none.
+var noFacts factsExtra
+
+// fx returns n's factsExtra (the zero value when it has none).
+func (n *Node) fx() *factsExtra {
+	if n.facts == nil {
+		return &noFacts
+	}
+	return n.facts
+}
+
+// factsExtra are facts used while building only, kept out of line: most
+// lines have none of them, and a node of a long session must stay small.
 type factsExtra struct {
 	preservedSegment  *reader.PreservedSegment
 	preservedMessages *reader.PreservedMessages
@@ -260,24 +279,18 @@ type Tree struct {
 	Unreadable []string
 	Warnings   []Warning
 
-	byUUID   map[string]*Node   // main file
+	byUUID   *uuidIndex         // main file
 	toolUse  map[string]*Node   // tool_use id → assistant node (every file)
 	results  map[string][]*Node // tool_use id → result nodes (every file)
 	bySource map[*Node][]*Node  // assistant → result nodes naming it in sourceToolAssistantUUID
-	byMsg    map[msgKey][]*Node // lines of one response
+	msgs     msgIndex           // lines of one response (see msgLines)
 	active   []*Node
 	leaves   []*Node
 	spool    string // the temporary copy of a transcript read from stdin
 }
 
-type msgKey struct {
-	file      *File
-	sidechain bool
-	id        string
-}
-
 // Node returns the main-file node with the given uuid, or nil.
-func (t *Tree) Node(uuid string) *Node { return t.byUUID[uuid] }
+func (t *Tree) Node(uuid string) *Node { return t.byUUID.get(uuid) }
 
 // ToolUseNode returns the assistant node that made the tool call id, or nil.
 func (t *Tree) ToolUseNode(id string) *Node { return t.toolUse[id] }

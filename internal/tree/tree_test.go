@@ -792,7 +792,7 @@ func TestCorpusActivePathInvariants(t *testing.T) {
 					}
 				}
 				if n.Type == "assistant" && n.MessageID != "" {
-					for _, m := range tr.byMsg[msgKey{n.File, n.Sidechain, n.MessageID}] {
+					for _, m := range tr.msgLines(nil, n) {
 						if !seen[m] {
 							t.Errorf("%s: line %d of message %s is off the path", s.ID, m.Line, n.MessageID)
 						}

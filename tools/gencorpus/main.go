@@ -3,6 +3,11 @@
 //
 //	go run ./tools/gencorpus -size 1G -dir /tmp/corpus [-seed 1]
 //
+// With -chain N it writes instead one session of a single chain of N
+// entries (~311 bytes each), and with -line SIZE one session whose first
+// line is SIZE bytes: the big files of the memory benchmarks
+// (tools/membench.sh).
+//
 // The tree is DIR/projects (pass DIR or DIR/projects to cctx --dir); the
 // totals are DIR/totals.json. The same seed and size give the same bytes.
 package main
@@ -32,11 +37,16 @@ func run(args []string) error {
 	dir := fs.String("dir", "", "output `DIR` (created; must be empty or absent)")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed gives the same tree")
 	sessions := fs.Int("sessions", 0, "number of sessions (0: one per ~5 MB)")
+	chain := fs.Int("chain", 0, "write one session of a single chain of `N` entries instead")
+	line := fs.String("line", "", "write one session whose first line is `SIZE` bytes instead")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *dir == "" || fs.NArg() > 0 {
-		return errors.New("usage: gencorpus -size 1G -dir DIR [-seed N] [-sessions N]")
+		return errors.New("usage: gencorpus -size 1G -dir DIR [-seed N] [-sessions N] | -chain N -dir DIR | -line SIZE -dir DIR")
+	}
+	if *chain > 0 || *line != "" {
+		return writeBig(*dir, *chain, *line)
 	}
 	n, err := parseSize(*size)
 	if err != nil {
@@ -77,4 +87,28 @@ func parseSize(s string) (int64, error) {
 		return 0, fmt.Errorf("bad -size %q: want a positive size such as 256M or 1G", s)
 	}
 	return int64(v * mult), nil
+}
+
+// writeBig writes the -chain or -line session.
+func writeBig(dir string, chain int, line string) error {
+	start := time.Now()
+	var path string
+	var err error
+	if chain > 0 {
+		path, err = writeChain(dir, chain)
+	} else {
+		var n int64
+		if n, err = parseSize(line); err == nil {
+			path, err = writeLongLine(dir, n)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "gencorpus: wrote %s, %.1f MB in %s\n", path, float64(st.Size())/1e6, time.Since(start).Round(time.Millisecond))
+	return nil
 }

@@ -3,7 +3,6 @@ package show
 import (
 	"regexp"
 	"sort"
-	"strconv"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -126,7 +125,10 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 			}
 		}
 	}
-	s := &selector{t: t, o: o}
+	// The main path's items, most of the time one per entry on it: sized
+	// once, where growing a slice of a million items allocated four times
+	// its size.
+	s := &selector{t: t, o: o, items: make([]Item, 0, len(path))}
 	s.emit(path, 0, "", map[*tree.Agent]bool{})
 	d.Items = s.items
 	numberTurns(d.Items)
@@ -295,29 +297,59 @@ func grepTurns(items []Item, src *tree.Source, re *regexp.Regexp) ([]Item, error
 // attachUsage gives each response's usage to the first displayed line of
 // that response. Lines without message.id are matched by the file and line
 // whose usage the counter kept.
+//
+// The lookups are keyed by what the shown lines need, not by every
+// response of the session: show --tail 1 of a long session looks up a few
+// responses, not a million.
 func (d *Doc) attachUsage(rep Report) {
-	n := len(rep.Responses)                         // the maps sized once: growing them cost more than filling them
-	byID := make(map[[2]string]*tokens.Response, n) // (message.id, requestId)
-	byMID := make(map[string]*tokens.Response, n)   // message.id → its first response
-	byLine := make(map[string]*tokens.Response, n)
-	for i := range rep.Responses {
-		r := &rep.Responses[i]
-		if r.MessageID != "" {
-			byID[[2]string{r.MessageID, r.RequestID}] = r
-			if byMID[r.MessageID] == nil {
-				byMID[r.MessageID] = r
-			}
-		}
-		byLine[r.File+"\x00"+strconv.Itoa(r.Line)] = r
-		t := d.agentTotals[r.AgentID]
-		t.Add(r, d.Prices)
-		d.agentTotals[r.AgentID] = t
-	}
 	fileKey := rep.FileKey
 	if fileKey == nil {
 		fileKey = func(f *tree.File) string { return f.Path }
 	}
-	shown := make(map[*tokens.Response]bool, n)
+	type lineKey struct {
+		file string
+		line int
+	}
+	// What the shown lines look for: a response by (message.id,
+	// requestId), the first response of a message.id (a line without
+	// requestId), or by file and line (a line without message.id).
+	byID := map[[2]string]*tokens.Response{}
+	byMID := map[string]*tokens.Response{}
+	byLine := map[lineKey]*tokens.Response{}
+	for _, it := range d.Items {
+		n := it.Node
+		switch {
+		case n.Type != "assistant":
+		case n.MessageID != "":
+			byID[[2]string{n.MessageID, n.RequestID}] = nil
+			if n.RequestID == "" {
+				byMID[n.MessageID] = nil
+			}
+		default:
+			byLine[lineKey{fileKey(n.File), n.Line}] = nil
+		}
+	}
+	for i := range rep.Responses {
+		r := &rep.Responses[i]
+		if r.MessageID != "" {
+			k := [2]string{r.MessageID, r.RequestID}
+			if _, ok := byID[k]; ok {
+				byID[k] = r // the last one, as a map of every response kept
+			}
+			if v, ok := byMID[r.MessageID]; ok && v == nil {
+				byMID[r.MessageID] = r
+			}
+		}
+		if k := (lineKey{r.File, r.Line}); len(byLine) > 0 {
+			if _, ok := byLine[k]; ok {
+				byLine[k] = r
+			}
+		}
+		t := d.agentTotals[r.AgentID]
+		t.Add(r, d.Prices)
+		d.agentTotals[r.AgentID] = t
+	}
+	shown := map[*tokens.Response]bool{}
 	for _, it := range d.Items {
 		n := it.Node
 		if n.Type != "assistant" {
@@ -330,7 +362,7 @@ func (d *Doc) attachUsage(rep Report) {
 				r = byMID[n.MessageID]
 			}
 		} else {
-			r = byLine[fileKey(n.File)+"\x00"+strconv.Itoa(n.Line)]
+			r = byLine[lineKey{fileKey(n.File), n.Line}]
 		}
 		if r != nil && !shown[r] {
 			shown[r] = true
