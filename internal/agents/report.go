@@ -214,7 +214,7 @@ func (r *reporter) orphanCall(tc *tree.Call, c *Call) {
 func (r *reporter) sharedPrompt(tc *tree.Call) int {
 	n := 0
 	for _, ta := range r.t.Agents {
-		if ta.Inline && ta.PromptShared > 0 && len(ta.Roots) > 0 && ta.Roots[0].PromptHash == tc.Fact.PromptHash {
+		if ta.Inline && ta.PromptShared > 0 && len(ta.Roots) > 0 && ta.Roots[0].PromptHash() == tc.Fact.PromptHash {
 			n++
 		}
 	}
@@ -264,7 +264,7 @@ func (r *reporter) call(tc *tree.Call) *Call {
 			break
 		}
 	}
-	if len(res.ToolResults) == 1 {
+	if len(res.ToolResults()) == 1 {
 		c.Result = reader.ParseAgentResult(raw)
 	}
 	return c
@@ -285,7 +285,7 @@ func (r *reporter) transcripts() {
 				st.lastAssistant = n.Type == "assistant"
 				st.apiError = n.Type == "assistant" && (n.Synthetic() || n.APIError)
 			}
-			for _, f := range n.ToolUses {
+			for _, f := range n.ToolUses() {
 				if f.ID == "" || seen[f.ID] {
 					continue
 				}
@@ -304,7 +304,7 @@ func (r *reporter) transcripts() {
 	}
 	sent := map[string]bool{}
 	for _, n := range r.t.Nodes {
-		for _, f := range n.ToolUses {
+		for _, f := range n.ToolUses() {
 			if f.Name != "SendMessage" || f.ID == "" || sent[f.ID] {
 				continue
 			}
@@ -325,7 +325,7 @@ func (r *reporter) transcripts() {
 				}
 			}
 		}
-		if n.Type == "user" && len(n.ToolResults) == 0 && strings.Contains(n.Prompt, "<task-notification>") {
+		if n.Type == "user" && len(n.ToolResults()) == 0 && strings.Contains(n.Prompt(), "<task-notification>") {
 			if raw, err := r.src.Line(n); err == nil {
 				for _, text := range reader.Texts(raw) {
 					if id, st, ok := reader.TaskNotification(text); ok && id != "" {
@@ -341,7 +341,7 @@ func (r *reporter) transcripts() {
 // result: the prompt it was given.
 func firstUserLine(a *tree.Agent) *tree.Node {
 	for _, n := range a.Nodes {
-		if n.Type == "user" && len(n.ToolResults) == 0 {
+		if n.Type == "user" && len(n.ToolResults()) == 0 {
 			return n
 		}
 	}

@@ -47,8 +47,8 @@ func LeafCompletions(t *tree.Tree, zone *time.Location) []string {
 	add := func(n *tree.Node, state string) {
 		label := ""
 		for p, i := n, 0; p != nil && i < 10000; p, i = p.Parent, i+1 {
-			if p.Label != "" {
-				label = p.Label
+			if p.Label() != "" {
+				label = p.Label()
 				break
 			}
 		}

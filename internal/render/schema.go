@@ -171,10 +171,10 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 		} else if a := agentRoot[n]; a != nil && a.Spawn != nil {
 			jn.ParentUUID = &a.Spawn.UUID
 		}
-		if n.LogicalParent != nil {
-			jn.LogicalParentUUID = &n.LogicalParent.UUID
+		if n.LogicalParent() != nil {
+			jn.LogicalParentUUID = &n.LogicalParent().UUID
 		} else {
-			jn.LogicalParentUUID = strPtr(n.LogicalParentUUID)
+			jn.LogicalParentUUID = strPtr(n.LogicalParentUUID())
 		}
 		jn.Timestamp = JSONTimeOrNull(n.Timestamp)
 		if n.Agent != nil {
@@ -184,7 +184,7 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 			jn.Children = append(jn.Children, c.UUID)
 		}
 		if agents {
-			for _, a := range n.Agents {
+			for _, a := range n.Agents() {
 				for _, r := range a.Roots {
 					jn.Children = append(jn.Children, r.UUID)
 				}

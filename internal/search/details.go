@@ -68,7 +68,7 @@ func (e *engine) annotate(j *job, res *Result) {
 			}
 			if h.toolUseID != "" {
 				if call := t.ToolUseNode(h.toolUseID); call != nil {
-					for _, u := range call.ToolUses {
+					for _, u := range call.ToolUses() {
 						if u.ID == h.toolUseID {
 							h.Tool = u.Name
 						}

@@ -37,7 +37,8 @@ func nodesTokensByCounter(nodes []*tree.Node) int64 {
 	c := NewCounter()
 	f := c.File(Source{})
 	for _, n := range nodes {
-		f.Add(&n.Entry)
+		e := n.Entry()
+		f.Add(&e)
 	}
 	return Sum(c.Responses(), nil).Tokens
 }

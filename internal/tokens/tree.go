@@ -101,46 +101,46 @@ func NodesTokens(nodes []*tree.Node) int64 {
 	anonSeen, anon := false, int32(-1)
 	var anonUsage reader.Usage
 	for _, n := range nodes {
-		e := &n.Entry
-		if e.Type != "assistant" || !e.HasUsage || e.Synthetic() {
+		if n.Type != "assistant" || !n.HasUsage() || n.Synthetic() {
 			continue
 		}
-		in := resp{sidechain: e.Sidechain, tokens: e.Usage.Total(), next: -1}
+		mid, rid, u := n.MessageID, n.RequestID(), n.Usage()
+		in := resp{sidechain: n.Sidechain, tokens: u.Total(), next: -1}
 		i, seen := int32(-1), false
-		if e.MessageID != "" {
+		if mid != "" {
 			anonSeen = false
 			if byMID == nil {
 				byMID = map[string]int32{}
 			}
-			if i, seen = find(e.MessageID, e.RequestID); !seen {
-				in.rid, in.hasRID = e.RequestID, e.RequestID != ""
+			if i, seen = find(mid, rid); !seen {
+				in.rid, in.hasRID = rid, rid != ""
 				i = int32(len(rs))
-				if head, ok := byMID[e.MessageID]; ok {
+				if head, ok := byMID[mid]; ok {
 					last := head
 					for rs[last].next >= 0 {
 						last = rs[last].next
 					}
 					rs[last].next = i
 				} else {
-					byMID[e.MessageID] = i
+					byMID[mid] = i
 				}
 			}
 		} else {
-			if anonSeen && e.Usage == anonUsage {
+			if anonSeen && u == anonUsage {
 				i, seen = anon, true
 			} else {
 				i = int32(len(rs))
 				anon = i
 			}
-			anonSeen, anonUsage = true, e.Usage
+			anonSeen, anonUsage = true, u
 		}
 		if !seen {
 			rs = append(rs, in)
 			continue
 		}
 		r := &rs[i]
-		if e.RequestID != "" && e.MessageID != "" && !r.hasRID {
-			r.rid, r.hasRID = e.RequestID, true
+		if rid != "" && mid != "" && !r.hasRID {
+			r.rid, r.hasRID = rid, true
 		}
 		switch {
 		case r.sidechain && !in.sidechain:

@@ -216,6 +216,7 @@ func parseAll(work []*piece) {
 func (p *piece) parse(r *reader.Reader) {
 	f := p.file
 	var slab []Node
+	var in interner
 	for {
 		e, ok := r.Next()
 		if !ok {
@@ -245,19 +246,22 @@ func (p *piece) parse(r *reader.Reader) {
 		slab = append(slab, Node{File: f, Agent: f.Agent})
 		n := &slab[len(slab)-1]
 		if fa := e.Facts; fa != nil && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
-			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
-			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
-			n.Prompt, n.PromptHash, n.Label = fa.Prompt, fa.PromptHash, fa.Label
-			if x := (factsExtra{
-				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
-				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
-				agentType: fa.AgentType,
-			}); x != noFacts {
-				n.facts = &x
+			n.ResultError = fa.ResultError
+			if fa.ToolUses != nil || fa.ToolResults != nil || fa.SourceToolAssistantUUID != "" || fa.AttachmentType != "" ||
+				fa.Prompt != "" || fa.PromptHash != 0 || fa.Label != "" || fa.PreservedSegment != nil || fa.PreservedMessages != nil ||
+				fa.ProgressAgentID != "" || fa.ParentToolUseID != "" || fa.AgentType != "" {
+				n.facts = &factsExtra{
+					toolUses: fa.ToolUses, toolResults: fa.ToolResults,
+					sourceTool: fa.SourceToolAssistantUUID, attachment: fa.AttachmentType,
+					prompt: fa.Prompt, promptHash: fa.PromptHash, label: fa.Label,
+					preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
+					progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
+					agentType: fa.AgentType,
+				}
 			}
 		}
 		e.Facts = nil // the reader's
-		n.Entry = e
+		n.setEntry(&e, &in)
 		p.nodes = append(p.nodes, n)
 	}
 	p.lines, p.readErr = r.Line(), r.Err()
@@ -320,7 +324,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 			n.Line += base
 			if old := idx.put(n); old != nil {
 				dups = append(dups, dup{n, old.Line})
-				f.Dropped = append(f.Dropped, old.Entry)
+				f.Dropped = append(f.Dropped, old.Entry())
 				old.UUID = "" // marks the loser; dropped below
 			}
 			nodes = append(nodes, n)
@@ -354,7 +358,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 	}
 	t.Nodes = slices.Grow(t.Nodes, len(nodes))
 	for _, n := range nodes {
-		n.pos = len(t.Nodes)
+		n.pos = int32(len(t.Nodes))
 		t.Nodes = append(t.Nodes, n)
 		if f.Agent != nil {
 			f.Agent.Nodes = append(f.Agent.Nodes, n)
@@ -477,12 +481,12 @@ func (b *builder) sessionID() {
 	count := map[string]int{}
 	best, most := 0, ""
 	for _, n := range t.Nodes {
-		if n.Agent != nil || n.SessionID == "" {
+		if n.Agent != nil || n.SessionID() == "" {
 			continue
 		}
-		count[n.SessionID]++
-		if c := count[n.SessionID]; c > best {
-			best, most = c, n.SessionID
+		count[n.SessionID()]++
+		if c := count[n.SessionID()]; c > best {
+			best, most = c, n.SessionID()
 		}
 	}
 	t.SessionID = b.fileID
@@ -493,10 +497,10 @@ func (b *builder) sessionID() {
 	// lines): a renamed or copied file records one id throughout, and
 	// none of it is foreign.
 	for _, n := range t.Nodes {
-		if n.Agent != nil || n.SessionID == most {
+		if n.Agent != nil || n.SessionID() == most {
 			break
 		}
-		if n.SessionID != "" {
+		if n.SessionID() != "" {
 			n.Foreign = true
 		}
 	}
@@ -520,7 +524,7 @@ func (b *builder) link() {
 			}
 			continue
 		}
-		n.Parent, n.origParent = p, p
+		n.Parent = p
 		b.addChild(p, n)
 	}
 	// prev is, at each main-file node, the latest node of the main
@@ -542,22 +546,25 @@ func (b *builder) link() {
 			// A line Claude Code never wrote (an auto-compaction in the
 			// middle of a tool turn loses the tool result): the entry goes
 			// on from the one before it in the file.
-			n.Parent, n.origParent, n.Bridged = prev, prev, true
+			n.Parent, n.Bridged = prev, true
 			b.addChild(prev, n)
 			b.warn(n.File, n.Line, "entry %s names parent %s, which is not in the file (a line was lost): linked to %s, the entry before it", n.Short(), short(n.ParentUUID), prev.Short())
 		default:
 			t.Islands = append(t.Islands, &Island{Root: n, Missing: n.ParentUUID})
 		}
-		if n.LogicalParentUUID != "" && n.Agent == nil {
-			n.LogicalParent = t.byUUID.get(n.LogicalParentUUID)
-			if n.LogicalParent == nil && prev != nil {
+		if n.LogicalParentUUID() != "" && n.Agent == nil {
+			lp := t.byUUID.get(n.LogicalParentUUID())
+			if lp == nil && prev != nil {
 				// The compaction names as the last entry before it a line
 				// that was never written: the history goes on from the
 				// latest entry before the boundary.
-				n.LogicalParent, n.Bridged = prev, true
-				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is linked to %s, the entry before the boundary", n.Short(), short(n.LogicalParentUUID), prev.Short())
-			} else if n.LogicalParent == nil {
-				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is unreachable", n.Short(), short(n.LogicalParentUUID))
+				lp, n.Bridged = prev, true
+				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is linked to %s, the entry before the boundary", n.Short(), short(n.LogicalParentUUID()), prev.Short())
+			} else if lp == nil {
+				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is unreachable", n.Short(), short(n.LogicalParentUUID()))
+			}
+			if lp != nil {
+				n.mfx().logicalParent = lp
 			}
 		}
 		if n.Agent == nil {
@@ -609,7 +616,7 @@ func reparent(n, p *Node) {
 	if old := n.Parent; old != nil {
 		old.Children = removeNode(old.Children, n)
 	}
-	n.Parent = p
+	n.setParent(p)
 	n.Relinked = true
 	if p == nil {
 		return
@@ -724,7 +731,7 @@ func (b *builder) cutCycles() {
 			b.warn(cut.File, cut.Line, "parentUuid cycle of %d entries; the link from %s to %s is cut", len(cycle), cut.Short(), short(cut.ParentUUID))
 			t.Cycles = append(t.Cycles, &Cycle{Node: cut, Parent: cut.ParentUUID, Members: len(cycle)})
 			cut.Parent.Children = removeNode(cut.Parent.Children, cut)
-			cut.Parent = nil
+			cut.setParent(nil)
 		}
 		for _, w := range walk {
 			state[w.pos] = done
@@ -780,8 +787,8 @@ func (b *builder) index() {
 	// more than filling them on a large session.
 	uses, results, msgs := 0, 0, 0
 	for _, n := range t.Nodes {
-		uses += len(n.ToolUses)
-		results += len(n.ToolResults)
+		uses += len(n.ToolUses())
+		results += len(n.ToolResults())
 		if n.Type == "assistant" {
 			msgs++
 		}
@@ -791,14 +798,14 @@ func (b *builder) index() {
 		t.results = make(map[string][]*Node, results)
 	}
 	for _, n := range t.Nodes {
-		for _, tu := range n.ToolUses {
+		for _, tu := range n.ToolUses() {
 			if tu.ID != "" {
 				if _, ok := t.toolUse[tu.ID]; !ok {
 					t.toolUse[tu.ID] = n
 				}
 			}
 		}
-		for _, id := range n.ToolResults {
+		for _, id := range n.ToolResults() {
 			if id != "" {
 				t.results[id] = append(t.results[id], n)
 			}
@@ -820,10 +827,10 @@ func (b *builder) index() {
 		t.msgs.slots[j], t.msgs.tags[j] = n, tag
 	}
 	for _, n := range t.Nodes {
-		if n.SourceTool == "" {
+		if n.SourceTool() == "" {
 			continue
 		}
-		if a := b.fileIdx[n.File].get(n.SourceTool); a != nil {
+		if a := b.fileIdx[n.File].get(n.SourceTool()); a != nil {
 			t.bySource[a] = append(t.bySource[a], n)
 		}
 	}

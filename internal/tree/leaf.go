@@ -102,16 +102,25 @@ func (t *Tree) FinalResponse(leaf *Node) []*Node {
 // meta lines, other system lines, attachments, hooks and progress only
 // with all.
 func Visible(e *reader.Entry, all bool) bool {
+	return visible(e.Type, e.Subtype, e.Meta, e.Content, all)
+}
+
+// Visible is the package function Visible for a node's line.
+func (n *Node) Visible(all bool) bool {
+	return visible(n.Type, n.Subtype, n.Meta, n.Content, all)
+}
+
+func visible(typ, subtype string, meta bool, content reader.ContentFlags, all bool) bool {
 	if all {
 		return true
 	}
-	switch e.Type {
+	switch typ {
 	case "user":
-		return !e.Meta || e.Content&reader.HasToolResult != 0
+		return !meta || content&reader.HasToolResult != 0
 	case "assistant":
 		return true
 	case "system":
-		return e.Subtype == "compact_boundary"
+		return subtype == "compact_boundary"
 	}
 	return false
 }

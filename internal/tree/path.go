@@ -57,7 +57,7 @@ func (b *builder) markForks() {
 // isMainForLeaf is the TS SDK's notion of a main entry: not a sidechain,
 // not a teammate's, not progress, not a fork_briefing attachment.
 func isMainForLeaf(n *Node) bool {
-	return n.IsMainConversation() && !n.Foreign && n.Type != "progress" && !(n.Type == "attachment" && n.Attachment == "fork_briefing")
+	return n.IsMainConversation() && !n.Foreign && n.Type != "progress" && !(n.Type == "attachment" && n.Attachment() == "fork_briefing")
 }
 
 // selectLeaf picks the active leaf. TS SDK rule: take the main entries that
@@ -112,7 +112,7 @@ func (b *builder) selectLeaf() {
 				if bestAny == nil || cur.pos > bestAny.pos {
 					bestAny = cur
 				}
-				if !cur.Sidechain && cur.TeamName == "" && !cur.Meta && (best == nil || cur.pos > best.pos) {
+				if !cur.Sidechain && cur.TeamName() == "" && !cur.Meta && (best == nil || cur.pos > best.pos) {
 					best = cur
 				}
 			}
@@ -173,12 +173,12 @@ func (t *Tree) PathTo(n *Node) []*Node {
 	walked := make([]int32, len(t.Nodes)) // the hop that walked a node, 0 none
 	for hop := int32(1); ; hop++ {
 		top := rev[len(rev)-1]
-		if top.LogicalParent == nil || guard[top] {
+		if top.LogicalParent() == nil || guard[top] {
 			break
 		}
 		guard[top] = true
 		added := false
-		for cur := top.LogicalParent; cur != nil && walked[cur.pos] != hop; cur = cur.origParent {
+		for cur := top.LogicalParent(); cur != nil && walked[cur.pos] != hop; cur = cur.uuidParent() {
 			walked[cur.pos] = hop
 			if !seen[cur.pos] {
 				seen[cur.pos] = true
@@ -236,7 +236,7 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 					extra = append(extra, r)
 				}
 			}
-			for _, tu := range m.ToolUses {
+			for _, tu := range m.ToolUses() {
 				for _, r := range t.results[tu.ID] {
 					add(r)
 				}
@@ -302,7 +302,7 @@ func (b *builder) findLeaves() {
 			members = t.msgLines(members[:0], cur)
 			for _, m := range members {
 				covered.Add(m)
-				for _, tu := range m.ToolUses {
+				for _, tu := range m.ToolUses() {
 					for _, r := range t.results[tu.ID] {
 						covered.Add(r)
 					}
@@ -370,7 +370,7 @@ func realBranchEnd(n *Node, covered NodeSet) bool {
 // isArtifactChild reports whether c is, under p, a recording artifact that
 // continues p's branch: another chunk of p's response, or a tool result.
 func isArtifactChild(p, c *Node) bool {
-	if len(c.ToolResults) > 0 {
+	if len(c.ToolResults()) > 0 {
 		return true
 	}
 	return c.Type == "assistant" && p.Type == "assistant" && c.MessageID != "" && c.MessageID == p.MessageID
@@ -385,12 +385,12 @@ type NodeSet []bool
 func (t *Tree) NewNodeSet() NodeSet { return make(NodeSet, len(t.Nodes)) }
 
 // Has reports whether n is in the set.
-func (s NodeSet) Has(n *Node) bool { return n.pos < len(s) && s[n.pos] }
+func (s NodeSet) Has(n *Node) bool { return int(n.pos) < len(s) && s[n.pos] }
 
 // Add adds n; a node that is not in Tree.Nodes (none should be) is left
 // out rather than grown for.
 func (s NodeSet) Add(n *Node) {
-	if n.pos < len(s) {
+	if int(n.pos) < len(s) {
 		s[n.pos] = true
 	}
 }

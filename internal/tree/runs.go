@@ -74,9 +74,9 @@ func (t *Tree) Layout() *Layout {
 // were taken from: the first entry up the line-named parents that is not
 // below the boundary.
 func (t *Tree) historyEnd(boundary *Node) *Node {
-	lp := boundary.LogicalParent
+	lp := boundary.LogicalParent()
 	for lp != nil && t.below(lp, boundary) {
-		lp = lp.origParent
+		lp = lp.uuidParent()
 	}
 	return lp
 }
@@ -216,7 +216,7 @@ func (l *Layout) Run(start *Node) Run {
 func (t *Tree) Starts() []*Node {
 	var out []*Node
 	for _, r := range t.Roots {
-		if r.LogicalParent != nil || t.IsIslandOrCycle(r) && !r.Active {
+		if r.LogicalParent() != nil || t.IsIslandOrCycle(r) && !r.Active {
 			continue
 		}
 		out = append(out, r)
@@ -282,9 +282,9 @@ func PromptLabel(nodes []*Node) string {
 	for _, n := range nodes {
 		switch {
 		case n.IsTypedPrompt():
-			return n.Label
-		case fallback == "" && n.Type == "user" && !n.Meta && !n.CompactSummary && len(n.ToolResults) == 0:
-			fallback = n.Label // a local command or bash input, if any
+			return n.Label()
+		case fallback == "" && n.Type == "user" && !n.Meta && !n.CompactSummary && len(n.ToolResults()) == 0:
+			fallback = n.Label() // a local command or bash input, if any
 		}
 	}
 	return fallback
@@ -294,7 +294,7 @@ func PromptLabel(nodes []*Node) string {
 func ToolCalls(nodes []*Node) int {
 	c := 0
 	for _, n := range nodes {
-		c += len(n.ToolUses)
+		c += len(n.ToolUses())
 	}
 	return c
 }
@@ -303,7 +303,7 @@ func ToolCalls(nodes []*Node) int {
 // the call is not in the session.
 func (t *Tree) ToolName(id string) string {
 	if tu := t.ToolUseNode(id); tu != nil {
-		for _, f := range tu.ToolUses {
+		for _, f := range tu.ToolUses() {
 			if f.ID == id {
 				return f.Name
 			}

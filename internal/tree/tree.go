@@ -3,10 +3,11 @@
 // and inline sidechains hung under the tool call that spawned them.
 //
 // It keeps, for every line that takes part in the DAG (every line with a
-// uuid), the line's envelope (reader.Entry, without Raw), where the line is
-// (Node.File, Entry.Line, Entry.Offset, Entry.Size) and a few small facts
-// (tool_use ids, tool_result ids, a 200-rune prompt prefix), never the
-// content. Commands that print content re-read the line at its offset.
+// uuid), the line's envelope (Node.Envelope in line, the rest shared or
+// out of line: Node.Entry puts it together), where the line is (Node.File,
+// Line, Offset, Size) and a few small facts (tool_use ids, tool_result
+// ids, a 200-rune prompt prefix), never the content. Commands that print
+// content re-read the line at its offset.
 //
 // The rules, in one place (see the doc comment of each function):
 //
@@ -67,9 +68,37 @@ type File struct {
 	Dropped []reader.Entry
 }
 
-// Node is one line of the DAG.
+// Envelope is what a node keeps in line of its line's envelope
+// (reader.Entry): the fields most commands read. The others are kept out
+// of line, on the lines that have them, and read through methods of Node
+// (CWD, Model, Usage, …); Node.Entry puts them all together again.
+type Envelope struct {
+	Line   int   // 1-based line number in its file
+	Offset int64 // byte offset of the line in its file
+	Size   int   // bytes in the line, without its terminator
+
+	Type    string // user, assistant, system, attachment, progress, summary, ...
+	Subtype string // for system entries: compact_boundary, turn_duration, ...
+
+	UUID       string
+	ParentUUID string
+	MessageID  string // message.id: shared by the lines of one API response
+
+	Timestamp time.Time
+
+	Content        reader.ContentFlags // what message.content holds
+	Sidechain      bool
+	Meta           bool
+	CompactSummary bool
+	APIError       bool
+}
+
+// Node is one line of the DAG. A node of a long session must stay small
+// (issue 23.3: a tree costs at most 400 bytes an entry): what only some
+// lines have (usage, tool calls, prompts, subagents) is out of line,
+// behind pointers that are nil on the lines that have none of it.
 type Node struct {
-	reader.Entry // the envelope; Raw is always nil
+	Envelope // the envelope's common fields; see Entry for the whole
 
 	File  *File
 	Agent *Agent // the subagent (file or inline sidechain) it belongs to; nil on the main conversation
@@ -82,20 +111,17 @@ type Node struct {
 	// Subagent roots are not children of the node that spawned them: see
 	// Agents.
 	Children []*Node
-	// LogicalParent is the node named by logicalParentUuid (set on
-	// compact_boundary lines): the last entry before the compaction.
-	LogicalParent *Node
-	// Agents are the subagents spawned by a tool_use of this node (or, for
-	// a compact_boundary, the compaction agent that wrote its summary).
-	Agents []*Agent
 
-	ToolUses    []reader.ToolUseFact // tool_use blocks (assistant lines)
-	ToolResults []string             // tool_use ids answered (user lines)
-	SourceTool  string               // sourceToolAssistantUUID
-	Attachment  string               // attachment.type
-	Prompt      string               // typed text of a user line, cut to reader.PromptRunes runes
-	PromptHash  uint64
-	Label       string // the line's prompt as ls titles show it (reader.TreeFacts.Label)
+	ctx   *lineCtx    // the line's context (session, cwd, branch, version, …), shared by the lines that have the same
+	use   *lineUsage  // the rarer envelope fields (usage, model, requestId, compaction metadata); nil when the line has none
+	facts *factsExtra // tool calls and results, prompt, subagents, building facts; nil when the line has none
+
+	// msgNext is the position + 1 in Tree.Nodes of the next line of the
+	// same response (same file, sidechain flag and message.id), 0 for the
+	// last: the lines of a response are a list through the nodes, not a
+	// map of slices.
+	msgNext int32
+	pos     int32 // index in Tree.Nodes: file order, main file first
 
 	// ResultError is set when a tool_result of the line has is_error.
 	ResultError bool
@@ -116,19 +142,61 @@ type Node struct {
 	// start different branches (see IsRealFork).
 	Fork bool
 
-	// msgNext is the position + 1 in Tree.Nodes of the next line of the
-	// same response (same file, sidechain flag and message.id), 0 for the
-	// last: the lines of a response are a list through the nodes, not a
-	// map of slices.
-	msgNext int32
-
-	origParent *Node       // parent by uuid, before relinking
-	pos        int         // index in Tree.Nodes: file order, main file first
-	facts      *factsExtra // nil when the line has none of them (most lines)
+	typed bool // reader.Entry.IsTypedPrompt
 }
 
-// noFacts stands for the factsExtra of a line that has none.
-var noFacts factsExtra
+// lineCtx are the envelope fields that the lines of a session repeat:
+// one value shared by every line with the same ones.
+type lineCtx struct {
+	SessionID string
+	AgentID   string
+	TeamName  string
+	CWD       string
+	GitBranch string
+	Version   string
+	Role      string
+}
+
+// lineUsage are the envelope fields that few lines have: the usage of an
+// assistant line, the compaction metadata of a boundary, the agent id of
+// a subagent's result.
+type lineUsage struct {
+	RequestID            string
+	Model                string
+	Speed                string
+	ServiceTier          string
+	LogicalParentUUID    string
+	CompactTrigger       string
+	ToolUseResultAgentID string
+	CompactPreTokens     int64
+	// Input, Output, CacheCreation, CacheCreation5m, CacheCreation1h,
+	// CacheRead, WebSearch, as in reader.Usage.
+	counts         [7]int64
+	HasUsage       bool
+	StopReasonNull bool
+}
+
+// noCtx, noUsage and noFacts stand for the records of a line that has
+// none.
+var (
+	noCtx   lineCtx
+	noUsage lineUsage
+	noFacts factsExtra
+)
+
+func (n *Node) c() *lineCtx {
+	if n.ctx == nil {
+		return &noCtx
+	}
+	return n.ctx
+}
+
+func (n *Node) u() *lineUsage {
+	if n.use == nil {
+		return &noUsage
+	}
+	return n.use
+}
 
 // fx returns n's factsExtra (the zero value when it has none).
 func (n *Node) fx() *factsExtra {
@@ -138,9 +206,34 @@ func (n *Node) fx() *factsExtra {
 	return n.facts
 }
 
-// factsExtra are facts used while building only, kept out of line: most
-// lines have none of them, and a node of a long session must stay small.
+// mfx returns n's factsExtra, made when it has none, to be set.
+func (n *Node) mfx() *factsExtra {
+	if n.facts == nil {
+		n.facts = &factsExtra{}
+	}
+	return n.facts
+}
+
+// factsExtra are the facts of the few lines that have them, kept out of
+// line: tool calls, results, prompts, subagents, and facts used while
+// building only.
 type factsExtra struct {
+	toolUses    []reader.ToolUseFact
+	toolResults []string
+	sourceTool  string
+	attachment  string
+	prompt      string
+	promptHash  uint64
+	label       string
+
+	logicalParent *Node
+	agents        []*Agent
+
+	// origParent is the parent by uuid, before relinking or a cycle cut
+	// (origSet); Parent otherwise.
+	origParent *Node
+	origSet    bool
+
 	preservedSegment  *reader.PreservedSegment
 	preservedMessages *reader.PreservedMessages
 	progressAgentID   string
@@ -148,17 +241,202 @@ type factsExtra struct {
 	agentType         string
 }
 
+// uuidParent is the parent by uuid, before relinking and cycle cutting.
+func (n *Node) uuidParent() *Node {
+	if x := n.fx(); x.origSet {
+		return x.origParent
+	}
+	return n.Parent
+}
+
+// setParent changes the parent of a linked node, keeping the one it had
+// by uuid for uuidParent.
+func (n *Node) setParent(p *Node) {
+	if x := n.mfx(); !x.origSet {
+		x.origParent, x.origSet = n.Parent, true
+	}
+	n.Parent = p
+}
+
+// SessionID is the line's sessionId.
+func (n *Node) SessionID() string { return n.c().SessionID }
+
+// AgentID is the line's agentId.
+func (n *Node) AgentID() string { return n.c().AgentID }
+
+// TeamName is the line's teamName.
+func (n *Node) TeamName() string { return n.c().TeamName }
+
+// CWD is the line's cwd.
+func (n *Node) CWD() string { return n.c().CWD }
+
+// GitBranch is the line's gitBranch.
+func (n *Node) GitBranch() string { return n.c().GitBranch }
+
+// Version is the Claude Code version that wrote the line.
+func (n *Node) Version() string { return n.c().Version }
+
+// Role is message.role.
+func (n *Node) Role() string { return n.c().Role }
+
+// RequestID is the line's requestId.
+func (n *Node) RequestID() string { return n.u().RequestID }
+
+// Model is message.model.
+func (n *Node) Model() string { return n.u().Model }
+
+// HasUsage reports whether the line has message.usage.
+func (n *Node) HasUsage() bool { return n.u().HasUsage }
+
+// Usage is message.usage of an assistant line.
+func (n *Node) Usage() reader.Usage {
+	u := n.u()
+	return reader.Usage{
+		Input: u.counts[0], Output: u.counts[1], CacheCreation: u.counts[2], CacheCreation5m: u.counts[3],
+		CacheCreation1h: u.counts[4], CacheRead: u.counts[5], WebSearch: u.counts[6],
+		Speed: u.Speed, ServiceTier: u.ServiceTier,
+	}
+}
+
+// LogicalParentUUID is logicalParentUuid (compact_boundary lines).
+func (n *Node) LogicalParentUUID() string { return n.u().LogicalParentUUID }
+
+// CompactTrigger is compactMetadata.trigger of a compact_boundary.
+func (n *Node) CompactTrigger() string { return n.u().CompactTrigger }
+
+// CompactPreTokens is compactMetadata.preTokens of a compact_boundary.
+func (n *Node) CompactPreTokens() int64 { return n.u().CompactPreTokens }
+
+// ToolUseResultAgentID is toolUseResult.agentId (see reader.Entry).
+func (n *Node) ToolUseResultAgentID() string { return n.u().ToolUseResultAgentID }
+
+// IsConversation reports whether the node is a user or assistant message.
+func (n *Node) IsConversation() bool { return n.Type == "user" || n.Type == "assistant" }
+
+// IsTypedPrompt reports whether the line is a prompt a person typed
+// (reader.Entry.IsTypedPrompt).
+func (n *Node) IsTypedPrompt() bool { return n.typed }
+
+// Synthetic reports whether the line is a client-side placeholder
+// (reader.Entry.Synthetic).
+func (n *Node) Synthetic() bool { return n.u().Model == reader.SyntheticModel }
+
+// Entry is the line's envelope as the reader read it, without Raw and
+// Facts, and without TextHead and PromptID (no command reads them from a
+// node; IsTypedPrompt is kept).
+func (n *Node) Entry() reader.Entry {
+	c, u := n.c(), n.u()
+	e := reader.Entry{
+		Line: n.Line, Offset: n.Offset, Size: n.Size,
+		Type: n.Type, Subtype: n.Subtype,
+		UUID: n.UUID, ParentUUID: n.ParentUUID, LogicalParentUUID: u.LogicalParentUUID,
+		SessionID: c.SessionID, AgentID: c.AgentID, TeamName: c.TeamName,
+		Sidechain: n.Sidechain, Meta: n.Meta, CompactSummary: n.CompactSummary, APIError: n.APIError,
+		StopReasonNull: u.StopReasonNull,
+		Timestamp:      n.Timestamp, CWD: c.CWD, GitBranch: c.GitBranch, Version: c.Version,
+		MessageID: n.MessageID, RequestID: u.RequestID, Model: u.Model, Role: c.Role,
+		HasUsage: u.HasUsage, Content: n.Content,
+		CompactTrigger: u.CompactTrigger, CompactPreTokens: u.CompactPreTokens,
+		ToolUseResultAgentID: u.ToolUseResultAgentID,
+	}
+	if n.use != nil {
+		e.Usage = n.Usage()
+	}
+	return e
+}
+
+// setEntry keeps e in n, the records that lines share taken from in.
+func (n *Node) setEntry(e *reader.Entry, in *interner) {
+	n.Envelope = Envelope{
+		Line: e.Line, Offset: e.Offset, Size: e.Size,
+		Type: e.Type, Subtype: e.Subtype,
+		UUID: e.UUID, ParentUUID: e.ParentUUID, MessageID: e.MessageID,
+		Timestamp: e.Timestamp, Content: e.Content,
+		Sidechain: e.Sidechain, Meta: e.Meta, CompactSummary: e.CompactSummary, APIError: e.APIError,
+	}
+	n.typed = e.IsTypedPrompt()
+	n.ctx = in.ctx(lineCtx{
+		SessionID: e.SessionID, AgentID: e.AgentID, TeamName: e.TeamName,
+		CWD: e.CWD, GitBranch: e.GitBranch, Version: e.Version, Role: e.Role,
+	})
+	u := e.Usage
+	if x := (lineUsage{
+		RequestID: e.RequestID, Model: e.Model, Speed: u.Speed, ServiceTier: u.ServiceTier,
+		LogicalParentUUID: e.LogicalParentUUID, CompactTrigger: e.CompactTrigger,
+		ToolUseResultAgentID: e.ToolUseResultAgentID, CompactPreTokens: e.CompactPreTokens,
+		counts:   [7]int64{u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.WebSearch},
+		HasUsage: e.HasUsage, StopReasonNull: e.StopReasonNull,
+	}); x != noUsage {
+		n.use = &x
+	}
+}
+
+// interner shares the lineCtx of the lines of one piece of a file: a
+// session's lines repeat a handful of them.
+type interner struct {
+	last *lineCtx
+	all  map[lineCtx]*lineCtx
+}
+
+func (in *interner) ctx(c lineCtx) *lineCtx {
+	if c == noCtx {
+		return nil
+	}
+	if in.last != nil && *in.last == c {
+		return in.last
+	}
+	p, ok := in.all[c]
+	if !ok {
+		if in.all == nil {
+			in.all = map[lineCtx]*lineCtx{}
+		}
+		p = &c
+		in.all[c] = p
+	}
+	in.last = p
+	return p
+}
+
+// ToolUses are the tool_use blocks of an assistant line.
+func (n *Node) ToolUses() []reader.ToolUseFact { return n.fx().toolUses }
+
+// ToolResults are the tool_use ids a user line answers.
+func (n *Node) ToolResults() []string { return n.fx().toolResults }
+
+// SourceTool is sourceToolAssistantUUID.
+func (n *Node) SourceTool() string { return n.fx().sourceTool }
+
+// Attachment is attachment.type.
+func (n *Node) Attachment() string { return n.fx().attachment }
+
+// Prompt is the typed text of a user line, cut to reader.PromptRunes runes.
+func (n *Node) Prompt() string { return n.fx().prompt }
+
+// PromptHash is the hash of the whole prompt (reader.TreeFacts).
+func (n *Node) PromptHash() uint64 { return n.fx().promptHash }
+
+// Label is the line's prompt as ls titles show it (reader.TreeFacts.Label).
+func (n *Node) Label() string { return n.fx().label }
+
+// LogicalParent is the node named by logicalParentUuid (set on
+// compact_boundary lines): the last entry before the compaction.
+func (n *Node) LogicalParent() *Node { return n.fx().logicalParent }
+
+// Agents are the subagents spawned by a tool_use of this node (or, for a
+// compact_boundary, the compaction agent that wrote its summary).
+func (n *Node) Agents() []*Agent { return n.fx().agents }
+
 // Short is the first 8 characters of the uuid, for people.
 func (n *Node) Short() string { return short(n.UUID) }
 
 // Pos is the node's position in Tree.Nodes (file order, main file first).
-func (n *Node) Pos() int { return n.pos }
+func (n *Node) Pos() int { return int(n.pos) }
 
 // IsMainConversation reports whether the node takes part in the main
 // conversation's leaf selection: a main-file line that is not an inline
 // sidechain and not a teammate's.
 func (n *Node) IsMainConversation() bool {
-	return n.Agent == nil && !n.Sidechain && n.TeamName == ""
+	return n.Agent == nil && !n.Sidechain && n.c().TeamName == ""
 }
 
 // IsCompactBoundary reports whether the node is a system/compact_boundary.
@@ -347,7 +625,8 @@ func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
 			for ; d < len(f.Dropped) && f.Dropped[d].Line < n.Line; d++ {
 				visit(f, &f.Dropped[d])
 			}
-			visit(f, &n.Entry)
+			e := n.Entry()
+			visit(f, &e)
 		}
 		for ; d < len(f.Dropped); d++ {
 			visit(f, &f.Dropped[d])
@@ -374,3 +653,14 @@ func short(u string) string {
 
 // Time returns the node's timestamp (zero when the line has none).
 func (n *Node) Time() time.Time { return n.Timestamp }
+
+// NewNode returns a node of file f for the line e, outside any tree (for
+// tests of the packages that read nodes).
+func NewNode(f *File, e reader.Entry) *Node {
+	n := &Node{File: f}
+	if f != nil {
+		n.Agent = f.Agent
+	}
+	n.setEntry(&e, &interner{})
+	return n
+}

@@ -67,8 +67,8 @@ func (w *walker) assistant(lv *level, n *tree.Node, raw []byte) error {
 		w.closeMsg(lv)
 		av := &assistantView{Depth: lv.depth, Warn: n.APIError || n.Synthetic()}
 		av.Time, av.TimeISO = w.fmtTime(n.Timestamp, false)
-		if n.Model != "" {
-			av.Model = w.str(render.ShortModel(n.Model))
+		if n.Model() != "" {
+			av.Model = w.str(render.ShortModel(n.Model()))
 		}
 		if r := w.doc.Usage(n); r != nil {
 			av.Usage = usageText(r, w.doc.Prices)
@@ -217,11 +217,11 @@ func (w *walker) orphan(lv *level, id string, r *resultView) {
 func (w *walker) compaction(lv *level, n *tree.Node) error {
 	w.closeMsg(lv)
 	label := "context compacted"
-	if n.CompactTrigger != "" {
-		label += " (" + w.one(w.red(n.CompactTrigger), 40) + ")"
+	if n.CompactTrigger() != "" {
+		label += " (" + w.one(w.red(n.CompactTrigger()), 40) + ")"
 	}
-	if n.CompactPreTokens > 0 {
-		label += " · " + render.Count(n.CompactPreTokens) + " tokens → summary"
+	if n.CompactPreTokens() > 0 {
+		label += " · " + render.Count(n.CompactPreTokens()) + " tokens → summary"
 	}
 	if ts, _ := w.fmtTime(n.Timestamp, false); ts != "" {
 		label += " · " + ts
@@ -244,7 +244,7 @@ func (w *walker) compaction(lv *level, n *tree.Node) error {
 		w.out.closeAgent()
 		lv.next = k
 	}
-	for _, a := range n.Agents {
+	for _, a := range n.Agents() {
 		if !inline[a] {
 			w.out.agentLink(w.agentView(a, lv.depth))
 		}
