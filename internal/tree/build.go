@@ -245,23 +245,12 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		slab = append(slab, Node{File: f, Agent: f.Agent})
 		n := &slab[len(slab)-1]
-		if fa := e.Facts; fa != nil && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
-			n.ResultError = fa.ResultError
-			if fa.ToolUses != nil || fa.ToolResults != nil || fa.SourceToolAssistantUUID != "" || fa.AttachmentType != "" ||
-				fa.Prompt != "" || fa.PromptHash != 0 || fa.Label != "" || fa.PreservedSegment != nil || fa.PreservedMessages != nil ||
-				fa.ProgressAgentID != "" || fa.ParentToolUseID != "" || fa.AgentType != "" {
-				n.facts = &factsExtra{
-					toolUses: fa.ToolUses, toolResults: fa.ToolResults,
-					sourceTool: fa.SourceToolAssistantUUID, attachment: fa.AttachmentType,
-					prompt: fa.Prompt, promptHash: fa.PromptHash, label: fa.Label,
-					preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
-					progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
-					agentType: fa.AgentType,
-				}
-			}
+		fa := e.Facts
+		if fa != nil && e.Type != "user" && e.Type != "assistant" && e.Type != "system" && e.Type != "attachment" && e.Type != "progress" {
+			fa = nil
 		}
 		e.Facts = nil // the reader's
-		n.setEntry(&e, &in)
+		n.setEntry(&e, fa, &in)
 		p.nodes = append(p.nodes, n)
 	}
 	p.lines, p.readErr = r.Line(), r.Err()

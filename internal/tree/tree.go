@@ -112,9 +112,11 @@ type Node struct {
 	// Agents.
 	Children []*Node
 
-	ctx   *lineCtx    // the line's context (session, cwd, branch, version, …), shared by the lines that have the same
-	use   *lineUsage  // the rarer envelope fields (usage, model, requestId, compaction metadata); nil when the line has none
-	facts *factsExtra // tool calls and results, prompt, subagents, building facts; nil when the line has none
+	ctx    *lineCtx     // the line's context (session, cwd, branch, version, …), shared by the lines that have the same
+	use    *lineUsage   // usage, model, requestId; nil when the line has none
+	tools  *toolFacts   // tool calls and results; nil when the line has none
+	prompt *promptFacts // the typed prompt; nil when the line has none
+	facts  *factsExtra  // the rare facts (compaction, subagents, building facts); nil when the line has none
 
 	// msgNext is the position + 1 in Tree.Nodes of the next line of the
 	// same response (same file, sidechain flag and message.id), 0 for the
@@ -157,18 +159,10 @@ type lineCtx struct {
 	Role      string
 }
 
-// lineUsage are the envelope fields that few lines have: the usage of an
-// assistant line, the compaction metadata of a boundary, the agent id of
-// a subagent's result.
+// lineUsage are the envelope fields of an assistant line with usage.
 type lineUsage struct {
-	RequestID            string
-	Model                string
-	Speed                string
-	ServiceTier          string
-	LogicalParentUUID    string
-	CompactTrigger       string
-	ToolUseResultAgentID string
-	CompactPreTokens     int64
+	RequestID string
+	model     *lineModel // shared by the lines with the same
 	// Input, Output, CacheCreation, CacheCreation5m, CacheCreation1h,
 	// CacheRead, WebSearch, as in reader.Usage.
 	counts         [7]int64
@@ -176,12 +170,36 @@ type lineUsage struct {
 	StopReasonNull bool
 }
 
-// noCtx, noUsage and noFacts stand for the records of a line that has
-// none.
+// lineModel are the fields of a response's usage that responses repeat.
+type lineModel struct {
+	Model       string
+	Speed       string
+	ServiceTier string
+}
+
+// toolFacts are the tool calls of an assistant line or the results of a
+// user line.
+type toolFacts struct {
+	toolUses    []reader.ToolUseFact
+	toolResults []string
+	sourceTool  string
+}
+
+// promptFacts are the prompt facts of a user line.
+type promptFacts struct {
+	prompt string
+	label  string
+	hash   uint64
+}
+
+// noCtx, noUsage, … stand for the records of a line that has none.
 var (
-	noCtx   lineCtx
-	noUsage lineUsage
-	noFacts factsExtra
+	noCtx    lineCtx
+	noUsage  lineUsage
+	noModel  lineModel
+	noTools  toolFacts
+	noPrompt promptFacts
+	noFacts  factsExtra
 )
 
 func (n *Node) c() *lineCtx {
@@ -196,6 +214,27 @@ func (n *Node) u() *lineUsage {
 		return &noUsage
 	}
 	return n.use
+}
+
+func (n *Node) m() *lineModel {
+	if n.use == nil || n.use.model == nil {
+		return &noModel
+	}
+	return n.use.model
+}
+
+func (n *Node) tf() *toolFacts {
+	if n.tools == nil {
+		return &noTools
+	}
+	return n.tools
+}
+
+func (n *Node) pf() *promptFacts {
+	if n.prompt == nil {
+		return &noPrompt
+	}
+	return n.prompt
 }
 
 // fx returns n's factsExtra (the zero value when it has none).
@@ -215,16 +254,14 @@ func (n *Node) mfx() *factsExtra {
 }
 
 // factsExtra are the facts of the few lines that have them, kept out of
-// line: tool calls, results, prompts, subagents, and facts used while
-// building only.
+// line: the compaction metadata of a boundary, subagents, the agent id of
+// a subagent's result, and facts used while building only.
 type factsExtra struct {
-	toolUses    []reader.ToolUseFact
-	toolResults []string
-	sourceTool  string
-	attachment  string
-	prompt      string
-	promptHash  uint64
-	label       string
+	attachment           string
+	LogicalParentUUID    string
+	CompactTrigger       string
+	ToolUseResultAgentID string
+	CompactPreTokens     int64
 
 	logicalParent *Node
 	agents        []*Agent
@@ -283,7 +320,7 @@ func (n *Node) Role() string { return n.c().Role }
 func (n *Node) RequestID() string { return n.u().RequestID }
 
 // Model is message.model.
-func (n *Node) Model() string { return n.u().Model }
+func (n *Node) Model() string { return n.m().Model }
 
 // HasUsage reports whether the line has message.usage.
 func (n *Node) HasUsage() bool { return n.u().HasUsage }
@@ -294,21 +331,21 @@ func (n *Node) Usage() reader.Usage {
 	return reader.Usage{
 		Input: u.counts[0], Output: u.counts[1], CacheCreation: u.counts[2], CacheCreation5m: u.counts[3],
 		CacheCreation1h: u.counts[4], CacheRead: u.counts[5], WebSearch: u.counts[6],
-		Speed: u.Speed, ServiceTier: u.ServiceTier,
+		Speed: n.m().Speed, ServiceTier: n.m().ServiceTier,
 	}
 }
 
 // LogicalParentUUID is logicalParentUuid (compact_boundary lines).
-func (n *Node) LogicalParentUUID() string { return n.u().LogicalParentUUID }
+func (n *Node) LogicalParentUUID() string { return n.fx().LogicalParentUUID }
 
 // CompactTrigger is compactMetadata.trigger of a compact_boundary.
-func (n *Node) CompactTrigger() string { return n.u().CompactTrigger }
+func (n *Node) CompactTrigger() string { return n.fx().CompactTrigger }
 
 // CompactPreTokens is compactMetadata.preTokens of a compact_boundary.
-func (n *Node) CompactPreTokens() int64 { return n.u().CompactPreTokens }
+func (n *Node) CompactPreTokens() int64 { return n.fx().CompactPreTokens }
 
 // ToolUseResultAgentID is toolUseResult.agentId (see reader.Entry).
-func (n *Node) ToolUseResultAgentID() string { return n.u().ToolUseResultAgentID }
+func (n *Node) ToolUseResultAgentID() string { return n.fx().ToolUseResultAgentID }
 
 // IsConversation reports whether the node is a user or assistant message.
 func (n *Node) IsConversation() bool { return n.Type == "user" || n.Type == "assistant" }
@@ -319,25 +356,25 @@ func (n *Node) IsTypedPrompt() bool { return n.typed }
 
 // Synthetic reports whether the line is a client-side placeholder
 // (reader.Entry.Synthetic).
-func (n *Node) Synthetic() bool { return n.u().Model == reader.SyntheticModel }
+func (n *Node) Synthetic() bool { return n.m().Model == reader.SyntheticModel }
 
 // Entry is the line's envelope as the reader read it, without Raw and
 // Facts, and without TextHead and PromptID (no command reads them from a
 // node; IsTypedPrompt is kept).
 func (n *Node) Entry() reader.Entry {
-	c, u := n.c(), n.u()
+	c, u, x := n.c(), n.u(), n.fx()
 	e := reader.Entry{
 		Line: n.Line, Offset: n.Offset, Size: n.Size,
 		Type: n.Type, Subtype: n.Subtype,
-		UUID: n.UUID, ParentUUID: n.ParentUUID, LogicalParentUUID: u.LogicalParentUUID,
+		UUID: n.UUID, ParentUUID: n.ParentUUID, LogicalParentUUID: x.LogicalParentUUID,
 		SessionID: c.SessionID, AgentID: c.AgentID, TeamName: c.TeamName,
 		Sidechain: n.Sidechain, Meta: n.Meta, CompactSummary: n.CompactSummary, APIError: n.APIError,
 		StopReasonNull: u.StopReasonNull,
 		Timestamp:      n.Timestamp, CWD: c.CWD, GitBranch: c.GitBranch, Version: c.Version,
-		MessageID: n.MessageID, RequestID: u.RequestID, Model: u.Model, Role: c.Role,
+		MessageID: n.MessageID, RequestID: u.RequestID, Model: n.m().Model, Role: c.Role,
 		HasUsage: u.HasUsage, Content: n.Content,
-		CompactTrigger: u.CompactTrigger, CompactPreTokens: u.CompactPreTokens,
-		ToolUseResultAgentID: u.ToolUseResultAgentID,
+		CompactTrigger: x.CompactTrigger, CompactPreTokens: x.CompactPreTokens,
+		ToolUseResultAgentID: x.ToolUseResultAgentID,
 	}
 	if n.use != nil {
 		e.Usage = n.Usage()
@@ -345,8 +382,9 @@ func (n *Node) Entry() reader.Entry {
 	return e
 }
 
-// setEntry keeps e in n, the records that lines share taken from in.
-func (n *Node) setEntry(e *reader.Entry, in *interner) {
+// setEntry keeps e and its facts fa (nil when not read) in n: the records
+// that lines share from in, the others in in's slabs.
+func (n *Node) setEntry(e *reader.Entry, fa *reader.TreeFacts, in *interner) {
 	n.Envelope = Envelope{
 		Line: e.Line, Offset: e.Offset, Size: e.Size,
 		Type: e.Type, Subtype: e.Subtype,
@@ -361,21 +399,48 @@ func (n *Node) setEntry(e *reader.Entry, in *interner) {
 	})
 	u := e.Usage
 	if x := (lineUsage{
-		RequestID: e.RequestID, Model: e.Model, Speed: u.Speed, ServiceTier: u.ServiceTier,
-		LogicalParentUUID: e.LogicalParentUUID, CompactTrigger: e.CompactTrigger,
-		ToolUseResultAgentID: e.ToolUseResultAgentID, CompactPreTokens: e.CompactPreTokens,
+		RequestID: e.RequestID, model: in.model(lineModel{Model: e.Model, Speed: u.Speed, ServiceTier: u.ServiceTier}),
 		counts:   [7]int64{u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.WebSearch},
 		HasUsage: e.HasUsage, StopReasonNull: e.StopReasonNull,
 	}); x != noUsage {
-		n.use = &x
+		n.use = in.uses.add(x)
+	}
+	x := factsExtra{
+		LogicalParentUUID: e.LogicalParentUUID, CompactTrigger: e.CompactTrigger,
+		ToolUseResultAgentID: e.ToolUseResultAgentID, CompactPreTokens: e.CompactPreTokens,
+	}
+	if fa != nil {
+		n.ResultError = fa.ResultError
+		if fa.ToolUses != nil || fa.ToolResults != nil || fa.SourceToolAssistantUUID != "" {
+			n.tools = in.tools.add(toolFacts{toolUses: fa.ToolUses, toolResults: fa.ToolResults, sourceTool: fa.SourceToolAssistantUUID})
+		}
+		if fa.Prompt != "" || fa.PromptHash != 0 || fa.Label != "" {
+			n.prompt = in.prompts.add(promptFacts{prompt: fa.Prompt, label: fa.Label, hash: fa.PromptHash})
+		}
+		x.attachment = fa.AttachmentType
+		x.preservedSegment, x.preservedMessages = fa.PreservedSegment, fa.PreservedMessages
+		x.progressAgentID, x.parentToolUseID, x.agentType = fa.ProgressAgentID, fa.ParentToolUseID, fa.AgentType
+	}
+	if x.attachment != "" || x.LogicalParentUUID != "" || x.CompactTrigger != "" || x.ToolUseResultAgentID != "" ||
+		x.CompactPreTokens != 0 || x.preservedSegment != nil || x.preservedMessages != nil ||
+		x.progressAgentID != "" || x.parentToolUseID != "" || x.agentType != "" {
+		n.facts = &x
 	}
 }
 
-// interner shares the lineCtx of the lines of one piece of a file: a
-// session's lines repeat a handful of them.
+// interner shares the records that the lines of one piece of a file
+// repeat (a session's lines repeat a handful of contexts and models), and
+// allocates the others in slabs: a record of its own for each of a
+// million lines cost a million allocations, each rounded up to its size
+// class.
 type interner struct {
-	last *lineCtx
-	all  map[lineCtx]*lineCtx
+	last    *lineCtx
+	all     map[lineCtx]*lineCtx
+	lastM   *lineModel
+	models  map[lineModel]*lineModel
+	uses    slab[lineUsage]
+	tools   slab[toolFacts]
+	prompts slab[promptFacts]
 }
 
 func (in *interner) ctx(c lineCtx) *lineCtx {
@@ -397,26 +462,56 @@ func (in *interner) ctx(c lineCtx) *lineCtx {
 	return p
 }
 
+func (in *interner) model(m lineModel) *lineModel {
+	if m == noModel {
+		return nil
+	}
+	if in.lastM != nil && *in.lastM == m {
+		return in.lastM
+	}
+	p, ok := in.models[m]
+	if !ok {
+		if in.models == nil {
+			in.models = map[lineModel]*lineModel{}
+		}
+		p = &m
+		in.models[m] = p
+	}
+	in.lastM = p
+	return p
+}
+
+// slab hands out values of T from arrays of up to nodeSlab of them.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) add(v T) *T {
+	if len(s.buf) == cap(s.buf) { // 8, 16, … nodeSlab: small files waste little
+		s.buf = make([]T, 0, min(max(8, 2*cap(s.buf)), nodeSlab))
+	}
+	s.buf = append(s.buf, v)
+	return &s.buf[len(s.buf)-1]
+}
+
 // ToolUses are the tool_use blocks of an assistant line.
-func (n *Node) ToolUses() []reader.ToolUseFact { return n.fx().toolUses }
+func (n *Node) ToolUses() []reader.ToolUseFact { return n.tf().toolUses }
 
 // ToolResults are the tool_use ids a user line answers.
-func (n *Node) ToolResults() []string { return n.fx().toolResults }
+func (n *Node) ToolResults() []string { return n.tf().toolResults }
 
 // SourceTool is sourceToolAssistantUUID.
-func (n *Node) SourceTool() string { return n.fx().sourceTool }
+func (n *Node) SourceTool() string { return n.tf().sourceTool }
 
 // Attachment is attachment.type.
 func (n *Node) Attachment() string { return n.fx().attachment }
 
 // Prompt is the typed text of a user line, cut to reader.PromptRunes runes.
-func (n *Node) Prompt() string { return n.fx().prompt }
+func (n *Node) Prompt() string { return n.pf().prompt }
 
 // PromptHash is the hash of the whole prompt (reader.TreeFacts).
-func (n *Node) PromptHash() uint64 { return n.fx().promptHash }
+func (n *Node) PromptHash() uint64 { return n.pf().hash }
 
 // Label is the line's prompt as ls titles show it (reader.TreeFacts.Label).
-func (n *Node) Label() string { return n.fx().label }
+func (n *Node) Label() string { return n.pf().label }
 
 // LogicalParent is the node named by logicalParentUuid (set on
 // compact_boundary lines): the last entry before the compaction.
@@ -661,6 +756,6 @@ func NewNode(f *File, e reader.Entry) *Node {
 	if f != nil {
 		n.Agent = f.Agent
 	}
-	n.setEntry(&e, &interner{})
+	n.setEntry(&e, nil, &interner{})
 	return n
 }
