@@ -233,7 +233,7 @@ func (r *reporter) attach(a *Agent, c *Call, how string) {
 // from the line that answered it.
 func (r *reporter) call(tc *tree.Call) *Call {
 	n := tc.Node
-	c := &Call{ToolUseID: tc.ToolUseID, Tool: tc.Tool, Time: n.Timestamp, File: n.File.Path, Line: n.Line}
+	c := &Call{ToolUseID: tc.ToolUseID, Tool: tc.Tool, Time: n.Timestamp(), File: n.File.Path, Line: n.Line}
 	if n.Agent != nil {
 		c.ParentAgentID = n.Agent.ID
 	}
@@ -250,7 +250,7 @@ func (r *reporter) call(tc *tree.Call) *Call {
 	if res == nil {
 		return c
 	}
-	c.Answered, c.ResultTime, c.ResultFile, c.ResultLine = true, res.Timestamp, res.File.Path, res.Line
+	c.Answered, c.ResultTime, c.ResultFile, c.ResultLine = true, res.Timestamp(), res.File.Path, res.Line
 	raw, err := r.src.Line(res)
 	if err != nil {
 		return c
@@ -416,14 +416,14 @@ func (r *reporter) finish(a *Agent) {
 	// Times: the transcript's own, else the calls'.
 	if st != nil {
 		for _, n := range st.node.Nodes {
-			if n.Timestamp.IsZero() {
+			if n.Timestamp().IsZero() {
 				continue
 			}
-			if a.Started.IsZero() || n.Timestamp.Before(a.Started) {
-				a.Started = n.Timestamp
+			if a.Started.IsZero() || n.Timestamp().Before(a.Started) {
+				a.Started = n.Timestamp()
 			}
-			if n.Timestamp.After(a.Ended) {
-				a.Ended = n.Timestamp
+			if n.Timestamp().After(a.Ended) {
+				a.Ended = n.Timestamp()
 			}
 		}
 	}
@@ -629,7 +629,7 @@ func (r *reporter) messages() {
 			if a.Name == "" || a.Name != m.to || len(a.Calls) == 0 {
 				continue
 			}
-			if !m.call.Timestamp.IsZero() && a.Calls[0].Time.After(m.call.Timestamp) {
+			if !m.call.Timestamp().IsZero() && a.Calls[0].Time.After(m.call.Timestamp()) {
 				continue
 			}
 			if to == nil || a.Calls[0].Time.After(to.Calls[0].Time) {

@@ -53,8 +53,8 @@ func LeafCompletions(t *tree.Tree, zone *time.Location) []string {
 			}
 		}
 		when := ""
-		if !n.Timestamp.IsZero() {
-			when = n.Timestamp.In(zone).Format("2006-01-02 15:04") + " · "
+		if !n.Timestamp().IsZero() {
+			when = n.Timestamp().In(zone).Format("2006-01-02 15:04") + " · "
 		}
 		out = append(out, Completion(n.UUID, state+" · "+when+label))
 	}

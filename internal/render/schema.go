@@ -176,7 +176,7 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 		} else {
 			jn.LogicalParentUUID = strPtr(n.LogicalParentUUID())
 		}
-		jn.Timestamp = JSONTimeOrNull(n.Timestamp)
+		jn.Timestamp = JSONTimeOrNull(n.Timestamp())
 		if n.Agent != nil {
 			jn.AgentID = &n.Agent.ID
 		}

@@ -23,8 +23,8 @@ type TreeOptions struct {
 func Tree(w io.Writer, t *tree.Tree, o Options, to TreeOptions) error {
 	v := &treeView{t: t, lay: t.Layout(), o: to, ro: o, th: o.Theme, w: w}
 	for _, n := range t.Nodes {
-		if !n.Timestamp.IsZero() {
-			v.day = n.Timestamp.Local()
+		if !n.Timestamp().IsZero() {
+			v.day = n.Timestamp().Local()
 			break
 		}
 	}
@@ -176,8 +176,8 @@ func junctionText(n *tree.Node) string {
 	if n.CompactPreTokens() > 0 {
 		s += " · " + Count(n.CompactPreTokens()) + " tokens before"
 	}
-	if !n.Timestamp.IsZero() {
-		s += " · " + n.Timestamp.Local().Format("2006-01-02 15:04")
+	if !n.Timestamp().IsZero() {
+		s += " · " + n.Timestamp().Local().Format("2006-01-02 15:04")
 	}
 	switch {
 	case n.LogicalParent() == nil && n.LogicalParentUUID() != "":
@@ -191,14 +191,14 @@ func junctionText(n *tree.Node) string {
 func (v *treeView) runText(r tree.Run, indent int) string {
 	var first, last time.Time
 	for _, n := range r.Nodes {
-		if n.Timestamp.IsZero() {
+		if n.Timestamp().IsZero() {
 			continue
 		}
-		if first.IsZero() || n.Timestamp.Before(first) {
-			first = n.Timestamp
+		if first.IsZero() || n.Timestamp().Before(first) {
+			first = n.Timestamp()
 		}
-		if n.Timestamp.After(last) {
-			last = n.Timestamp
+		if n.Timestamp().After(last) {
+			last = n.Timestamp()
 		}
 	}
 	parts := []string{Plural(len(r.Nodes), "entry", "entries")}
@@ -377,8 +377,8 @@ func (v *treeView) entryText(n *tree.Node) string {
 		mark = "○"
 	}
 	ts := "     "
-	if !n.Timestamp.IsZero() {
-		ts = n.Timestamp.Local().Format("15:04")
+	if !n.Timestamp().IsZero() {
+		ts = n.Timestamp().Local().Format("15:04")
 	}
 	desc := entryDesc(v.t, n, v.ro.Redacted)
 	if n.Fork {

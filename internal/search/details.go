@@ -162,7 +162,7 @@ func (c *contexts) context(n *tree.Node) (Context, bool) {
 		if !c.e.o.Roles.Has(role) {
 			return true
 		}
-		x = Context{UUID: n.UUID, Time: n.Timestamp, Role: role, Kind: rd.Kind, Tool: rd.Tool, Field: rd.Field,
+		x = Context{UUID: n.UUID, Time: n.Timestamp(), Role: role, Kind: rd.Kind, Tool: rd.Tool, Field: rd.Field,
 			Excerpt: cutText(rd.Text, 0, min(len(rd.Text), maxContextExcerpt))}
 		found = true
 		return false

@@ -164,7 +164,7 @@ func (b *builder) resultCall(id string) *Call {
 // description, at most a second before the agent began.
 func (b *builder) promptCall(a *Agent) *Call {
 	first := firstPrompt(a)
-	if first == nil || first.PromptHash() == 0 || first.Timestamp.IsZero() {
+	if first == nil || first.PromptHash() == 0 || first.Timestamp().IsZero() {
 		return nil
 	}
 	var found *Call
@@ -172,8 +172,8 @@ func (b *builder) promptCall(a *Agent) *Call {
 		switch {
 		case c.Agent != nil || c.ResultAgentID != "" || c.Fact.PromptHash != first.PromptHash():
 		case a.Meta.Description != "" && c.Fact.Description != a.Meta.Description:
-		case c.Node.Timestamp.IsZero():
-		case first.Timestamp.Before(c.Node.Timestamp) || first.Timestamp.Sub(c.Node.Timestamp) > time.Second:
+		case c.Node.Timestamp().IsZero():
+		case first.Timestamp().Before(c.Node.Timestamp()) || first.Timestamp().Sub(c.Node.Timestamp()) > time.Second:
 		default:
 			if found != nil {
 				return nil // two calls fit: no guess

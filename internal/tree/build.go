@@ -139,7 +139,10 @@ func (b *builder) load(mainPath string, agents []session.Agent) (*Tree, error) {
 // costs nothing to start.
 var pieceBytes int64 = 24 << 20
 
-const nodeSlab = 128
+// slabBytes is the size of a full slab of nodes or records: a multiple
+// of the runtime's pages, so that its allocation is not rounded up (128
+// nodes of 224 bytes took a 32 KiB size class: 4 KiB lost in 32).
+const slabBytes = 64 << 10
 
 // Read builds the tree of one main transcript read from r (no subagent
 // files). name is used in warnings.
@@ -215,7 +218,7 @@ func parseAll(work []*piece) {
 // file-history-snapshot, custom-title, …) take no part in the DAG.
 func (p *piece) parse(r *reader.Reader) {
 	f := p.file
-	var slab []Node
+	var nodes slab[Node]
 	var in interner
 	for {
 		e, ok := r.Next()
@@ -240,11 +243,7 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		// Nodes live as long as the tree: allocated in slabs, a session of
 		// a million lines costs thousands of allocations, not a million.
-		if len(slab) == cap(slab) { // 8, 16, … nodeSlab: small files waste little
-			slab = make([]Node, 0, min(max(8, 2*cap(slab)), nodeSlab))
-		}
-		slab = append(slab, Node{File: f, Agent: f.Agent})
-		n := &slab[len(slab)-1]
+		n := nodes.add(Node{File: f, Agent: f.Agent})
 		fa := e.Facts
 		if fa != nil && e.Type != "user" && e.Type != "assistant" && e.Type != "system" && e.Type != "attachment" && e.Type != "progress" {
 			fa = nil

@@ -29,8 +29,8 @@ func IsRealFork(n *Node) bool {
 		case c.IsTypedPrompt():
 			// Compaction replays write sibling prompts with one shared
 			// timestamp: one branch, not a rewind.
-			ts := c.Timestamp.UnixNano()
-			if c.Timestamp.IsZero() || !seenTime[ts] {
+			ts := c.Timestamp().UnixNano()
+			if c.Timestamp().IsZero() || !seenTime[ts] {
 				seenTime[ts] = true
 				starts++
 			}
@@ -247,8 +247,8 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 		}
 		if len(extra) > 0 {
 			sortNodes(extra, func(a, b *Node) bool {
-				if !a.Timestamp.Equal(b.Timestamp) && !a.Timestamp.IsZero() && !b.Timestamp.IsZero() {
-					return a.Timestamp.Before(b.Timestamp)
+				if !a.Timestamp().Equal(b.Timestamp()) && !a.Timestamp().IsZero() && !b.Timestamp().IsZero() {
+					return a.Timestamp().Before(b.Timestamp())
 				}
 				return a.pos < b.pos
 			})

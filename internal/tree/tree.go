@@ -35,7 +35,9 @@ package tree
 
 import (
 	"fmt"
+	"math"
 	"time"
+	"unsafe"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 )
@@ -84,7 +86,10 @@ type Envelope struct {
 	ParentUUID string
 	MessageID  string // message.id: shared by the lines of one API response
 
-	Timestamp time.Time
+	// ts is the timestamp in Unix nanoseconds (noTime: none, or one that
+	// is not UTC or out of range, kept whole with the rare facts): see
+	// Node.Timestamp.
+	ts int64
 
 	Content        reader.ContentFlags // what message.content holds
 	Sidechain      bool
@@ -257,6 +262,7 @@ func (n *Node) mfx() *factsExtra {
 // line: the compaction metadata of a boundary, subagents, the agent id of
 // a subagent's result, and facts used while building only.
 type factsExtra struct {
+	timestamp            time.Time // when Envelope.ts cannot hold it
 	attachment           string
 	LogicalParentUUID    string
 	CompactTrigger       string
@@ -370,7 +376,7 @@ func (n *Node) Entry() reader.Entry {
 		SessionID: c.SessionID, AgentID: c.AgentID, TeamName: c.TeamName,
 		Sidechain: n.Sidechain, Meta: n.Meta, CompactSummary: n.CompactSummary, APIError: n.APIError,
 		StopReasonNull: u.StopReasonNull,
-		Timestamp:      n.Timestamp, CWD: c.CWD, GitBranch: c.GitBranch, Version: c.Version,
+		Timestamp:      n.Timestamp(), CWD: c.CWD, GitBranch: c.GitBranch, Version: c.Version,
 		MessageID: n.MessageID, RequestID: u.RequestID, Model: n.m().Model, Role: c.Role,
 		HasUsage: u.HasUsage, Content: n.Content,
 		CompactTrigger: x.CompactTrigger, CompactPreTokens: x.CompactPreTokens,
@@ -385,11 +391,12 @@ func (n *Node) Entry() reader.Entry {
 // setEntry keeps e and its facts fa (nil when not read) in n: the records
 // that lines share from in, the others in in's slabs.
 func (n *Node) setEntry(e *reader.Entry, fa *reader.TreeFacts, in *interner) {
+	parent := in.parentUUID(e.ParentUUID) // before uuid: it shares the previous line's
 	n.Envelope = Envelope{
 		Line: e.Line, Offset: e.Offset, Size: e.Size,
 		Type: e.Type, Subtype: e.Subtype,
-		UUID: e.UUID, ParentUUID: e.ParentUUID, MessageID: e.MessageID,
-		Timestamp: e.Timestamp, Content: e.Content,
+		UUID: in.uuid(e.UUID), ParentUUID: parent, MessageID: in.messageID(e.MessageID),
+		Content:   e.Content,
 		Sidechain: e.Sidechain, Meta: e.Meta, CompactSummary: e.CompactSummary, APIError: e.APIError,
 	}
 	n.typed = e.IsTypedPrompt()
@@ -406,6 +413,7 @@ func (n *Node) setEntry(e *reader.Entry, fa *reader.TreeFacts, in *interner) {
 		n.use = in.uses.add(x)
 	}
 	x := factsExtra{
+		timestamp:         n.setTime(e.Timestamp),
 		LogicalParentUUID: e.LogicalParentUUID, CompactTrigger: e.CompactTrigger,
 		ToolUseResultAgentID: e.ToolUseResultAgentID, CompactPreTokens: e.CompactPreTokens,
 	}
@@ -415,13 +423,19 @@ func (n *Node) setEntry(e *reader.Entry, fa *reader.TreeFacts, in *interner) {
 			n.tools = in.tools.add(toolFacts{toolUses: fa.ToolUses, toolResults: fa.ToolResults, sourceTool: fa.SourceToolAssistantUUID})
 		}
 		if fa.Prompt != "" || fa.PromptHash != 0 || fa.Label != "" {
-			n.prompt = in.prompts.add(promptFacts{prompt: fa.Prompt, label: fa.Label, hash: fa.PromptHash})
+			p := promptFacts{prompt: in.str(fa.Prompt), label: fa.Label, hash: fa.PromptHash}
+			if p.label == p.prompt {
+				p.label = p.prompt // most labels are the prompt: one copy
+			} else {
+				p.label = in.str(p.label)
+			}
+			n.prompt = in.prompts.add(p)
 		}
 		x.attachment = fa.AttachmentType
 		x.preservedSegment, x.preservedMessages = fa.PreservedSegment, fa.PreservedMessages
 		x.progressAgentID, x.parentToolUseID, x.agentType = fa.ProgressAgentID, fa.ParentToolUseID, fa.AgentType
 	}
-	if x.attachment != "" || x.LogicalParentUUID != "" || x.CompactTrigger != "" || x.ToolUseResultAgentID != "" ||
+	if !x.timestamp.IsZero() || x.attachment != "" || x.LogicalParentUUID != "" || x.CompactTrigger != "" || x.ToolUseResultAgentID != "" ||
 		x.CompactPreTokens != 0 || x.preservedSegment != nil || x.preservedMessages != nil ||
 		x.progressAgentID != "" || x.parentToolUseID != "" || x.agentType != "" {
 		n.facts = &x
@@ -441,6 +455,53 @@ type interner struct {
 	uses    slab[lineUsage]
 	tools   slab[toolFacts]
 	prompts slab[promptFacts]
+
+	// arena holds the bytes of the strings a node keeps of its line (its
+	// uuid, message.id, prompt): a 36-byte uuid of its own took a 48-byte
+	// allocation.
+	arena   []byte
+	lastID  string // the previous line's uuid (in arena)
+	lastMsg string // the previous line's message.id (in arena)
+}
+
+// maxArenaString is the longest string str copies into the arena.
+const maxArenaString = 1024
+
+// str returns s, its bytes in the arena when it is short. The arena's
+// chunks grow from 1 KiB to 64 KiB: a small file wastes little.
+func (in *interner) str(s string) string {
+	if len(s) == 0 || len(s) > maxArenaString {
+		return s
+	}
+	if len(in.arena)+len(s) > cap(in.arena) {
+		in.arena = make([]byte, 0, min(max(1<<10, 2*cap(in.arena)), 64<<10))
+	}
+	start := len(in.arena)
+	in.arena = append(in.arena, s...)
+	return unsafe.String(&in.arena[start], len(s))
+}
+
+func (in *interner) uuid(s string) string {
+	in.lastID = in.str(s)
+	return in.lastID
+}
+
+// parentUUID shares the bytes of the previous line's uuid, which most
+// lines name as their parent (call it before uuid).
+func (in *interner) parentUUID(s string) string {
+	if s == in.lastID {
+		return in.lastID
+	}
+	return in.str(s)
+}
+
+// messageID shares the previous line's message.id: the lines of one
+// response follow each other.
+func (in *interner) messageID(s string) string {
+	if s != in.lastMsg {
+		in.lastMsg = in.str(s)
+	}
+	return in.lastMsg
 }
 
 func (in *interner) ctx(c lineCtx) *lineCtx {
@@ -481,12 +542,14 @@ func (in *interner) model(m lineModel) *lineModel {
 	return p
 }
 
-// slab hands out values of T from arrays of up to nodeSlab of them.
+// slab hands out values of T from arrays of up to slabBytes.
 type slab[T any] struct{ buf []T }
 
 func (s *slab[T]) add(v T) *T {
-	if len(s.buf) == cap(s.buf) { // 8, 16, … nodeSlab: small files waste little
-		s.buf = make([]T, 0, min(max(8, 2*cap(s.buf)), nodeSlab))
+	if len(s.buf) == cap(s.buf) { // 8, 16, … slabBytes: small files waste little
+		var zero T
+		full := max(8, slabBytes/int(unsafe.Sizeof(zero)))
+		s.buf = make([]T, 0, min(max(8, 2*cap(s.buf)), full))
 	}
 	s.buf = append(s.buf, v)
 	return &s.buf[len(s.buf)-1]
@@ -747,7 +810,32 @@ func short(u string) string {
 }
 
 // Time returns the node's timestamp (zero when the line has none).
-func (n *Node) Time() time.Time { return n.Timestamp }
+func (n *Node) Time() time.Time { return n.Timestamp() }
+
+// noTime is Envelope.ts of a line without a UTC timestamp in range.
+const noTime = math.MinInt64
+
+// Timestamp is the line's timestamp (zero when it has none).
+func (n *Node) Timestamp() time.Time {
+	if n.ts == noTime {
+		return n.fx().timestamp
+	}
+	return time.Unix(0, n.ts).UTC()
+}
+
+// setTime keeps t in n.ts when it is UTC and in range, else returns it
+// to be kept whole.
+func (n *Node) setTime(t time.Time) (whole time.Time) {
+	n.ts = noTime
+	if t.IsZero() {
+		return time.Time{}
+	}
+	if ns := t.UnixNano(); t.Location() == time.UTC && time.Unix(0, ns).UTC() == t {
+		n.ts = ns
+		return time.Time{}
+	}
+	return t
+}
 
 // NewNode returns a node of file f for the line e, outside any tree (for
 // tests of the packages that read nodes).

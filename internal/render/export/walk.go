@@ -66,7 +66,7 @@ func (w *walker) assistant(lv *level, n *tree.Node, raw []byte) error {
 	if !lv.open || n.MessageID == "" || lv.msg != n.MessageID {
 		w.closeMsg(lv)
 		av := &assistantView{Depth: lv.depth, Warn: n.APIError || n.Synthetic()}
-		av.Time, av.TimeISO = w.fmtTime(n.Timestamp, false)
+		av.Time, av.TimeISO = w.fmtTime(n.Timestamp(), false)
 		if n.Model() != "" {
 			av.Model = w.str(render.ShortModel(n.Model()))
 		}
@@ -182,7 +182,7 @@ func (w *walker) user(lv *level, i int, n *tree.Node, raw []byte) {
 	}
 	kept, cut := cutText(strings.Join(texts, "\n\n"), w.o.MaxText)
 	pv.Text, pv.Cut = w.txt(kept), cut
-	pv.Time, pv.TimeISO = w.fmtTime(n.Timestamp, false)
+	pv.Time, pv.TimeISO = w.fmtTime(n.Timestamp(), false)
 	switch {
 	case w.promptN[i] > 0:
 		pv.N = w.promptN[i]
@@ -223,7 +223,7 @@ func (w *walker) compaction(lv *level, n *tree.Node) error {
 	if n.CompactPreTokens() > 0 {
 		label += " · " + render.Count(n.CompactPreTokens()) + " tokens → summary"
 	}
-	if ts, _ := w.fmtTime(n.Timestamp, false); ts != "" {
+	if ts, _ := w.fmtTime(n.Timestamp(), false); ts != "" {
 		label += " · " + ts
 	}
 	w.out.compaction(&compactionView{Depth: lv.depth, Label: label})

@@ -384,8 +384,8 @@ func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 		h.Leaf = t.Leaf.UUID
 	}
 	for _, n := range t.Nodes {
-		if n.Timestamp.After(h.End) {
-			h.End = n.Timestamp
+		if n.Timestamp().After(h.End) {
+			h.End = n.Timestamp()
 		}
 	}
 	for _, n := range path {
