@@ -234,8 +234,8 @@ func (r *reporter) attach(a *Agent, c *Call, how string) {
 func (r *reporter) call(tc *tree.Call) *Call {
 	n := tc.Node
 	c := &Call{ToolUseID: tc.ToolUseID, Tool: tc.Tool, Time: n.Timestamp(), File: n.File.Path, Line: n.Line}
-	if n.Agent != nil {
-		c.ParentAgentID = n.Agent.ID
+	if n.Agent() != nil {
+		c.ParentAgentID = n.Agent().ID
 	}
 	if raw, err := r.src.Line(n); err == nil {
 		for _, b := range reader.Blocks(raw) {
@@ -317,8 +317,8 @@ func (r *reporter) transcripts() {
 				if b.Type == "tool_use" && b.ID == f.ID {
 					if to := reader.SendMessageTarget(b.Input); to != "" {
 						from := ""
-						if n.Agent != nil {
-							from = n.Agent.ID
+						if n.Agent() != nil {
+							from = n.Agent().ID
 						}
 						r.sends = append(r.sends, message{from: from, to: to, call: n})
 					}

@@ -158,7 +158,7 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 		}
 	}
 	for _, n := range t.Nodes {
-		if n.Agent != nil && !agents {
+		if n.Agent() != nil && !agents {
 			continue
 		}
 		jn := TreeJSONNode{
@@ -177,8 +177,8 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 			jn.LogicalParentUUID = strPtr(n.LogicalParentUUID())
 		}
 		jn.Timestamp = JSONTimeOrNull(n.Timestamp())
-		if n.Agent != nil {
-			jn.AgentID = &n.Agent.ID
+		if n.Agent() != nil {
+			jn.AgentID = &n.Agent().ID
 		}
 		for _, c := range n.Children {
 			jn.Children = append(jn.Children, c.UUID)

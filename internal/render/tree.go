@@ -370,7 +370,7 @@ func (v *treeView) entryText(n *tree.Node) string {
 	th := v.th
 	mark := " "
 	switch {
-	case n.Agent != nil:
+	case n.Agent() != nil:
 	case n.Active:
 		mark = th.Green("●")
 	default:
@@ -388,7 +388,7 @@ func (v *treeView) entryText(n *tree.Node) string {
 	if n.IsCompactBoundary() {
 		return mark + " " + th.Yellow(s+"  "+junctionText(n))
 	}
-	if n.Agent == nil && !n.Active {
+	if n.Agent() == nil && !n.Active {
 		s = th.Dim(s)
 	}
 	return mark + " " + s
@@ -446,8 +446,8 @@ func (v *treeView) trailer() {
 		for _, is := range t.Islands {
 			label := tree.PromptLabel([]*tree.Node{is.Root})
 			s := fmt.Sprintf("  line %d · %s · %s · parent %s missing", is.Root.Line, ShortSafe(is.Root.UUID), Plural(is.Size, "entry", "entries"), ShortSafe(is.Missing))
-			if is.Root.Agent != nil {
-				s += " · in agent " + Safe(is.Root.Agent.ID)
+			if is.Root.Agent() != nil {
+				s += " · in agent " + Safe(is.Root.Agent().ID)
 			}
 			if label != "" {
 				s += "  " + v.quote(label, len(s)+4)

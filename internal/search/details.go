@@ -60,8 +60,8 @@ func (e *engine) annotate(j *job, res *Result) {
 	for _, n := range t.Nodes {
 		hs := at[lineKey{n.File.Path, n.Line}]
 		for _, h := range hs {
-			if n.Agent != nil && n.Agent.Inline {
-				h.AgentID = n.Agent.ID
+			if n.Agent() != nil && n.Agent().Inline {
+				h.AgentID = n.Agent().ID
 			}
 			if h.AgentID == "" && n.IsMainConversation() && !n.Active && t.Leaf != nil {
 				h.Abandoned = true

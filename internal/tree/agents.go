@@ -281,7 +281,7 @@ func (b *builder) linkCompaction(a *Agent) {
 	if b.boundaries == nil {
 		b.boundaries = []*Node{}
 		for _, n := range t.Nodes {
-			if n.Agent == nil && n.IsCompactBoundary() {
+			if n.Agent() == nil && n.IsCompactBoundary() {
 				b.boundaries = append(b.boundaries, n)
 			}
 		}
@@ -304,14 +304,14 @@ func (b *builder) inlineSidechains() {
 	t := b.t
 	var inline []*Agent
 	for _, n := range t.Nodes {
-		if n.Agent != nil || !n.Sidechain || (n.Parent != nil && n.Parent.Sidechain) {
+		if n.Agent() != nil || !n.Sidechain || (n.Parent != nil && n.Parent.Sidechain) {
 			continue
 		}
 		a := &Agent{ID: reader.InlineAgentID(n.UUID), File: t.Main, Inline: true, Roots: []*Node{n}}
 		if p := n.Parent; p != nil {
 			// A sidechain hanging off a main line: that line spawned it.
 			p.Children = removeNode(p.Children, n)
-			n.Parent = nil
+			n.setParent(nil)
 			for _, f := range p.ToolUses() {
 				if c := b.calls[f.ID]; c != nil && c.Agent == nil {
 					b.attach(a, c)
@@ -329,11 +329,11 @@ func (b *builder) inlineSidechains() {
 		for len(stack) > 0 {
 			c := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if seen[c] || c.Agent != nil {
+			if seen[c] || c.Agent() != nil {
 				continue
 			}
 			seen[c] = true
-			c.Agent = a
+			c.mfx().inline = a
 			a.Nodes = append(a.Nodes, c)
 			for _, k := range c.Children {
 				if k.Sidechain {
@@ -353,7 +353,7 @@ func (b *builder) inlineSidechains() {
 	// alone received it: two of either would be a guess.
 	sent := map[uint64][]*Call{}
 	for _, c := range t.Calls {
-		if c.Agent == nil && c.Fact.PromptHash != 0 && c.Node.Agent == nil && !c.Node.Sidechain {
+		if c.Agent == nil && c.Fact.PromptHash != 0 && c.Node.Agent() == nil && !c.Node.Sidechain {
 			sent[c.Fact.PromptHash] = append(sent[c.Fact.PromptHash], c)
 		}
 	}

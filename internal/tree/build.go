@@ -243,7 +243,7 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		// Nodes live as long as the tree: allocated in slabs, a session of
 		// a million lines costs thousands of allocations, not a million.
-		n := nodes.add(Node{File: f, Agent: f.Agent})
+		n := nodes.add(Node{File: f})
 		fa := e.Facts
 		if fa != nil && e.Type != "user" && e.Type != "assistant" && e.Type != "system" && e.Type != "attachment" && e.Type != "progress" {
 			fa = nil
@@ -469,7 +469,7 @@ func (b *builder) sessionID() {
 	count := map[string]int{}
 	best, most := 0, ""
 	for _, n := range t.Nodes {
-		if n.Agent != nil || n.SessionID() == "" {
+		if n.Agent() != nil || n.SessionID() == "" {
 			continue
 		}
 		count[n.SessionID()]++
@@ -485,7 +485,7 @@ func (b *builder) sessionID() {
 	// lines): a renamed or copied file records one id throughout, and
 	// none of it is foreign.
 	for _, n := range t.Nodes {
-		if n.Agent != nil || n.SessionID() == most {
+		if n.Agent() != nil || n.SessionID() == most {
 			break
 		}
 		if n.SessionID() != "" {
@@ -522,15 +522,15 @@ func (b *builder) link() {
 		missing := n.ParentUUID != "" && n.Parent == nil && n.ParentUUID != n.UUID
 		switch {
 		case !missing:
-		case n.Agent != nil && t.byUUID.get(n.ParentUUID) != nil:
+		case n.Agent() != nil && t.byUUID.get(n.ParentUUID) != nil:
 			// points into the main file: see linkAgents
-		case n.Agent == nil && first == nil:
+		case n.Agent() == nil && first == nil:
 			// The file's first entry continues a conversation recorded
 			// elsewhere: a resumed or continued session. Its history
 			// starts outside the file; nothing was lost here.
 			t.Continues = n
 			b.note("%s:%d: entry %s continues %s, which is not in the file: the session's history starts in another one", n.File.Name, n.Line, n.Short(), short(n.ParentUUID))
-		case n.Agent == nil && n.IsMainConversation() && prev != nil && !descends(prev, n):
+		case n.Agent() == nil && n.IsMainConversation() && prev != nil && !descends(prev, n):
 			// A line Claude Code never wrote (an auto-compaction in the
 			// middle of a tool turn loses the tool result): the entry goes
 			// on from the one before it in the file.
@@ -540,7 +540,7 @@ func (b *builder) link() {
 		default:
 			t.Islands = append(t.Islands, &Island{Root: n, Missing: n.ParentUUID})
 		}
-		if n.LogicalParentUUID() != "" && n.Agent == nil {
+		if n.LogicalParentUUID() != "" && n.Agent() == nil {
 			lp := t.byUUID.get(n.LogicalParentUUID())
 			if lp == nil && prev != nil {
 				// The compaction names as the last entry before it a line
@@ -555,7 +555,7 @@ func (b *builder) link() {
 				n.mfx().logicalParent = lp
 			}
 		}
-		if n.Agent == nil {
+		if n.Agent() == nil {
 			if first == nil {
 				first = n
 			}
@@ -633,7 +633,7 @@ func removeNode(s []*Node, n *Node) []*Node {
 func (b *builder) relink() {
 	t := b.t
 	for _, n := range t.Nodes {
-		if n.Agent != nil || !n.IsCompactBoundary() {
+		if n.Agent() != nil || !n.IsCompactBoundary() {
 			continue
 		}
 		if pm := n.fx().preservedMessages; pm != nil && len(pm.UUIDs) > 0 {
@@ -741,7 +741,7 @@ func (b *builder) isCyclic(n *Node) bool { return b.cyclic != nil && b.cyclic[n.
 func (b *builder) collectRoots() {
 	t := b.t
 	for _, n := range t.Nodes {
-		if n.Agent == nil && !n.Sidechain && n.Parent == nil {
+		if n.Agent() == nil && !n.Sidechain && n.Parent == nil {
 			t.Roots = append(t.Roots, n)
 		}
 	}

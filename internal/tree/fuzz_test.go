@@ -275,13 +275,13 @@ func checkTree(t fataler, tr *Tree) {
 		t.Fatalf("active leaf %q is not among Leaves", tr.Leaf.UUID)
 	}
 	for _, r := range tr.Roots {
-		if r.Parent != nil || r.Agent != nil || !in[r] {
+		if r.Parent != nil || r.Agent() != nil || !in[r] {
 			t.Fatalf("root %q has a parent or belongs to an agent", r.UUID)
 		}
 	}
 	for _, a := range tr.Agents {
 		for _, n := range a.Nodes {
-			if n.Agent != a {
+			if n.Agent() != a {
 				t.Fatalf("node %q of agent %q belongs to %v", n.UUID, a.ID, n.Agent)
 			}
 		}

@@ -49,10 +49,11 @@ func writeChain(t testing.TB, n int) string {
 // envelope in line (the rest shared or out of line), 479 with the records
 // of the lines that have usage, tool calls or a prompt in slabs; 417
 // with uuids, message ids and prompts in a string arena, the timestamp
-// as Unix nanoseconds and slabs of 64 KiB (a whole number of pages).
+// as Unix nanoseconds and slabs of 64 KiB (a whole number of pages);
+// 409 with the agent read from the file (inline sidechains out of line).
 // Issue 23.3 asks for 400 (see BENCHMARKS.md, "Memory bounded by the
 // work").
-const maxNodeBytes = 440
+const maxNodeBytes = 430
 
 // TestHeapPerEntry is a bound, not a timing: the heap a tree of a 100k
 // chain holds, per entry, after a collection.

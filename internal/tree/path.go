@@ -25,7 +25,7 @@ func IsRealFork(n *Node) bool {
 	seenTime := map[int64]bool{}
 	for _, c := range n.Children {
 		switch {
-		case c.Agent != n.Agent:
+		case c.Agent() != n.Agent():
 		case c.IsTypedPrompt():
 			// Compaction replays write sibling prompts with one shared
 			// timestamp: one branch, not a rewind.
@@ -98,7 +98,7 @@ func (b *builder) selectLeaf() {
 	var best, bestAny *Node
 	seen := map[*Node]bool{}
 	for _, n := range t.Nodes {
-		if n.Agent != nil && !n.Agent.Inline || len(n.Children) > 0 {
+		if n.Agent() != nil && !n.Agent().Inline || len(n.Children) > 0 {
 			continue
 		}
 		walked := map[*Node]bool{}

@@ -32,7 +32,7 @@ func (t *Tree) Layout() *Layout {
 	n := len(t.Nodes)
 	l := &Layout{t: t, kids: map[*Node][]*Node{}, reach: make([]int32, n)}
 	for _, n := range t.Roots {
-		if lp := t.historyEnd(n); lp != nil && lp.Agent == nil {
+		if lp := t.historyEnd(n); lp != nil && lp.Agent() == nil {
 			// Clip: the junction must not write into the tree's Children.
 			l.kids[lp] = append(slices.Clip(l.children(lp)), n)
 		}
@@ -244,7 +244,7 @@ func (t *Tree) IsIslandOrCycle(n *Node) bool {
 func (t *Tree) MainForks() []*Node {
 	var out []*Node
 	for _, n := range t.Forks() {
-		if n.Agent == nil {
+		if n.Agent() == nil {
 			out = append(out, n)
 		}
 	}
@@ -255,7 +255,7 @@ func (t *Tree) MainForks() []*Node {
 func (t *Tree) MainEntries() int {
 	n := 0
 	for _, nd := range t.Nodes {
-		if nd.Agent == nil {
+		if nd.Agent() == nil {
 			n++
 		}
 	}
@@ -266,7 +266,7 @@ func (t *Tree) MainEntries() int {
 func (t *Tree) Compactions() int {
 	n := 0
 	for _, nd := range t.Nodes {
-		if nd.IsCompactBoundary() && nd.Agent == nil {
+		if nd.IsCompactBoundary() && nd.Agent() == nil {
 			n++
 		}
 	}
@@ -322,7 +322,7 @@ func (a *Agent) NoReply() bool { return a.Warmup && (a.Leaf == nil || a.Leaf.Typ
 func (t *Tree) Prompts() int {
 	n := 0
 	for _, nd := range t.Nodes {
-		if nd.Agent == nil && !nd.Sidechain && nd.IsTypedPrompt() {
+		if nd.Agent() == nil && !nd.Sidechain && nd.IsTypedPrompt() {
 			n++
 		}
 	}

@@ -105,8 +105,7 @@ type Envelope struct {
 type Node struct {
 	Envelope // the envelope's common fields; see Entry for the whole
 
-	File  *File
-	Agent *Agent // the subagent (file or inline sidechain) it belongs to; nil on the main conversation
+	File *File // the file, whose Agent the node belongs to (see Agent)
 
 	// Parent is the model's parent: the line named by parentUuid in the
 	// same file, after partial-compaction relinking and cycle cutting. Nil
@@ -271,6 +270,7 @@ type factsExtra struct {
 
 	logicalParent *Node
 	agents        []*Agent
+	inline        *Agent // the inline sidechain a main-file line belongs to
 
 	// origParent is the parent by uuid, before relinking or a cycle cut
 	// (origSet); Parent otherwise.
@@ -299,6 +299,15 @@ func (n *Node) setParent(p *Node) {
 		x.origParent, x.origSet = n.Parent, true
 	}
 	n.Parent = p
+}
+
+// Agent is the subagent (file or inline sidechain) the node belongs to;
+// nil on the main conversation.
+func (n *Node) Agent() *Agent {
+	if n.File != nil && n.File.Agent != nil {
+		return n.File.Agent
+	}
+	return n.fx().inline
 }
 
 // SessionID is the line's sessionId.
@@ -594,7 +603,7 @@ func (n *Node) Pos() int { return int(n.pos) }
 // conversation's leaf selection: a main-file line that is not an inline
 // sidechain and not a teammate's.
 func (n *Node) IsMainConversation() bool {
-	return n.Agent == nil && !n.Sidechain && n.c().TeamName == ""
+	return n.Agent() == nil && !n.Sidechain && n.c().TeamName == ""
 }
 
 // IsCompactBoundary reports whether the node is a system/compact_boundary.
@@ -841,9 +850,6 @@ func (n *Node) setTime(t time.Time) (whole time.Time) {
 // tests of the packages that read nodes).
 func NewNode(f *File, e reader.Entry) *Node {
 	n := &Node{File: f}
-	if f != nil {
-		n.Agent = f.Agent
-	}
 	n.setEntry(&e, nil, &interner{})
 	return n
 }

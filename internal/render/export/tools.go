@@ -46,9 +46,9 @@ func (w *walker) tool(lv *level, n *tree.Node, b reader.Block) error {
 	var agents []span
 	j := lv.next
 	for j < lv.to && w.items[j].Depth == d+1 && w.items[j].For == b.ID {
-		a := w.items[j].Node.Agent
+		a := w.items[j].Node.Agent()
 		k := j + 1
-		for k < lv.to && (w.items[k].Depth > d+1 || (w.items[k].Depth == d+1 && w.items[k].Node.Agent == a)) {
+		for k < lv.to && (w.items[k].Depth > d+1 || (w.items[k].Depth == d+1 && w.items[k].Node.Agent() == a)) {
 			k++
 		}
 		agents = append(agents, span{a, j, k})

@@ -235,7 +235,7 @@ func (w *walker) compaction(lv *level, n *tree.Node) error {
 	}
 	inline := map[*tree.Agent]bool{}
 	if k > j {
-		a := w.items[j].Node.Agent
+		a := w.items[j].Node.Agent()
 		inline[a] = true
 		w.out.openAgent(w.agentView(a, lv.depth+1))
 		if err := w.seq(j, k, lv.depth+1); err != nil {

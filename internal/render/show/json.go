@@ -109,8 +109,8 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID()), ToolUseID: optional(it.For),
 		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: raw, Content: []json.RawMessage{},
 	}
-	if n.Agent != nil {
-		m.AgentID = optional(n.Agent.ID)
+	if n.Agent() != nil {
+		m.AgentID = optional(n.Agent().ID)
 	}
 	for _, b := range reader.Blocks(raw) {
 		if reader.StringContent(raw) {

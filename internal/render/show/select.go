@@ -118,7 +118,7 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 	if o.SinceCompact {
 		d.NoCompaction = true
 		for i := len(path) - 1; i >= 0; i-- {
-			if path[i].IsCompactBoundary() && path[i].Agent == nil {
+			if path[i].IsCompactBoundary() && path[i].Agent() == nil {
 				path = path[i:]
 				d.NoCompaction = false
 				break
@@ -395,7 +395,7 @@ func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 	}
 	h.Prompts = t.Prompts()
 	for _, it := range items {
-		if it.Depth == 0 && it.Node.Agent == nil && !it.Node.Sidechain && it.Node.IsTypedPrompt() {
+		if it.Depth == 0 && it.Node.Agent() == nil && !it.Node.Sidechain && it.Node.IsTypedPrompt() {
 			h.PromptsShown++
 		}
 	}
