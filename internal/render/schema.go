@@ -180,7 +180,7 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 		if n.Agent() != nil {
 			jn.AgentID = &n.Agent().ID
 		}
-		for _, c := range n.Children {
+		for _, c := range n.Children() {
 			jn.Children = append(jn.Children, c.UUID)
 		}
 		if agents {

@@ -310,7 +310,7 @@ func (b *builder) inlineSidechains() {
 		a := &Agent{ID: reader.InlineAgentID(n.UUID), File: t.Main, Inline: true, Roots: []*Node{n}}
 		if p := n.Parent; p != nil {
 			// A sidechain hanging off a main line: that line spawned it.
-			p.Children = removeNode(p.Children, n)
+			*p.kl() = removeNode(*p.kl(), n)
 			n.setParent(nil)
 			for _, f := range p.ToolUses() {
 				if c := b.calls[f.ID]; c != nil && c.Agent == nil {
@@ -335,7 +335,7 @@ func (b *builder) inlineSidechains() {
 			seen[c] = true
 			c.mfx().inline = a
 			a.Nodes = append(a.Nodes, c)
-			for _, k := range c.Children {
+			for _, k := range c.Children() {
 				if k.Sidechain {
 					stack = append(stack, k)
 				}

@@ -438,6 +438,10 @@ func (b *builder) readMeta(a *Agent, path string) {
 // finish links the nodes and computes everything the Tree offers.
 func (b *builder) finish() *Tree {
 	t := b.t
+	t.kids.lists = make([][]*Node, len(t.Nodes))
+	for _, f := range t.Files {
+		f.kids = &t.kids
+	}
 	b.sessionID()
 	b.link()
 	b.relink()
@@ -445,6 +449,8 @@ func (b *builder) finish() *Tree {
 	b.collectRoots()
 	b.index()
 	b.linkAgents()
+	t.kids.compact(t.Nodes) // the children are final
+	b.one = nil
 	b.markForks()
 	b.selectLeaf()
 	if t.Leaf != nil {
@@ -572,15 +578,15 @@ func (b *builder) link() {
 // addChild appends n to p's children. A first child takes n's slot of
 // b.one (capacity 1: a second child moves the list out).
 func (b *builder) addChild(p, n *Node) {
-	if len(p.Children) > 0 || cap(p.Children) > 0 {
-		p.Children = append(p.Children, n)
+	if l := p.kl(); len(*l) > 0 || cap(*l) > 0 {
+		*l = append(*l, n)
 		return
 	}
 	if b.one == nil {
 		b.one = make([]*Node, len(b.t.Nodes))
 	}
 	b.one[n.pos] = n
-	p.Children = b.one[n.pos : n.pos+1 : n.pos+1]
+	*p.kl() = b.one[n.pos : n.pos+1 : n.pos+1]
 }
 
 // descends reports whether n is below anc (or is anc): linking anc under
@@ -602,17 +608,18 @@ func reparent(n, p *Node) {
 		return
 	}
 	if old := n.Parent; old != nil {
-		old.Children = removeNode(old.Children, n)
+		*old.kl() = removeNode(*old.kl(), n)
 	}
 	n.setParent(p)
 	n.Relinked = true
 	if p == nil {
 		return
 	}
-	i := sort.Search(len(p.Children), func(i int) bool { return p.Children[i].pos > n.pos })
-	p.Children = append(p.Children, nil)
-	copy(p.Children[i+1:], p.Children[i:])
-	p.Children[i] = n
+	l := p.kl()
+	i := sort.Search(len(*l), func(i int) bool { return (*l)[i].pos > n.pos })
+	*l = append(*l, nil)
+	copy((*l)[i+1:], (*l)[i:])
+	(*l)[i] = n
 }
 
 func removeNode(s []*Node, n *Node) []*Node {
@@ -655,7 +662,7 @@ func (b *builder) relink() {
 					reparent(kept[i], kept[i-1])
 				}
 				last := kept[len(kept)-1]
-				for _, c := range append([]*Node(nil), anchor.Children...) {
+				for _, c := range append([]*Node(nil), anchor.Children()...) {
 					if !set[c] {
 						reparent(c, last)
 					}
@@ -671,7 +678,7 @@ func (b *builder) relink() {
 				continue
 			}
 			reparent(head, anchor)
-			for _, c := range append([]*Node(nil), anchor.Children...) {
+			for _, c := range append([]*Node(nil), anchor.Children()...) {
 				if c != head {
 					reparent(c, tail)
 				}
@@ -718,7 +725,7 @@ func (b *builder) cutCycles() {
 			}
 			b.warn(cut.File, cut.Line, "parentUuid cycle of %d entries; the link from %s to %s is cut", len(cycle), cut.Short(), short(cut.ParentUUID))
 			t.Cycles = append(t.Cycles, &Cycle{Node: cut, Parent: cut.ParentUUID, Members: len(cycle)})
-			cut.Parent.Children = removeNode(cut.Parent.Children, cut)
+			*cut.Parent.kl() = removeNode(*cut.Parent.kl(), cut)
 			cut.setParent(nil)
 		}
 		for _, w := range walk {
@@ -763,7 +770,7 @@ func subtreeSize(n *Node) int {
 		}
 		seen[c] = true
 		size++
-		stack = append(stack, c.Children...)
+		stack = append(stack, c.Children()...)
 	}
 	return size
 }

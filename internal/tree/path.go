@@ -17,13 +17,13 @@ func sortNodes(ns []*Node, less func(a, b *Node) bool) {
 // assistant chunks of the parent's own response, local slash commands and
 // interruption markers.
 func IsRealFork(n *Node) bool {
-	if len(n.Children) < 2 {
+	if len(n.Children()) < 2 {
 		return false
 	}
 	starts := 0
 	seenMsg := map[string]bool{}
 	seenTime := map[int64]bool{}
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		switch {
 		case c.Agent() != n.Agent():
 		case c.IsTypedPrompt():
@@ -98,7 +98,7 @@ func (b *builder) selectLeaf() {
 	var best, bestAny *Node
 	seen := map[*Node]bool{}
 	for _, n := range t.Nodes {
-		if n.Agent() != nil && !n.Agent().Inline || len(n.Children) > 0 {
+		if n.Agent() != nil && !n.Agent().Inline || len(n.Children()) > 0 {
 			continue
 		}
 		walked := map[*Node]bool{}
@@ -128,7 +128,7 @@ func (b *builder) selectLeaf() {
 }
 
 func hasMainChild(n *Node) bool {
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		if isMainForLeaf(c) {
 			return true
 		}
@@ -359,7 +359,7 @@ func realBranchEnd(n *Node, covered NodeSet) bool {
 			return prev.IsTypedPrompt() || prev.Type == "assistant"
 		case covered.Has(cur):
 			return false
-		case len(cur.Children) >= 2 && !isArtifactChild(cur, prev):
+		case len(cur.Children()) >= 2 && !isArtifactChild(cur, prev):
 			return false
 		}
 		prev = cur

@@ -96,7 +96,7 @@ func (l *Layout) children(n *Node) []*Node {
 	if ks, ok := l.kids[n]; ok {
 		return ks
 	}
-	return n.Children
+	return n.Children()
 }
 
 // Children are n's display children: its children and the compaction

@@ -68,6 +68,8 @@ type File struct {
 	// counts towards the session's usage, so usage can be totalled without
 	// reading the file again.
 	Dropped []reader.Entry
+
+	kids *kidStore // the tree's (see Node.Children)
 }
 
 // Envelope is what a node keeps in line of its line's envelope
@@ -111,10 +113,9 @@ type Node struct {
 	// same file, after partial-compaction relinking and cycle cutting. Nil
 	// for roots, compact boundaries, islands and cut cycles.
 	Parent *Node
-	// Children are the nodes whose Parent is this node, in file order.
-	// Subagent roots are not children of the node that spawned them: see
-	// Agents.
-	Children []*Node
+	// kidAt and kidN place the node's children in its tree's kidStore
+	// (see Children).
+	kidAt, kidN int32
 
 	ctx    *lineCtx     // the line's context (session, cwd, branch, version, …), shared by the lines that have the same
 	use    *lineUsage   // usage, model, requestId; nil when the line has none
@@ -299,6 +300,51 @@ func (n *Node) setParent(p *Node) {
 		x.origParent, x.origSet = n.Parent, true
 	}
 	n.Parent = p
+}
+
+// Children are the nodes whose Parent is this node, in file order.
+// Subagent roots are not children of the node that spawned them: see
+// Agents. The slice is the tree's: not to be changed (its capacity ends
+// where it does).
+func (n *Node) Children() []*Node {
+	if n.File == nil || n.File.kids == nil {
+		return nil
+	}
+	k := n.File.kids
+	if k.lists != nil {
+		if int(n.pos) < len(k.lists) {
+			return k.lists[n.pos]
+		}
+		return nil
+	}
+	return k.all[n.kidAt : n.kidAt+n.kidN : n.kidAt+n.kidN]
+}
+
+// kl is the list of n's children while the tree is built.
+func (n *Node) kl() *[]*Node { return &n.File.kids.lists[n.pos] }
+
+// kidStore holds the children of a tree's nodes: a list a node while the
+// tree is built (links are added, moved and cut), then one array, every
+// node's children after the previous node's (24 bytes a node less than a
+// slice each).
+type kidStore struct {
+	lists [][]*Node // while building: by position
+	all   []*Node   // after: Node.kidAt, Node.kidN
+}
+
+// compact moves the lists into one array.
+func (k *kidStore) compact(nodes []*Node) {
+	total := 0
+	for _, l := range k.lists {
+		total += len(l)
+	}
+	k.all = make([]*Node, 0, total)
+	for i, n := range nodes {
+		l := k.lists[i]
+		n.kidAt, n.kidN = int32(len(k.all)), int32(len(l))
+		k.all = append(k.all, l...)
+	}
+	k.lists = nil
 }
 
 // Agent is the subagent (file or inline sidechain) the node belongs to;
@@ -724,6 +770,7 @@ type Tree struct {
 	Unreadable []string
 	Warnings   []Warning
 
+	kids     kidStore
 	byUUID   *uuidIndex         // main file
 	toolUse  map[string]*Node   // tool_use id → assistant node (every file)
 	results  map[string][]*Node // tool_use id → result nodes (every file)
