@@ -493,7 +493,8 @@ func (n *Node) setEntry(e *reader.Entry, fa *reader.TreeFacts, in *interner) {
 	if !x.timestamp.IsZero() || x.attachment != "" || x.LogicalParentUUID != "" || x.CompactTrigger != "" || x.ToolUseResultAgentID != "" ||
 		x.CompactPreTokens != 0 || x.preservedSegment != nil || x.preservedMessages != nil ||
 		x.progressAgentID != "" || x.parentToolUseID != "" || x.agentType != "" {
-		n.facts = &x
+		n.facts = new(factsExtra) // x itself stays on the stack: most lines have none
+		*n.facts = x
 	}
 }
 
@@ -571,7 +572,8 @@ func (in *interner) ctx(c lineCtx) *lineCtx {
 		if in.all == nil {
 			in.all = map[lineCtx]*lineCtx{}
 		}
-		p = &c
+		p = new(lineCtx) // not &c: c would go to the heap on every call
+		*p = c
 		in.all[c] = p
 	}
 	in.last = p
@@ -590,7 +592,8 @@ func (in *interner) model(m lineModel) *lineModel {
 		if in.models == nil {
 			in.models = map[lineModel]*lineModel{}
 		}
-		p = &m
+		p = new(lineModel)
+		*p = m
 		in.models[m] = p
 	}
 	in.lastM = p
@@ -829,8 +832,11 @@ func (t *Tree) Forks() []*Node {
 
 // Entries visits, file by file (Files order) and in line order within a
 // file, the envelope of every node and every Dropped line: all the lines a
-// token counter needs, in the order it would read them.
+// token counter needs, in the order it would read them. A node's envelope
+// is put together for visit (Node.Entry) and is not valid after it
+// returns.
 func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
+	var e reader.Entry // one for every node: visit keeps no pointer to it
 	i := 0
 	for _, f := range t.Files {
 		d := 0
@@ -839,7 +845,7 @@ func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
 			for ; d < len(f.Dropped) && f.Dropped[d].Line < n.Line; d++ {
 				visit(f, &f.Dropped[d])
 			}
-			e := n.Entry()
+			e = n.Entry()
 			visit(f, &e)
 		}
 		for ; d < len(f.Dropped); d++ {
