@@ -505,11 +505,28 @@ func (b *builder) sessionID() {
 // for agent linking.
 func (b *builder) link() {
 	t := b.t
+	var file *File
+	var idx *uuidIndex
+	var last *Node
 	for _, n := range t.Nodes {
+		before := last
+		last = n
 		if n.ParentUUID == "" {
 			continue
 		}
-		p := b.fileIdx[n.File].get(n.ParentUUID)
+		if n.File != file {
+			file, idx = n.File, b.fileIdx[n.File]
+		}
+		var p *Node
+		if before != nil && before.File == n.File && before.UUID == n.ParentUUID {
+			// Most lines follow their parent: the line before in the same
+			// file is the one the index holds for its uuid (the losers of
+			// duplicate uuids are not in Nodes), and is found without a
+			// lookup.
+			p = before
+		} else {
+			p = idx.get(n.ParentUUID)
+		}
 		if p == nil || p == n {
 			if p == n {
 				b.warn(n.File, n.Line, "entry %s names itself as parent; link cut", n.Short())
