@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -77,8 +78,34 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdGrep(f, nil))
 	root.AddCommand(NewCmdExport(f, nil))
 	root.AddCommand(NewCmdResume(f, nil))
+	root.SetHelpCommand(newHelpCmd(root))
 	addCompletions(f, root)
 	return root
+}
+
+// newHelpCmd is `cctx help [command]`: cobra's own prints the usage on
+// stdout and exits 0 for a topic it does not know.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			var names []string
+			for _, sub := range root.Commands() {
+				if sub.IsAvailableCommand() {
+					names = append(names, sub.Name()+"\t"+sub.Short)
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if err != nil || target == nil || len(rest) > 0 || len(args) > 0 && target == root {
+				return usageErrorf("no help topic %q: the commands are in 'cctx --help'", strings.Join(args, " "))
+			}
+			return target.Help()
+		},
+	}
 }
 
 // Execute runs cctx on the process's arguments and returns the exit code.
@@ -125,8 +152,11 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 			rep.Hint("candidates (id, project, last activity):", candidates(resolve.Candidates))
 		}
 		return ExitUsage
-	case errors.As(err, &usage) || isCobraUsage(err):
+	case errors.As(err, &usage):
 		rep.Error("%s", err)
+		return ExitUsage
+	case isCobraUsage(err):
+		rep.Error("%s", cobraMessage(err.Error()))
 		return ExitUsage
 	default:
 		rep.Error("%s", err)
