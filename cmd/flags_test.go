@@ -269,6 +269,8 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		{[]string{"tok"}, `cctx: error: unknown command "tok" for "cctx" (did you mean tokens?)` + "\n"},
 		{[]string{"nosuch"}, `cctx: error: unknown command "nosuch" for "cctx"` + "\n"},
 		{[]string{"help", "nonexist"}, `cctx: error: no help topic "nonexist": the commands are in 'cctx --help'` + "\n"},
+		{[]string{"archive", "extra"}, `cctx: error: cctx archive takes no arguments, got "extra" (see 'cctx archive --help')` + "\n"},
+		{[]string{"resume", "abcd", "--print", "--json"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply\n"},
 		{[]string{"completion", "tcsh"}, `cctx: error: no completion script for the shell "tcsh": give bash, zsh, fish or powershell` + "\n"},
 	} {
 		r := run(t, false, nil, tc.args...)
