@@ -64,7 +64,7 @@ func Bytes(n int64) string {
 		div *= unit
 		exp++
 	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTPE"[exp])
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp]) // binary units, named as such
 }
 
 // Ago formats how long before now t was: "just now", "5m ago", "3h ago",
