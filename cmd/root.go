@@ -64,6 +64,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	pf.BoolVar(&f.Globals.Redact, "redact", false, "mask secrets (API keys, tokens, passwords, private keys, emails) and home paths in everything printed (docs/redaction.md)")
 	pf.BoolVar(&f.Globals.Strict, "strict", false, "exit 1 if any line was skipped or anything else was warned about")
 	pf.BoolVarP(&f.Globals.Verbose, "verbose", "v", false, "print every warning and extra notes on stderr")
+	pf.BoolVar(&f.Globals.NoCache, "no-cache", false, "read every transcript whole: neither use nor update the summary cache (also CCTX_NO_CACHE=1; docs/cache.md)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &UsageError{Err: fmt.Errorf("%s (see '%s --help')", plainFlagError(err), c.CommandPath())}
 	})

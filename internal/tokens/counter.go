@@ -76,6 +76,9 @@ type Counter struct {
 	names   []string          // index 0 is ""
 	nameIdx map[string]int32
 	keepIDs bool
+	// anonLine is, for a row of lines with neither id, the line its run
+	// began at (its key): what a cache entry stores instead of the key.
+	anonLine map[hash128]int32
 }
 
 // rows is a growing list of rows in blocks: growing never copies the rows
@@ -247,6 +250,7 @@ func (f *File) Add(e *reader.Entry) {
 	} else {
 		if !f.anonSeen || e.Usage != f.anonUsage {
 			f.anonKey = anonKey(f.src.Path, e.Line)
+			f.c.noteAnon(f.anonKey.mid, int32(e.Line))
 		}
 		f.anonSeen, f.anonUsage = true, e.Usage
 		k = f.anonKey
@@ -279,6 +283,24 @@ func (f *File) inlineAgent(e *reader.Entry) string {
 	}
 	f.sideRoot[e.UUID] = root
 	return reader.InlineAgentID(root)
+}
+
+// noteAnon records the line a run of anonymous lines began at.
+func (c *Counter) noteAnon(mid hash128, line int32) {
+	if c.anonLine == nil {
+		c.anonLine = map[hash128]int32{}
+	}
+	c.anonLine[mid] = line
+}
+
+// restore adds a row read back from a cache entry; false when the
+// counter already has its key (the entry is not one a counter made).
+func (c *Counter) restore(k key, in row, id ids) bool {
+	if _, seen := c.find(k); seen {
+		return false
+	}
+	c.put(k, in, id)
+	return true
 }
 
 // find looks a fingerprint up. A line without requestId belongs to the

@@ -1,0 +1,320 @@
+package tokens
+
+import (
+	"errors"
+	"hash/maphash"
+
+	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// Each transcript file is counted in a Counter of its own, and a
+// session's files are merged in order (main file, then subagents): the
+// same way whether a file's counter comes from reading it, from the cache
+// (internal/cache), or from the cache and the lines appended since, so
+// that the cache changes no total. A file's entry holds its counter (rows
+// with their ids, names), the state its File needs to go on (a run of
+// anonymous lines, inline sidechain roots) and the issues its lines
+// raised; never any message text.
+
+// WantedAgent is Wanted for a subagent file: its agent is its file's, so
+// only assistant lines are parsed (not the sidechain lines that name an
+// inline agent).
+func WantedAgent(line []byte) bool {
+	typ, role, _ := reader.Peek(line)
+	return role == "assistant" || typ == "assistant" || typ == "" && role == ""
+}
+
+// fileCount is one file counted.
+type fileCount struct {
+	c      *Counter
+	issues []reader.Issue
+	errs   []fileErr
+}
+
+// countSession counts a session's files, each from the cache when it
+// still describes it (store nil: none), and merges them into one counter.
+func countSession(s *session.Session, agents []session.Agent, o reader.Options, store *cache.Store) (c *Counter, issues []reader.Issue, errs []fileErr) {
+	add := func(fc fileCount) {
+		if c == nil {
+			c = fc.c
+		} else {
+			c.Merge(fc.c)
+		}
+		issues = append(issues, fc.issues...)
+		errs = append(errs, fc.errs...)
+	}
+	if !s.Orphan {
+		add(countFile(Source{SessionID: s.ID, Path: s.Path}, s.ProjectDir, o, store))
+	}
+	for _, a := range agents {
+		ao := o
+		if ao.Want != nil {
+			ao.Want = WantedAgent
+		}
+		add(countFile(Source{SessionID: s.ID, AgentID: a.ID, Path: a.Path}, s.ProjectDir, ao, store))
+	}
+	if c == nil {
+		c = newCounter(true)
+	}
+	return c, issues, errs
+}
+
+// countFile counts one file: from its cache entry, reading only what was
+// appended since, or whole.
+func countFile(src Source, key string, o reader.Options, store *cache.Store) fileCount {
+	var fc fileCount
+	var f *File
+	var start, base int64
+	e, st := store.Lookup(key, src.Path)
+	if st != cache.Miss {
+		var err error
+		if fc.c, f, fc.issues, err = decodeFile(e.Data, src); err != nil {
+			st = cache.Miss
+		} else {
+			start, base = e.Offset, e.Lines
+		}
+	}
+	if st == cache.Same {
+		return fc
+	}
+	if st == cache.Miss {
+		fc.c = newCounter(true)
+		f = fc.c.File(src)
+		fc.issues = nil
+	}
+	so := o
+	so.OnIssue = func(is reader.Issue) {
+		is.Line += int(base)
+		fc.issues = append(fc.issues, is)
+	}
+	r, closer, err := reader.OpenRange(src.Path, start, -1, so)
+	if err != nil {
+		fc.errs = append(fc.errs, fileErr{src.Path, err})
+		store.Forget(key, src.Path)
+		return fc
+	}
+	defer closer.Close()
+	var ent reader.Entry
+	for {
+		var ok bool
+		if ent, ok = r.Next(); !ok {
+			break
+		}
+		ent.Line += int(base)
+		f.Add(&ent)
+	}
+	if err := r.Err(); err != nil {
+		fc.errs = append(fc.errs, fileErr{src.Path, err})
+		store.Forget(key, src.Path)
+		return fc
+	}
+	if store != nil {
+		done, lines := r.Done()
+		if ne, ok := cache.Stamp(src.Path, done, base+int64(lines), encodeFile(fc.c, f, fc.issues)); ok {
+			store.Put(key, ne)
+		} else if st == cache.Miss {
+			store.Forget(key, src.Path)
+		}
+	}
+	return fc
+}
+
+// Row flags in a cache entry.
+const (
+	flagRID = 1 << iota
+	flagSidechain
+	flagTime
+	flagStart
+	flagAnon
+)
+
+// encodeFile is a file's counter, File state and issues as an entry's
+// data.
+func encodeFile(c *Counter, f *File, issues []reader.Issue) []byte {
+	var e cache.Encoder
+	e.String(f.src.SessionID)
+	e.String(f.src.AgentID)
+	e.Uvarint(uint64(len(c.names) - 1))
+	for _, s := range c.names[1:] {
+		e.String(s)
+	}
+	e.Bool(f.anonSeen)
+	if f.anonSeen {
+		e.Varint(int64(c.anonLine[f.anonKey.mid]))
+		encodeUsage(&e, f.anonUsage)
+	}
+	e.Uvarint(uint64(len(f.sideRoot)))
+	for k, v := range f.sideRoot {
+		e.String(k)
+		e.String(v)
+	}
+	e.Uvarint(uint64(c.rows.len()))
+	for i := range int32(c.rows.len()) {
+		r := c.rows.at(i)
+		id := c.ids[i]
+		var fl uint64
+		if r.hasRID {
+			fl |= flagRID
+		}
+		if r.sidechain {
+			fl |= flagSidechain
+		}
+		if r.hasTime {
+			fl |= flagTime
+		}
+		if r.start {
+			fl |= flagStart
+		}
+		if id.message == "" {
+			fl |= flagAnon
+		}
+		e.Uvarint(fl)
+		if id.message == "" {
+			e.Varint(int64(c.anonLine[r.mid]))
+		} else {
+			e.String(id.message)
+		}
+		if r.hasRID {
+			e.String(id.request)
+		}
+		for _, n := range [...]int32{r.speed, r.tier, r.session, r.lineSess, r.agent, r.model, r.file} {
+			e.Uvarint(uint64(n))
+		}
+		e.Varint(int64(r.line))
+		e.Varint(int64(r.lines))
+		if r.hasTime {
+			e.Varint(r.sec)
+			e.Varint(int64(r.nsec))
+		}
+		for _, n := range [...]int64{r.u.input, r.u.output, r.u.cacheCreation, r.u.cc5m, r.u.cc1h, r.u.cacheRead, r.u.webSearch} {
+			e.Varint(n)
+		}
+	}
+	e.Uvarint(uint64(len(issues)))
+	for _, is := range issues {
+		e.Varint(int64(is.Line))
+		e.Varint(int64(is.Kind))
+		e.Varint(int64(is.Size))
+		e.String(is.Detail)
+		e.Varint(int64(is.Limit))
+	}
+	return e.Buf()
+}
+
+func encodeUsage(e *cache.Encoder, u reader.Usage) {
+	for _, n := range [...]int64{u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.WebSearch} {
+		e.Varint(n)
+	}
+	e.String(u.Speed)
+	e.String(u.ServiceTier)
+}
+
+func decodeUsage(d *cache.Decoder) reader.Usage {
+	return reader.Usage{Input: d.Varint(), Output: d.Varint(), CacheCreation: d.Varint(), CacheCreation5m: d.Varint(),
+		CacheCreation1h: d.Varint(), CacheRead: d.Varint(), WebSearch: d.Varint(), Speed: d.String(), ServiceTier: d.String()}
+}
+
+var errEntry = errors.New("cache entry does not fit its file")
+
+// decodeFile rebuilds what encodeFile wrote, for the file src: a counter
+// with its ids, the File to go on with, and the issues.
+func decodeFile(b []byte, src Source) (*Counter, *File, []reader.Issue, error) {
+	d := cache.NewDecoder(b)
+	if d.String() != src.SessionID || d.String() != src.AgentID {
+		return nil, nil, nil, errEntry
+	}
+	n := d.Uvarint()
+	if n > uint64(d.Len()) {
+		return nil, nil, nil, errEntry
+	}
+	c := newCounter(true)
+	for range n {
+		s := d.String()
+		if _, dup := c.nameIdx[s]; dup {
+			return nil, nil, nil, errEntry
+		}
+		c.name(s)
+	}
+	f := c.File(src)
+	if len(c.names) != int(n)+1 { // the file's own names must have been there
+		return nil, nil, nil, errEntry
+	}
+	if f.anonSeen = d.Bool(); f.anonSeen {
+		line := d.Varint()
+		f.anonKey = anonKey(src.Path, int(line))
+		c.noteAnon(f.anonKey.mid, int32(line))
+		f.anonUsage = decodeUsage(d)
+	}
+	if m := d.Uvarint(); m > 0 {
+		if m > uint64(d.Len()) {
+			return nil, nil, nil, errEntry
+		}
+		f.sideRoot = make(map[string]string, m)
+		for range m {
+			k := d.String()
+			f.sideRoot[k] = d.String()
+		}
+	}
+	rowsN := d.Uvarint()
+	if rowsN > uint64(d.Len()) {
+		return nil, nil, nil, errEntry
+	}
+	names := uint64(len(c.names))
+	for range rowsN {
+		fl := d.Uvarint()
+		var r row
+		var id ids
+		var k key
+		if fl&flagAnon != 0 {
+			line := d.Varint()
+			k = anonKey(src.Path, int(line))
+			c.noteAnon(k.mid, int32(line))
+		} else {
+			id.message = d.String()
+			k.mid = hashString("m" + id.message)
+		}
+		if fl&flagRID != 0 {
+			id.request = d.String()
+			k.rid, k.hasRID = maphash.String(seedA, id.request), true
+		}
+		r.sidechain, r.hasTime, r.start = fl&flagSidechain != 0, fl&flagTime != 0, fl&flagStart != 0
+		for _, p := range [...]*int32{&r.speed, &r.tier, &r.session, &r.lineSess, &r.agent, &r.model, &r.file} {
+			v := d.Uvarint()
+			if v >= names {
+				return nil, nil, nil, errEntry
+			}
+			*p = int32(v)
+		}
+		r.line, r.lines = int32(d.Varint()), int32(d.Varint())
+		if r.hasTime {
+			r.sec, r.nsec = d.Varint(), int32(d.Varint())
+		}
+		for _, p := range [...]*int64{&r.u.input, &r.u.output, &r.u.cacheCreation, &r.u.cc5m, &r.u.cc1h, &r.u.cacheRead, &r.u.webSearch} {
+			*p = d.Varint()
+		}
+		if d.Err() != nil {
+			return nil, nil, nil, d.Err()
+		}
+		if !c.restore(k, r, id) {
+			return nil, nil, nil, errEntry
+		}
+	}
+	m := d.Uvarint()
+	if m > uint64(d.Len()) {
+		return nil, nil, nil, errEntry
+	}
+	var issues []reader.Issue
+	for range m {
+		issues = append(issues, reader.Issue{File: src.Path, Line: int(d.Varint()), Kind: reader.IssueKind(d.Varint()),
+			Size: int(d.Varint()), Detail: d.String(), Limit: int(d.Varint())})
+	}
+	if d.Err() != nil {
+		return nil, nil, nil, d.Err()
+	}
+	if d.Len() != 0 {
+		return nil, nil, nil, errEntry
+	}
+	return c, f, issues, nil
+}
