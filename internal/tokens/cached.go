@@ -34,50 +34,63 @@ type fileCount struct {
 }
 
 // countSession counts a session's files, each from the cache when it
-// still describes it (store nil: none), and merges them into one counter.
-func countSession(s *session.Session, agents []session.Agent, o reader.Options, store *cache.Store) (c *Counter, issues []reader.Issue, errs []fileErr) {
-	add := func(fc fileCount) {
-		if c == nil {
-			c = fc.c
-		} else {
-			c.Merge(fc.c)
+// still describes it (store nil: none), and merges them into one counter
+// (keepIDs: with the ids of its responses).
+func countSession(s *session.Session, agents []session.Agent, o reader.Options, store *cache.Store, keepIDs bool) (c *Counter, issues []reader.Issue, errs []fileErr) {
+	one := func(src Source, o reader.Options) {
+		fc := countFile(src, s.ProjectDir, o, store, &c, keepIDs)
+		if fc.c != nil {
+			if c == nil {
+				c = fc.c
+			} else {
+				c.Merge(fc.c)
+			}
 		}
 		issues = append(issues, fc.issues...)
 		errs = append(errs, fc.errs...)
 	}
 	if !s.Orphan {
-		add(countFile(Source{SessionID: s.ID, Path: s.Path}, s.ProjectDir, o, store))
+		one(Source{SessionID: s.ID, Path: s.Path}, o)
 	}
 	for _, a := range agents {
 		ao := o
 		if ao.Want != nil {
 			ao.Want = WantedAgent
 		}
-		add(countFile(Source{SessionID: s.ID, AgentID: a.ID, Path: a.Path}, s.ProjectDir, ao, store))
+		one(Source{SessionID: s.ID, AgentID: a.ID, Path: a.Path}, ao)
 	}
 	if c == nil {
-		c = newCounter(true)
+		c = newCounter(keepIDs)
 	}
 	return c, issues, errs
 }
 
 // countFile counts one file: from its cache entry, reading only what was
-// appended since, or whole.
-func countFile(src Source, key string, o reader.Options, store *cache.Store) fileCount {
+// appended since, or whole. An unchanged file's rows go straight into
+// *into (made when nil), as Merge would add them; otherwise the file's
+// own counter is returned in fileCount.c, for the caller to merge.
+func countFile(src Source, key string, o reader.Options, store *cache.Store, into **Counter, keepIDs bool) fileCount {
 	var fc fileCount
 	var f *File
 	var start, base int64
 	e, st := store.Lookup(key, src.Path)
-	if st != cache.Miss {
+	if st == cache.Same {
+		if *into == nil {
+			*into = newCounter(keepIDs)
+		}
+		if _, issues, err := decodeInto(e.Data, src, *into, false); err == nil {
+			fc.issues = issues
+			return fc
+		}
+		st = cache.Miss // nothing was added
+	}
+	if st == cache.Grown {
 		var err error
 		if fc.c, f, fc.issues, err = decodeFile(e.Data, src); err != nil {
 			st = cache.Miss
 		} else {
 			start, base = e.Offset, e.Lines
 		}
-	}
-	if st == cache.Same {
-		return fc
 	}
 	if st == cache.Miss {
 		fc.c = newCounter(true)
@@ -219,91 +232,125 @@ func decodeUsage(d *cache.Decoder) reader.Usage {
 var errEntry = errors.New("cache entry does not fit its file")
 
 // decodeFile rebuilds what encodeFile wrote, for the file src: a counter
-// with its ids, the File to go on with, and the issues.
+// of its own with its ids, the File to go on with, and the issues.
 func decodeFile(b []byte, src Source) (*Counter, *File, []reader.Issue, error) {
+	c := newCounter(true)
+	f, issues, err := decodeInto(b, src, c, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return c, f, issues, nil
+}
+
+// decodedRow is a row read from an entry, not yet in a counter.
+type decodedRow struct {
+	k  key
+	r  row
+	id ids
+}
+
+// decodeInto adds the rows of an entry to c as Merge adds another
+// counter's, and returns the file's File state (own: c is a new counter
+// for this file alone, which the File goes on counting into) and its
+// issues. Nothing is added when the entry is not whole.
+func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Issue, error) {
 	d := cache.NewDecoder(b)
 	if d.String() != src.SessionID || d.String() != src.AgentID {
-		return nil, nil, nil, errEntry
+		return nil, nil, errEntry
 	}
 	n := d.Uvarint()
 	if n > uint64(d.Len()) {
-		return nil, nil, nil, errEntry
+		return nil, nil, errEntry
 	}
-	c := newCounter(true)
-	for range n {
+	names := make([]int32, n+1) // an entry's name index → c's
+	seen := make(map[string]bool, n)
+	for i := range n {
 		s := d.String()
-		if _, dup := c.nameIdx[s]; dup {
-			return nil, nil, nil, errEntry
+		if seen[s] || s == "" {
+			return nil, nil, errEntry
 		}
-		c.name(s)
+		seen[s] = true
+		names[i+1] = c.name(s)
 	}
-	f := c.File(src)
-	if len(c.names) != int(n)+1 { // the file's own names must have been there
-		return nil, nil, nil, errEntry
+	if !seen[src.SessionID] && src.SessionID != "" || !seen[src.Path] {
+		return nil, nil, errEntry
 	}
-	if f.anonSeen = d.Bool(); f.anonSeen {
+	var f *File
+	if own {
+		f = c.File(src)
+	}
+	if anon := d.Bool(); anon {
 		line := d.Varint()
-		f.anonKey = anonKey(src.Path, int(line))
-		c.noteAnon(f.anonKey.mid, int32(line))
-		f.anonUsage = decodeUsage(d)
+		u := decodeUsage(d)
+		if own {
+			f.anonSeen, f.anonKey, f.anonUsage = true, anonKey(src.Path, int(line)), u
+			c.noteAnon(f.anonKey.mid, int32(line))
+		}
 	}
 	if m := d.Uvarint(); m > 0 {
 		if m > uint64(d.Len()) {
-			return nil, nil, nil, errEntry
+			return nil, nil, errEntry
 		}
-		f.sideRoot = make(map[string]string, m)
+		side := make(map[string]string, m)
 		for range m {
 			k := d.String()
-			f.sideRoot[k] = d.String()
+			side[k] = d.String()
+		}
+		if own {
+			f.sideRoot = side
 		}
 	}
 	rowsN := d.Uvarint()
 	if rowsN > uint64(d.Len()) {
-		return nil, nil, nil, errEntry
+		return nil, nil, errEntry
 	}
-	names := uint64(len(c.names))
-	for range rowsN {
+	rows := make([]decodedRow, rowsN)
+	for i := range rows {
+		x := &rows[i]
 		fl := d.Uvarint()
-		var r row
-		var id ids
-		var k key
 		if fl&flagAnon != 0 {
 			line := d.Varint()
-			k = anonKey(src.Path, int(line))
-			c.noteAnon(k.mid, int32(line))
+			x.k = anonKey(src.Path, int(line))
+			x.r.line = int32(line) // its key's line, until the row's own is read
 		} else {
-			id.message = d.String()
-			k.mid = hashString("m" + id.message)
+			msg := d.Bytes()
+			x.k.mid = hashBytes('m', msg)
+			if c.keepIDs {
+				x.id.message = string(msg)
+			}
 		}
 		if fl&flagRID != 0 {
-			id.request = d.String()
-			k.rid, k.hasRID = maphash.String(seedA, id.request), true
-		}
-		r.sidechain, r.hasTime, r.start = fl&flagSidechain != 0, fl&flagTime != 0, fl&flagStart != 0
-		for _, p := range [...]*int32{&r.speed, &r.tier, &r.session, &r.lineSess, &r.agent, &r.model, &r.file} {
-			v := d.Uvarint()
-			if v >= names {
-				return nil, nil, nil, errEntry
+			req := d.Bytes()
+			x.k.rid, x.k.hasRID = maphash.Bytes(seedA, req), true
+			if c.keepIDs {
+				x.id.request = string(req)
 			}
-			*p = int32(v)
 		}
-		r.line, r.lines = int32(d.Varint()), int32(d.Varint())
-		if r.hasTime {
-			r.sec, r.nsec = d.Varint(), int32(d.Varint())
+		x.r.sidechain, x.r.hasTime, x.r.start = fl&flagSidechain != 0, fl&flagTime != 0, fl&flagStart != 0
+		for _, p := range [...]*int32{&x.r.speed, &x.r.tier, &x.r.session, &x.r.lineSess, &x.r.agent, &x.r.model, &x.r.file} {
+			v := d.Uvarint()
+			if v >= uint64(len(names)) {
+				return nil, nil, errEntry
+			}
+			*p = names[v]
 		}
-		for _, p := range [...]*int64{&r.u.input, &r.u.output, &r.u.cacheCreation, &r.u.cc5m, &r.u.cc1h, &r.u.cacheRead, &r.u.webSearch} {
+		if fl&flagAnon != 0 && own {
+			c.noteAnon(x.k.mid, x.r.line)
+		}
+		x.r.line, x.r.lines = int32(d.Varint()), int32(d.Varint())
+		if x.r.hasTime {
+			x.r.sec, x.r.nsec = d.Varint(), int32(d.Varint())
+		}
+		for _, p := range [...]*int64{&x.r.u.input, &x.r.u.output, &x.r.u.cacheCreation, &x.r.u.cc5m, &x.r.u.cc1h, &x.r.u.cacheRead, &x.r.u.webSearch} {
 			*p = d.Varint()
 		}
 		if d.Err() != nil {
-			return nil, nil, nil, d.Err()
-		}
-		if !c.restore(k, r, id) {
-			return nil, nil, nil, errEntry
+			return nil, nil, d.Err()
 		}
 	}
 	m := d.Uvarint()
 	if m > uint64(d.Len()) {
-		return nil, nil, nil, errEntry
+		return nil, nil, errEntry
 	}
 	var issues []reader.Issue
 	for range m {
@@ -311,10 +358,37 @@ func decodeFile(b []byte, src Source) (*Counter, *File, []reader.Issue, error) {
 			Size: int(d.Varint()), Detail: d.String(), Limit: int(d.Varint())})
 	}
 	if d.Err() != nil {
-		return nil, nil, nil, d.Err()
+		return nil, nil, d.Err()
 	}
 	if d.Len() != 0 {
-		return nil, nil, nil, errEntry
+		return nil, nil, errEntry
 	}
-	return c, f, issues, nil
+	if own {
+		c.Grow(len(rows))
+		for i := range rows {
+			if !c.restore(rows[i].k, rows[i].r, rows[i].id) {
+				return nil, nil, errEntry
+			}
+		}
+	} else {
+		c.Grow(len(rows))
+		for i := range rows {
+			c.put(rows[i].k, rows[i].r, rows[i].id)
+		}
+	}
+	return f, issues, nil
+}
+
+// hashBytes is hashString(string(prefix)+string(b)), without making the
+// string.
+func hashBytes(prefix byte, b []byte) hash128 {
+	var h maphash.Hash
+	h.SetSeed(seedA)
+	h.WriteByte(prefix)
+	h.Write(b)
+	a := h.Sum64()
+	h.SetSeed(seedB)
+	h.WriteByte(prefix)
+	h.Write(b)
+	return hash128{a, h.Sum64()}
 }

@@ -387,6 +387,7 @@ func (c *Counter) put(k key, in row, id ids) {
 // added after this counter's: a response both have is counted once, and
 // stays with the session that was added first.
 func (c *Counter) Merge(o *Counter) {
+	c.Grow(o.rows.len())
 	remap := make([]int32, len(o.names))
 	for i, s := range o.names {
 		remap[i] = c.name(s)

@@ -351,7 +351,7 @@ func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Sto
 				}
 				if !stdin {
 					var issues []reader.Issue
-					rs.c, issues, rs.errs = countSession(sorted[i].Session, sorted[i].Agents, o, store)
+					rs.c, issues, rs.errs = countSession(sorted[i].Session, sorted[i].Agents, o, store, detail)
 					if o.OnIssue != nil {
 						rs.issues = issues
 					}
