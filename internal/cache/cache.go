@@ -29,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -140,9 +141,12 @@ func Open(dir string, note func(format string, args ...any)) *Store {
 func (s *Store) Dir() string { return s.dir }
 
 // fileOf names the cache file of a project folder.
-func (s *Store) fileOf(key string) string {
+func (s *Store) fileOf(key string) string { return FileOf(s.dir, key) }
+
+// FileOf is the cache file in dir of the project folder key.
+func FileOf(dir, key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(s.dir, fmt.Sprintf("v%d", Version), hex.EncodeToString(sum[:12])+".bin")
+	return filepath.Join(dir, fmt.Sprintf("v%d", Version), hex.EncodeToString(sum[:12])+".bin")
 }
 
 func (s *Store) folder(key string) *folder {
@@ -353,7 +357,7 @@ func Decode(b []byte, key string) (map[string]*Entry, error) {
 	}
 	entries := make(map[string]*Entry, n)
 	for range n {
-		e := &Entry{Path: d.String(), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
+		e := &Entry{Path: decodePath(d, key), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
 			Offset: d.Varint(), Lines: d.Varint(), Head: uint32(d.Uvarint()), Tail: uint32(d.Uvarint())}
 		e.Data = d.Bytes()
 		if d.Err() != nil {
@@ -379,7 +383,7 @@ func Encode(key string, entries map[string]*Entry) []byte {
 	e.String(key)
 	e.Uvarint(uint64(len(entries)))
 	for _, x := range entries {
-		e.String(x.Path)
+		encodePath(&e, key, x.Path)
 		e.Varint(x.Size)
 		e.Varint(x.ModTime)
 		e.Uvarint(x.Inode)
@@ -391,6 +395,23 @@ func Encode(key string, entries map[string]*Entry) []byte {
 	}
 	binary.LittleEndian.PutUint32(e.b[12:], crc32.Checksum(e.b[16:], castagnoli))
 	return e.b
+}
+
+// A path inside the folder is stored as its rest (shorter), after a flag.
+func encodePath(e *Encoder, key, path string) {
+	r, ok := strings.CutPrefix(path, key+string(filepath.Separator))
+	e.Bool(ok)
+	if ok {
+		path = r
+	}
+	e.String(path)
+}
+
+func decodePath(d *Decoder, key string) string {
+	if d.Bool() {
+		return key + string(filepath.Separator) + d.String()
+	}
+	return d.String()
 }
 
 // write replaces file with the entries, through a temporary file renamed

@@ -134,6 +134,13 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 	return fc
 }
 
+// The kinds of a name in a cache entry.
+const (
+	nameLiteral = iota
+	nameSession
+	namePath
+)
+
 // Row flags in a cache entry.
 const (
 	flagRID = 1 << iota
@@ -149,9 +156,20 @@ func encodeFile(c *Counter, f *File, issues []reader.Issue) []byte {
 	var e cache.Encoder
 	e.String(f.src.SessionID)
 	e.String(f.src.AgentID)
+	// The file's own session id and path are in its entry already: a
+	// name is a kind (nameLiteral, nameSession, namePath), then the
+	// literal's text.
 	e.Uvarint(uint64(len(c.names) - 1))
 	for _, s := range c.names[1:] {
-		e.String(s)
+		switch s {
+		case f.src.SessionID:
+			e.Uvarint(nameSession)
+		case f.src.Path:
+			e.Uvarint(namePath)
+		default:
+			e.Uvarint(nameLiteral)
+			e.String(s)
+		}
 	}
 	e.Bool(f.anonSeen)
 	if f.anonSeen {
@@ -265,7 +283,17 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 	names := make([]int32, n+1) // an entry's name index → c's
 	seen := make(map[string]bool, n)
 	for i := range n {
-		s := d.String()
+		var s string
+		switch d.Uvarint() {
+		case nameLiteral:
+			s = d.String()
+		case nameSession:
+			s = src.SessionID
+		case namePath:
+			s = src.Path
+		default:
+			return nil, nil, errEntry
+		}
 		if seen[s] || s == "" {
 			return nil, nil, errEntry
 		}
