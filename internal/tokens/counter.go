@@ -81,9 +81,9 @@ type Counter struct {
 	anonLine map[hash128]int32
 }
 
-// rows is a growing list of rows in blocks: growing never copies the rows
-// already there, so a history of a million responses costs its rows and
-// not twice as much while the list grows.
+// rows is a growing list of rows in blocks: growing copies at most the
+// first block's rows, so a history of a million responses costs its rows
+// and not twice as much while the list grows.
 type rows struct {
 	blocks [][]row
 	n      int
@@ -96,8 +96,15 @@ func (rs *rows) at(i int32) *row { return &rs.blocks[i/rowBlock][i%rowBlock] }
 func (rs *rows) len() int { return rs.n }
 
 func (rs *rows) add(r row) int32 {
-	if rs.n%rowBlock == 0 {
-		rs.blocks = append(rs.blocks, make([]row, 0, rowBlock))
+	if rs.n%rowBlock == 0 && (rs.n > 0 || len(rs.blocks) == 0) {
+		// The first block starts small and grows by doubling (most files
+		// of a history hold a few responses: a subagent's, one per
+		// counter); the next ones are whole.
+		size := rowBlock
+		if rs.n == 0 {
+			size = 8
+		}
+		rs.blocks = append(rs.blocks, make([]row, 0, size))
 	}
 	b := &rs.blocks[len(rs.blocks)-1]
 	*b = append(*b, r)
