@@ -135,6 +135,7 @@ func (f *Factory) Finder() (*session.Finder, error) {
 		return nil, &UsageError{Err: err}
 	}
 	f.finder = session.NewFinder(roots, f.Report())
+	f.finder.Cache = f.Cache().Sub("ls")
 	f.finder.RootsErr = err // only for what looks sessions up
 	return f.finder, nil
 }

@@ -137,6 +137,15 @@ func Open(dir string, note func(format string, args ...any)) *Store {
 	return &Store{dir: dir, note: note, folders: map[string]*folder{}}
 }
 
+// Sub is a store of its own in the directory name under s's, for
+// another kind of entry (nil for nil).
+func (s *Store) Sub(name string) *Store {
+	if s == nil {
+		return nil
+	}
+	return Open(filepath.Join(s.dir, name), s.note)
+}
+
 // Dir is the store's directory.
 func (s *Store) Dir() string { return s.dir }
 

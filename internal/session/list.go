@@ -55,7 +55,7 @@ func (f *Finder) List(o ListOptions) Listing {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			in, err := Lite(s)
+			in, err := f.lite(s)
 			if err != nil {
 				where := s.Path
 				if s.Orphan {
@@ -68,6 +68,7 @@ func (f *Finder) List(o ListOptions) Listing {
 		}()
 	}
 	wg.Wait()
+	f.Cache.Flush()
 
 	out := Listing{Found: len(all)}
 	for _, in := range infos {

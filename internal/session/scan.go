@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"github.com/cctx-dev/cctx/internal/cache"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -114,6 +115,8 @@ type Finder struct {
 	// CLAUDE_CONFIG_DIR entry that is not there): looking a session up
 	// fails with it, reading a file or standard input does not.
 	RootsErr error
+	// Cache keeps the rows of List (nil: none).
+	Cache *cache.Store
 
 	mu      sync.Mutex
 	orphans sync.Once
