@@ -113,6 +113,7 @@ const (
 type Store struct {
 	dir  string
 	note func(format string, args ...any)
+	cwd  string // relative paths are made absolute from it: one folder, one file
 
 	mu      sync.Mutex
 	folders map[string]*folder
@@ -134,7 +135,15 @@ func Open(dir string, note func(format string, args ...any)) *Store {
 	if note == nil {
 		note = func(string, ...any) {}
 	}
-	return &Store{dir: dir, note: note, folders: map[string]*folder{}}
+	cwd, _ := os.Getwd()
+	return &Store{dir: dir, note: note, cwd: cwd, folders: map[string]*folder{}}
+}
+
+func (s *Store) abs(p string) string {
+	if filepath.IsAbs(p) || s.cwd == "" {
+		return p
+	}
+	return filepath.Join(s.cwd, p)
 }
 
 // Sub is a store of its own in the directory name under s's, for
@@ -159,6 +168,7 @@ func FileOf(dir, key string) string {
 }
 
 func (s *Store) folder(key string) *folder {
+	key = s.abs(key)
 	s.mu.Lock()
 	f, ok := s.folders[key]
 	if !ok {
@@ -186,6 +196,7 @@ func (s *Store) Lookup(key, path string) (*Entry, State) {
 		return nil, Miss
 	}
 	f := s.folder(key)
+	path = s.abs(path)
 	f.mu.Lock()
 	e := f.entries[path]
 	f.used[path] = true
@@ -202,6 +213,7 @@ func (s *Store) Put(key string, e *Entry) {
 		return
 	}
 	f := s.folder(key)
+	e.Path = s.abs(e.Path)
 	f.mu.Lock()
 	f.entries[e.Path] = e
 	f.used[e.Path] = true
@@ -215,6 +227,7 @@ func (s *Store) Forget(key, path string) {
 		return
 	}
 	f := s.folder(key)
+	path = s.abs(path)
 	f.mu.Lock()
 	if _, ok := f.entries[path]; ok {
 		delete(f.entries, path)

@@ -68,7 +68,6 @@ func (f *Finder) List(o ListOptions) Listing {
 		}()
 	}
 	wg.Wait()
-	f.Cache.Flush()
 
 	out := Listing{Found: len(all)}
 	for _, in := range infos {
@@ -103,11 +102,25 @@ func (f *Finder) List(o ListOptions) Listing {
 	}
 	live := LiveSessions(f.Roots)
 	for _, in := range out.Sessions {
-		in.Subagents = Subagents(f.Agents(in.Session), in)
 		if l, ok := live[in.ID]; ok {
 			in.Live = &l
 		}
 	}
+	// Subagents, in parallel: a 1.0.x session's inline sidechains are
+	// counted from its whole file (then kept in the cache).
+	for _, in := range out.Sessions {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			in.Subagents = Subagents(f.Agents(in.Session), in)
+			if in.inlineKnown && !in.cached {
+				f.remember(in)
+			}
+		}()
+	}
+	wg.Wait()
+	f.Cache.Flush()
 	return out
 }
 

@@ -48,6 +48,10 @@ type Info struct {
 	// instead of their text (liteCache).
 	titleAt, promptAt lineRef
 	media             string // FirstPrompt is this label ([Image]) of no line
+	// The inline sidechains of a 1.0.x session (Subagents), once counted.
+	inline      int
+	inlineKnown bool
+	cached      bool // the row is in the cache, inline count and all
 }
 
 // lineRef is where a line lies in its file (n 0: nowhere).

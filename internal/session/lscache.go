@@ -25,6 +25,7 @@ func (f *Finder) lite(s *Session) (*Info, error) {
 	}
 	if e, st := store.Lookup(s.ProjectDir, s.Path); st == cache.Same {
 		if in, ok := infoFrom(s, e.Data); ok {
+			in.cached = in.inlineKnown
 			return in, nil
 		}
 	}
@@ -33,14 +34,24 @@ func (f *Finder) lite(s *Session) (*Info, error) {
 		store.Forget(s.ProjectDir, s.Path)
 		return nil, err
 	}
+	f.remember(in)
+	return in, nil
+}
+
+// remember puts a row in the cache (again, once its inline sidechains are
+// counted).
+func (f *Finder) remember(in *Info) {
+	if f.Cache == nil || in.Orphan {
+		return
+	}
 	if data, ok := encodeInfo(in); ok {
-		if e, ok := cache.Stamp(s.Path, s.Size, 0, data); ok {
-			store.Put(s.ProjectDir, e)
-			return in, nil
+		if e, ok := cache.Stamp(in.Path, in.Size, 0, data); ok {
+			f.Cache.Put(in.ProjectDir, e)
+			in.cached = in.inlineKnown
+			return
 		}
 	}
-	store.Forget(s.ProjectDir, s.Path)
-	return in, nil
+	f.Cache.Forget(in.ProjectDir, in.Path)
 }
 
 // titleKeys are the fields of the lines a title is read from.
@@ -77,6 +88,8 @@ func encodeInfo(in *Info) ([]byte, bool) {
 	e.Varint(in.promptAt.off)
 	e.Varint(in.promptAt.n)
 	e.String(in.media)
+	e.Bool(in.inlineKnown)
+	e.Varint(int64(in.inline))
 	return e.Buf(), true
 }
 
@@ -101,7 +114,8 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 	in.titleAt = lineRef{d.Varint(), d.Varint()}
 	in.promptAt = lineRef{d.Varint(), d.Varint()}
 	in.media = d.String()
-	if d.Err() != nil || d.Len() != 0 {
+	in.inlineKnown, in.inline = d.Bool(), int(d.Varint())
+	if d.Err() != nil || d.Len() != 0 || in.inline < 0 {
 		return nil, false
 	}
 	var fh *os.File

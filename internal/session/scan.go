@@ -602,6 +602,15 @@ var sessionIDField = regexp.MustCompile(`"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"`
 
 // headSessionID reads the sessionId recorded near the start of a file.
 func headSessionID(path string) string {
+	// Most first lines are short: the first 8 KiB first. A line found
+	// whole there is the one the whole head would give.
+	if head, _, err := readHeadTail(path, 8<<10); err == nil {
+		for _, line := range completeLines(head, true, false) {
+			if e, ok := reader.ParseLine(line); ok && e.SessionID != "" {
+				return e.SessionID
+			}
+		}
+	}
 	head, _, err := readHeadTail(path, liteBytes)
 	if err != nil {
 		return ""
