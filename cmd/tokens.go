@@ -205,7 +205,7 @@ func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input
 	if err != nil {
 		return nil, nil, err
 	}
-	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since}
+	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since, Cache: f.Cache()}
 	if o.Project != "" {
 		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}

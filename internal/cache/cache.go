@@ -125,7 +125,8 @@ type folder struct {
 	key     string // the project folder
 	mu      sync.Mutex
 	entries map[string]*Entry
-	used    map[string]bool // paths looked up or put in this run
+	used    map[string]bool  // paths looked up or put in this run
+	checked map[string]State // what Check said of an entry in this run
 	dirty   bool
 }
 
@@ -172,7 +173,7 @@ func (s *Store) folder(key string) *folder {
 	s.mu.Lock()
 	f, ok := s.folders[key]
 	if !ok {
-		f = &folder{file: s.fileOf(key), key: key, used: map[string]bool{}}
+		f = &folder{file: s.fileOf(key), key: key, used: map[string]bool{}, checked: map[string]State{}}
 		s.folders[key] = f
 	}
 	s.mu.Unlock()
@@ -200,11 +201,20 @@ func (s *Store) Lookup(key, path string) (*Entry, State) {
 	f.mu.Lock()
 	e := f.entries[path]
 	f.used[path] = true
+	st, checked := f.checked[path]
 	f.mu.Unlock()
 	if e == nil {
 		return nil, Miss
 	}
-	return e, Check(path, e)
+	if !checked { // once a run: tokens looks a main file up twice
+		st = Check(path, e)
+		f.mu.Lock()
+		if f.entries[path] == e {
+			f.checked[path] = st
+		}
+		f.mu.Unlock()
+	}
+	return e, st
 }
 
 // Put records a new entry for the file at path (Stamp makes its fields).
@@ -217,6 +227,7 @@ func (s *Store) Put(key string, e *Entry) {
 	f.mu.Lock()
 	f.entries[e.Path] = e
 	f.used[e.Path] = true
+	f.checked[e.Path] = Same // stamped from the file as it is
 	f.dirty = true
 	f.mu.Unlock()
 }
@@ -231,6 +242,7 @@ func (s *Store) Forget(key, path string) {
 	f.mu.Lock()
 	if _, ok := f.entries[path]; ok {
 		delete(f.entries, path)
+		delete(f.checked, path)
 		f.dirty = true
 	}
 	f.mu.Unlock()

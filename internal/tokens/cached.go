@@ -3,6 +3,7 @@ package tokens
 import (
 	"errors"
 	"hash/maphash"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -36,9 +37,14 @@ type fileCount struct {
 // countSession counts a session's files, each from the cache when it
 // still describes it (store nil: none), and merges them into one counter
 // (keepIDs: with the ids of its responses).
-func countSession(s *session.Session, agents []session.Agent, o reader.Options, store *cache.Store, keepIDs bool) (c *Counter, issues []reader.Issue, errs []fileErr) {
+func countSession(in Input, o reader.Options, store *cache.Store, keepIDs bool) (c *Counter, issues []reader.Issue, errs []fileErr) {
+	s, agents := in.Session, in.Agents
 	one := func(src Source, o reader.Options) {
-		fc := countFile(src, s.ProjectDir, o, store, &c, keepIDs)
+		var start *Input
+		if src.AgentID == "" && in.startKnown {
+			start = &in
+		}
+		fc := countFile(src, s.ProjectDir, o, store, &c, keepIDs, start)
 		if fc.c != nil {
 			if c == nil {
 				c = fc.c
@@ -69,7 +75,7 @@ func countSession(s *session.Session, agents []session.Agent, o reader.Options, 
 // appended since, or whole. An unchanged file's rows go straight into
 // *into (made when nil), as Merge would add them; otherwise the file's
 // own counter is returned in fileCount.c, for the caller to merge.
-func countFile(src Source, key string, o reader.Options, store *cache.Store, into **Counter, keepIDs bool) fileCount {
+func countFile(src Source, key string, o reader.Options, store *cache.Store, into **Counter, keepIDs bool, first *Input) fileCount {
 	var fc fileCount
 	var f *File
 	var start, base int64
@@ -125,7 +131,7 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 	}
 	if store != nil {
 		done, lines := r.Done()
-		if ne, ok := cache.Stamp(src.Path, done, base+int64(lines), encodeFile(fc.c, f, fc.issues)); ok {
+		if ne, ok := cache.Stamp(src.Path, done, base+int64(lines), encodeFile(fc.c, f, fc.issues, first)); ok {
 			store.Put(key, ne)
 		} else if st == cache.Miss {
 			store.Forget(key, src.Path)
@@ -152,10 +158,21 @@ const (
 
 // encodeFile is a file's counter, File state and issues as an entry's
 // data.
-func encodeFile(c *Counter, f *File, issues []reader.Issue) []byte {
+func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) []byte {
 	var e cache.Encoder
 	e.String(f.src.SessionID)
 	e.String(f.src.AgentID)
+	// A main file's project and start (session.Start), as Inputs reads
+	// them; kept only for a time in UTC, which is rebuilt exactly.
+	keep := start != nil && (start.Started.IsZero() || start.Started.Location() == time.UTC)
+	e.Bool(keep)
+	if keep {
+		e.Bool(!start.Started.IsZero())
+		if !start.Started.IsZero() {
+			e.Varint(start.Started.UnixNano())
+		}
+		e.String(start.Project)
+	}
 	// The file's own session id and path are in its entry already: a
 	// name is a kind (nameLiteral, nameSession, namePath), then the
 	// literal's text.
@@ -275,6 +292,12 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 	d := cache.NewDecoder(b)
 	if d.String() != src.SessionID || d.String() != src.AgentID {
 		return nil, nil, errEntry
+	}
+	if d.Bool() { // the project and start: Inputs'
+		if d.Bool() {
+			d.Varint()
+		}
+		d.Bytes()
 	}
 	n := d.Uvarint()
 	if n > uint64(d.Len()) {
@@ -419,4 +442,25 @@ func hashBytes(prefix byte, b []byte) hash128 {
 	h.WriteByte(prefix)
 	h.Write(b)
 	return hash128{a, h.Sum64()}
+}
+
+// cachedStart is the project and start of an unchanged main file, from its
+// cache entry.
+func cachedStart(store *cache.Store, s *session.Session) (started time.Time, project string, ok bool) {
+	if store == nil || s.Orphan || s.Path == session.StdinPath {
+		return started, "", false
+	}
+	e, st := store.Lookup(s.ProjectDir, s.Path)
+	if st != cache.Same {
+		return started, "", false
+	}
+	d := cache.NewDecoder(e.Data)
+	if d.String() != s.ID || d.String() != "" || !d.Bool() {
+		return started, "", false
+	}
+	if d.Bool() {
+		started = time.Unix(0, d.Varint()).UTC()
+	}
+	project = d.String()
+	return started, project, d.Err() == nil
 }

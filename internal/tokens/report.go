@@ -18,6 +18,9 @@ type Input struct {
 	Agents  []session.Agent
 	Project string    // the first cwd in the main file ("" if none; --by project then groups by the folder's name)
 	Started time.Time // the first timestamp in the main file (zero if none); orders sessions so that a resumed session's replayed lines belong to the original
+	// startKnown: Project and Started were read (or come from the cache),
+	// so the main file's cache entry can keep them.
+	startKnown bool
 }
 
 // Window keeps only responses whose time is inside it (zero: unbounded).
@@ -351,7 +354,7 @@ func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Sto
 				}
 				if !stdin {
 					var issues []reader.Issue
-					rs.c, issues, rs.errs = countSession(sorted[i].Session, sorted[i].Agents, o, store, detail)
+					rs.c, issues, rs.errs = countSession(sorted[i], o, store, detail)
 					if o.OnIssue != nil {
 						rs.issues = issues
 					}
