@@ -333,10 +333,16 @@ func Stamp(path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
 		Offset: offset, Lines: lines, Head: head, Tail: tail, Data: data}, true
 }
 
+// hashBufs are the buffers of hashes: one a file, zeroed each time, was
+// much of what a warm run spent.
+var hashBufs = sync.Pool{New: func() any { return new([2 * HashBytes]byte) }}
+
 // hashes are the CRC-32C of the first HashBytes of the file (at most up
 // to offset) and of the HashBytes before offset.
 func hashes(r io.ReaderAt, offset int64) (head, tail uint32, err error) {
-	var buf [2 * HashBytes]byte
+	bp := hashBufs.Get().(*[2 * HashBytes]byte)
+	defer hashBufs.Put(bp)
+	buf := bp[:]
 	if offset <= 2*HashBytes {
 		b := buf[:offset]
 		if _, err := r.ReadAt(b, 0); err != nil {
