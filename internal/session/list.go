@@ -113,6 +113,7 @@ func (f *Finder) List(o ListOptions) Listing {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			f.finishRow(in)
 			in.Subagents = Subagents(f.Agents(in.Session), in)
 			if in.inlineKnown && !in.cached {
 				f.remember(in)

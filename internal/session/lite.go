@@ -52,6 +52,7 @@ type Info struct {
 	inline      int
 	inlineKnown bool
 	cached      bool // the row is in the cache, inline count and all
+	textLater   bool // Title and FirstPrompt are still to be read (Finder.finishRow)
 }
 
 // lineRef is where a line lies in its file (n 0: nowhere).

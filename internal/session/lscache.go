@@ -118,6 +118,17 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 	if d.Err() != nil || d.Len() != 0 || in.inline < 0 {
 		return nil, false
 	}
+	if _, ok := titleKeys[in.TitleSource]; !ok && in.TitleSource != "first-prompt" && in.TitleSource != "none" {
+		return nil, false
+	}
+	in.textLater = true // title and first prompt: only for the rows shown (readText)
+	return in, true
+}
+
+// readText reads the title and first prompt of a row from the cache from
+// the lines they come from; false when they are not there as they were.
+func readText(in *Info) bool {
+	in.textLater = false
 	var fh *os.File
 	read := func(at lineRef) []byte {
 		if at.n <= 0 || at.off < 0 || at.n > firstPromptScanLimit {
@@ -125,7 +136,7 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 		}
 		if fh == nil {
 			var err error
-			if fh, err = os.Open(s.Path); err != nil {
+			if fh, err = os.Open(in.Path); err != nil {
 				return nil
 			}
 		}
@@ -144,11 +155,11 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 	if in.promptAt.n > 0 {
 		raw := read(in.promptAt)
 		if raw == nil {
-			return nil, false
+			return false
 		}
 		label, _ := reader.PromptOf(reader.Texts(raw))
 		if label == "" {
-			return nil, false
+			return false
 		}
 		in.FirstPrompt = label
 	}
@@ -156,16 +167,24 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 	case ok:
 		raw := read(in.titleAt)
 		if raw == nil {
-			return nil, false
+			return false
 		}
 		in.Title = reader.OneLine(reader.StringField(raw, key))
 	case in.TitleSource == "first-prompt":
 		in.Title = reader.OneLine(in.FirstPrompt)
-	case in.TitleSource != "none":
-		return nil, false
 	}
-	if in.TitleSource != "none" && in.Title == "" {
-		return nil, false
+	return in.TitleSource == "none" || in.Title != ""
+}
+
+// finishRow gives a row from the cache its title and first prompt, or
+// reads it again when they are not where they were.
+func (f *Finder) finishRow(in *Info) {
+	if !in.textLater || readText(in) {
+		return
 	}
-	return in, true
+	if again, err := Lite(in.Session); err == nil {
+		again.Live = in.Live
+		*in = *again
+		f.remember(in)
+	}
 }
