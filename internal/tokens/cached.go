@@ -3,6 +3,7 @@ package tokens
 import (
 	"errors"
 	"hash/maphash"
+	"sync"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
@@ -277,6 +278,9 @@ func decodeFile(b []byte, src Source) (*Counter, *File, []reader.Issue, error) {
 	return c, f, issues, nil
 }
 
+// decodedRows are the buffers of decodeInto.
+var decodedRows = sync.Pool{New: func() any { return new([]decodedRow) }}
+
 // decodedRow is a row read from an entry, not yet in a counter.
 type decodedRow struct {
 	k  key
@@ -355,9 +359,15 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 	if rowsN > uint64(d.Len()) {
 		return nil, nil, errEntry
 	}
-	rows := make([]decodedRow, rowsN)
+	buf := decodedRows.Get().(*[]decodedRow)
+	defer decodedRows.Put(buf)
+	if uint64(cap(*buf)) < rowsN {
+		*buf = make([]decodedRow, rowsN)
+	}
+	rows := (*buf)[:rowsN]
 	for i := range rows {
 		x := &rows[i]
+		*x = decodedRow{}
 		fl := d.Uvarint()
 		if fl&flagAnon != 0 {
 			line := d.Varint()

@@ -91,6 +91,13 @@ type rows struct {
 
 const rowBlock = 1024
 
+// reserve makes room for n rows in an empty list's first block.
+func (rs *rows) reserve(n int) {
+	if rs.n == 0 && len(rs.blocks) == 0 && n > 0 {
+		rs.blocks = append(rs.blocks, make([]row, 0, min(n, rowBlock)))
+	}
+}
+
 func (rs *rows) at(i int32) *row { return &rs.blocks[i/rowBlock][i%rowBlock] }
 
 func (rs *rows) len() int { return rs.n }
@@ -193,6 +200,7 @@ func NewCounter() *Counter { return newCounter(true) }
 func (c *Counter) Grow(n int) {
 	if len(c.byMID) == 0 {
 		c.byMID = make(map[hash128]int32, n)
+		c.rows.reserve(n)
 	}
 }
 
