@@ -431,6 +431,19 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 				return nil, nil, errEntry
 			}
 		}
+	} else if c.rows.len() == 0 && !c.unindexed && len(c.byMID) == 0 {
+		// The session's first file: its rows as they are, indexed only
+		// if another file is merged into them.
+		c.rows.reserve(len(rows))
+		for i := range rows {
+			x := &rows[i]
+			x.r.mid, x.r.rid, x.r.hasRID, x.r.next = x.k.mid, x.k.rid, x.k.hasRID, -1
+			c.rows.add(x.r)
+			if c.keepIDs {
+				c.ids = append(c.ids, x.id)
+			}
+		}
+		c.unindexed = true
 	} else {
 		c.Grow(len(rows))
 		for i := range rows {

@@ -79,6 +79,29 @@ type Counter struct {
 	// anonLine is, for a row of lines with neither id, the line its run
 	// began at (its key): what a cache entry stores instead of the key.
 	anonLine map[hash128]int32
+	// unindexed: rows were appended without byMID and next (a file's
+	// rows from the cache, most often all its session has); index makes
+	// them before any lookup.
+	unindexed bool
+}
+
+// index makes byMID and the next links of rows appended unindexed, as put
+// would have made them.
+func (c *Counter) index() {
+	c.unindexed = false
+	for n := range int32(c.rows.len()) {
+		r := c.rows.at(n)
+		r.next = -1
+		if head, ok := c.byMID[r.mid]; ok {
+			last := head
+			for c.rows.at(last).next >= 0 {
+				last = c.rows.at(last).next
+			}
+			c.rows.at(last).next = n
+		} else {
+			c.byMID[r.mid] = n
+		}
+	}
 }
 
 // rows is a growing list of rows in blocks: growing copies at most the
@@ -323,6 +346,9 @@ func (c *Counter) restore(k key, in row, id ids) bool {
 // with the same requestId, or a first response that has none yet, but
 // never one that has another requestId.
 func (c *Counter) find(k key) (int32, bool) {
+	if c.unindexed {
+		c.index()
+	}
 	head, ok := c.byMID[k.mid]
 	if !ok {
 		return -1, false
