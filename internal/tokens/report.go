@@ -48,7 +48,7 @@ type Report struct {
 	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
 	buckets   []bucket          // totals by session, agent and model, in the order first met
 	bucketAt  map[bucketKey]int
-	slots     []slotTotal // totals by quarter hour (addSlot), in the order first met
+	slots     []slotTotal // totals by quarter hour (addSlotPriced), in the order first met
 	slotAt    map[int64]int
 
 	// Zone is the time zone of the hour, day, week, month and block
@@ -453,13 +453,15 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 		first := len(rep.buckets)
 		for _, k := range kept[start:end] {
 			r := c.response(k)
-			if _, ok, est := rep.Prices.price(&r); !ok {
+			// Priced once, counted three times.
+			cost, ok, est := rep.Prices.price(&r)
+			if !ok {
 				rep.Unpriced[r.Model]++
 			} else if est {
 				rep.Estimated[r.Model]++
 			}
-			rep.bucket(bucketKey{si, r.AgentID, r.Model}).Add(&r, rep.Prices)
-			rep.addSlot(&r)
+			rep.bucket(bucketKey{si, r.AgentID, r.Model}).addPriced(&r, cost, ok, est)
+			rep.addSlotPriced(&r, cost, ok, est)
 			if r.Time.After(sr.Last) {
 				sr.Last = r.Time
 			}
@@ -492,7 +494,7 @@ func groupMerge(m map[string]*Total, key string, t Total) {
 
 // bucketKey is the finest grouping a report keeps once a table is
 // dropped: GroupBy sums buckets. Times are kept apart, by quarter hour
-// across sessions (addSlot).
+// across sessions (addSlotPriced).
 type bucketKey struct {
 	session      int // index in Report.Sessions
 	agent, model string
