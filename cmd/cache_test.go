@@ -296,3 +296,57 @@ func copyTree(t testing.TB, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// A cache directory that cannot be used only costs speed: the output and
+// exit code are those of --no-cache, and -v says why.
+func TestCacheUnusableDir(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "a-file")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	readOnly := filepath.Join(base, "read-only")
+	if err := os.Mkdir(readOnly, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	corrupt := filepath.Join(base, "corrupt")
+	copyTree(t, "../testdata/projects/-Users-user-project", filepath.Join(base, "tree", "-Users-user-project"))
+	tree := filepath.Join(base, "tree")
+	// A cache written, then every file of it cut short.
+	runCache(corrupt, false, "tokens", "--json", "--dir", tree)
+	filepath.WalkDir(corrupt, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, b[:len(b)/2], 0o600)
+		}
+		return nil
+	})
+	tests := []struct {
+		name, dir, note string
+	}{
+		{"a file, not a directory", filepath.Join(file, "cache"), "cache: cannot write"},
+		{"read-only", readOnly, "cache: cannot write"},
+		{"corrupt", corrupt, "cache: ignoring"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// First, while the corrupt cache is still there.
+			if os.Geteuid() == 0 && tt.name == "read-only" {
+				t.Log("running as root: the directory is writable anyway; checking the output only")
+			} else if r := runCache(tt.dir, false, "tokens", "--json", "-v", "--dir", tree); !strings.Contains(r.errOut, tt.note) {
+				t.Errorf("-v says %q, want a note %q", r.errOut, tt.note)
+			}
+			for _, args := range cacheCommands {
+				args := append(args, "--dir", tree)
+				want := runCache(tt.dir, true, args...)
+				got := runCache(tt.dir, false, args...)
+				if args[0] == "ls" {
+					got.errOut, want.errOut = sortedLines(got.errOut), sortedLines(want.errOut)
+				}
+				if got != want {
+					t.Errorf("%v with the cache in %s differs from --no-cache", args, tt.dir)
+				}
+			}
+		})
+	}
+}
