@@ -83,6 +83,7 @@ Files without any conversation (empty, or only metadata) are left out unless
 
 func lsRun(o *LsOptions) error {
 	f := o.F
+	defer boundMemory()()
 	finder, err := f.listing()
 	if err != nil {
 		return err
