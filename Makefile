@@ -12,7 +12,7 @@ SAMPLES := testdata/projects
 # run, without -race, and say so.
 RACE := $(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null 2>&1 && echo -race)
 
-.PHONY: all build demo test testdeps chromium fuzz corpus bench install lint clean
+.PHONY: all build demo test testdeps chromium fuzz corpus bench bench-cache install lint clean
 
 all: build
 
@@ -50,6 +50,7 @@ test: lint testdeps chromium
 	$(GO) test -run='^$$' -fuzz='^FuzzRedact$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/redact
 	$(GO) test -run='^$$' -fuzz='^FuzzGuard$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/render
 	$(GO) test -run='^$$' -fuzz='^FuzzCommands$$' -fuzztime=10s -fuzzminimizetime=2s ./cmd
+	$(GO) test -run='^$$' -fuzz='^FuzzCache$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/tokens
 
 # The browser tests of cctx export (e2e) open its pages in headless
 # Chromium: installed here with apt-get when missing (as root), else said
@@ -97,6 +98,19 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./internal/reader ./internal/tokens ./internal/session
 	tools/bench.sh $(SIZES)
 	tools/membench.sh
+	$(MAKE) bench-cache
+
+# The summary cache (docs/cache.md) on three trees kept in CACHE_TREES: the
+# generator's shape (1 GB), another one (1 GB in 5,000 sessions), and a
+# real-shaped one (tools/realtree.sh) when the shared corpus is beside the
+# repository. CCUSAGE=path adds ccusage, paired with the cold pass.
+CACHE_TREES ?= /tmp/cctx-cache-trees
+bench-cache:
+	mkdir -p $(CACHE_TREES)
+	[ -d $(CACHE_TREES)/gen ] || $(GO) run ./tools/gencorpus -size 1G -dir $(CACHE_TREES)/gen -seed 1
+	[ -d $(CACHE_TREES)/gen5k ] || $(GO) run ./tools/gencorpus -size 1G -sessions 5000 -dir $(CACHE_TREES)/gen5k -seed 3
+	[ -d $(CACHE_TREES)/real ] || tools/realtree.sh $(CACHE_TREES)/real || echo "no real-shaped tree: the shared corpus is not beside the repository (CORPUS=…)"
+	tools/cachebench.sh $(CACHE_TREES)/gen $(CACHE_TREES)/gen5k $$([ -d $(CACHE_TREES)/real/projects ] && echo $(CACHE_TREES)/real)
 
 install:
 	$(GO) install -ldflags "$(LDFLAGS)" .

@@ -19,7 +19,7 @@ func TestArchiveFlags(t *testing.T) {
 		{args: nil, want: ArchiveOptions{}},
 		{args: []string{"--to", "/x", "--no-compress"}, want: ArchiveOptions{To: "/x", NoCompress: true}},
 		{args: []string{"--status"}, want: ArchiveOptions{Status: true}},
-		{args: []string{"extra"}, wantErr: "takes at most 0 argument"},
+		{args: []string{"extra"}, wantErr: "takes no arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

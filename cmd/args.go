@@ -19,6 +19,8 @@ func argsBetween(lo, hi int) cobra.PositionalArgs {
 			return usageErrorf("%s needs %d argument(s), got %d (see '%s --help')", c.CommandPath(), lo, n, c.CommandPath())
 		case n < lo:
 			return usageErrorf("%s needs at least %d argument(s) (see '%s --help')", c.CommandPath(), lo, c.CommandPath())
+		case hi == 0 && n > 0:
+			return usageErrorf("%s takes no arguments, got %q (see '%s --help')", c.CommandPath(), strings.Join(args, " "), c.CommandPath())
 		case hi >= 0 && n > hi:
 			return usageErrorf("%s takes at most %d argument(s), got %d: %q (see '%s --help')", c.CommandPath(), hi, n, strings.Join(args, " "), c.CommandPath())
 		}

@@ -162,7 +162,7 @@ func TestNothingLeftSaysWhy(t *testing.T) {
 		want string
 	}{
 		{[]string{"ls", "--limit", "1"}, "cctx: 1 of "},
-		{[]string{"ls", "--project", "/nowhere"}, "cctx: none of the "},
+		{[]string{"ls", "--project", "/nowhere"}, "cctx: no session found in "},
 		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n"},
 	} {
 		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
@@ -526,7 +526,7 @@ func TestLsSaysWhatItLeftOut(t *testing.T) {
 	}{
 		{[]string{"ls", "--limit", "2"}, "2 of "},
 		{[]string{"ls", "--limit", "2", "--json"}, "2 of "},
-		{[]string{"ls", "--since", "2030-01-01"}, "none of the "},
+		{[]string{"ls", "--since", "2030-01-01"}, "no session found in "},
 	} {
 		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
 		if r.code != 0 || !strings.Contains(r.errOut, tc.stderr) {

@@ -155,7 +155,7 @@ func (f *Factory) projects(c *cobra.Command, args []string, toComplete string) (
 	for _, p := range f.quietFinder().Projects() {
 		for _, v := range []string{p.Path, render.TildePath(p.Path, f.Env.Home)} {
 			if strings.HasPrefix(v, toComplete) {
-				out = append(out, render.Completion(v, render.Plural(p.Sessions, "session", "sessions")+", last "+render.Ago(p.Updated, f.Now())))
+				out = append(out, render.Completion(v, render.Plural(p.Sessions, "session file", "session files")+", last written "+render.Ago(p.Updated, f.Now())))
 				break
 			}
 		}

@@ -42,6 +42,17 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
+// cobraMessage puts one of cobra's usage errors on one line (stderr lines
+// are escaped whole, so its newlines would print as \n): "unknown command
+// "tok" for "cctx" (did you mean tokens?)".
+func cobraMessage(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if head, rest, ok := strings.Cut(msg, "\n\nDid you mean this?\n"); ok {
+		return head + " (did you mean " + strings.Join(strings.Fields(rest), " or ") + "?)"
+	}
+	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
+}
+
 // candidates describes the sessions an ambiguous argument matches: id,
 // project and last activity.
 func candidates(cands []*session.Session) []string {

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -172,9 +173,17 @@ func (o *ExportOptions) write(render func(io.Writer) (export.Stats, error)) (exp
 	if o.Output == "" || o.Output == "-" {
 		return render(o.F.Out())
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(o.Output), ".cctx-export-*")
+	dir := filepath.Dir(o.Output)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return export.Stats{}, fmt.Errorf("-o %s: no directory %s to write it in", o.Output, dir)
+	}
+	tmp, err := os.CreateTemp(dir, ".cctx-export-*")
 	if err != nil {
-		return export.Stats{}, fmt.Errorf("-o %s: %w", o.Output, err)
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary file's name means nothing to the user
+		}
+		return export.Stats{}, fmt.Errorf("-o %s: cannot write in %s: %w", o.Output, dir, err)
 	}
 	stats, err := render(tmp)
 	if cerr := tmp.Close(); err == nil {

@@ -140,7 +140,7 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"7d3c", "--json"}, 2, "--json does not apply"},
 		{[]string{"nosuchsession"}, 2, "no such session"},
 		{[]string{"7d3c", "--leaf", "zzzz"}, 2, "--leaf zzzz: no entry"},
-		{[]string{"7d3c", "-o", missing}, 1, "-o " + missing},
+		{[]string{"7d3c", "-o", missing}, 1, "-o " + missing + ": no directory " + filepath.Dir(missing) + " to write it in"},
 		{[]string{}, 2, "needs 1 argument"},
 	} {
 		r := run(t, false, nil, append([]string{"export", "--dir", exportDemo}, tc.args...)...)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render"
@@ -23,6 +24,7 @@ type GlobalOptions struct {
 	Redact  bool
 	Strict  bool
 	Verbose bool
+	NoCache bool
 }
 
 // Factory gives commands their dependencies.
@@ -41,6 +43,8 @@ type Factory struct {
 	flushes      []func() error // of the writers behind them, in order
 	red          *redact.Redactor
 	redactsInput bool
+	store        *cache.Store
+	storeMade    bool
 }
 
 // Out is stdout: every byte through render's Guard, which lets through
@@ -131,6 +135,7 @@ func (f *Factory) Finder() (*session.Finder, error) {
 		return nil, &UsageError{Err: err}
 	}
 	f.finder = session.NewFinder(roots, f.Report())
+	f.finder.Cache = f.Cache().Sub("ls")
 	f.finder.RootsErr = err // only for what looks sessions up
 	return f.finder, nil
 }
@@ -209,7 +214,26 @@ func (f *Factory) loadTree(arg string) (*session.Session, *tree.Tree, error) {
 // readOptions are how a command that counts tokens reads files: warnings
 // to stderr, every line validated with --strict.
 func (f *Factory) readOptions() tokens.ReadOptions {
-	return tokens.ReadOptions{OnIssue: f.Report().Line, OnError: f.Report().FileError, Strict: f.Globals.Strict, Stdin: f.IO.In}
+	return tokens.ReadOptions{OnIssue: f.Report().Line, OnError: f.Report().FileError, Strict: f.Globals.Strict, Stdin: f.IO.In,
+		Cache: f.Cache()}
+}
+
+// Cache is the per-file summary cache (docs/cache.md); nil with
+// --no-cache or CCTX_NO_CACHE=1, or when there is no directory for it.
+func (f *Factory) Cache() *cache.Store {
+	if !f.storeMade {
+		f.storeMade = true
+		if f.Globals.NoCache || cache.Disabled(f.Env.Getenv) {
+			return nil
+		}
+		dir, err := cache.Dir(f.Env.Getenv, f.Env.Home)
+		if err != nil {
+			f.Report().Note("no cache: %v", err)
+			return nil
+		}
+		f.store = cache.Open(dir, f.Report().Note)
+	}
+	return f.store
 }
 
 // warnPrices says which models of the output have no price (their cost is

@@ -258,3 +258,27 @@ func TestGlobalFlags(t *testing.T) {
 		t.Errorf("--color sometimes: %v", err)
 	}
 }
+
+// Usage errors are one line on stderr, exit 2: cobra's suggestions and
+// help topics included.
+func TestUsageErrorsAreOneLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tok"}, `cctx: error: unknown command "tok" for "cctx" (did you mean tokens?)` + "\n"},
+		{[]string{"nosuch"}, `cctx: error: unknown command "nosuch" for "cctx"` + "\n"},
+		{[]string{"help", "nonexist"}, `cctx: error: no help topic "nonexist": the commands are in 'cctx --help'` + "\n"},
+		{[]string{"archive", "extra"}, `cctx: error: cctx archive takes no arguments, got "extra" (see 'cctx archive --help')` + "\n"},
+		{[]string{"resume", "abcd", "--print", "--json"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply\n"},
+		{[]string{"completion", "tcsh"}, `cctx: error: no completion script for the shell "tcsh": give bash, zsh, fish or powershell` + "\n"},
+	} {
+		r := run(t, false, nil, tc.args...)
+		if r.code != 2 || r.errOut != tc.want || r.out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, r.code, r.out, r.errOut, tc.want)
+		}
+	}
+	if r := run(t, false, nil, "help", "tree"); r.code != 0 || !strings.Contains(r.out, "Usage:") {
+		t.Errorf("help tree: exit %d, %q", r.code, r.out)
+	}
+}

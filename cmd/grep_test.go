@@ -142,7 +142,7 @@ func TestGrepOutputs(t *testing.T) {
 
 	r = run(t, true, map[string]string{"CLICOLOR_FORCE": "1"}, "grep", "--dir", dir, "-s", "sharp")
 	for _, want := range []string{"11111111", "Fix the NEEDLE bug", "/w/app", "1 hit", "assistant", "\x1b[1m\x1b[31msharp\x1b[0m\x1b[22m",
-		`\x1b[31m`, "→ cctx --dir " + dir + " show 11111111 --grep '(?-i)sharp'", "→ cd /w/app && claude --resume 11111111-2222-3333-4444-555555555555"} {
+		`\x1b[31m`, "→ cctx --dir " + dir + " show 11111111 --grep '(?-i)sharp'", "→ cctx --dir " + dir + " resume 11111111"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("terminal view lacks %q:\n%s", want, r.out)
 		}

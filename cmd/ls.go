@@ -83,6 +83,7 @@ Files without any conversation (empty, or only metadata) are left out unless
 
 func lsRun(o *LsOptions) error {
 	f := o.F
+	defer boundMemory()()
 	finder, err := f.listing()
 	if err != nil {
 		return err
@@ -119,7 +120,9 @@ func lsNotes(f *Factory, list session.Listing, finder *session.Finder, o *LsOpti
 	if list.Matched == 0 {
 		switch {
 		case list.Found > 0 && (o.Since != "" || o.Until != "" || o.Project != ""):
-			rep.Info("none of the %d sessions found%s match --since, --until or --project", list.Found, finder.Where())
+			// No count: files the window rules out by their time are never
+			// read, so how many of them hold a conversation is not known.
+			rep.Info("no session found%s matches --since, --until or --project", finder.Where())
 		case f.IO.IsStdoutTTY():
 			rep.Info("no sessions found%s", finder.Where())
 		}

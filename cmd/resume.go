@@ -63,6 +63,9 @@ cctx's archive holds.`,
 
 func resumeRun(o *ResumeOptions) error {
 	f := o.F
+	if f.Globals.JSON {
+		return usageErrorf("resume runs claude or, with --print, prints its command line: --json does not apply")
+	}
 	finder, err := f.Finder()
 	if err != nil {
 		return err

@@ -114,6 +114,9 @@ func tokensRun(o *TokensOptions) error {
 		return tokensStream(o)
 	}
 	f := o.F
+	if o.by != tokens.ByTool && o.by != tokens.ByAgentType { // these build trees
+		defer boundMemory()()
+	}
 	finder, inputs, err := o.inputs(o.dates)
 	if err != nil {
 		return err
@@ -205,7 +208,7 @@ func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input
 	if err != nil {
 		return nil, nil, err
 	}
-	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since}
+	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since, Cache: f.Cache()}
 	if o.Project != "" {
 		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}

@@ -74,7 +74,7 @@ func TestGrepOnATerminal(t *testing.T) {
 		"assistant  Done, Okarin!",
 		"→ cctx --dir " + samples + " show b3edadab --grep 'revert later'",
 		"--leaf 84944fbf --grep 'revert later'",
-		"→ cd /Users/user/project && claude --resume b3edadab-bca0-4054-9b41-f7ffa6941260",
+		"→ cctx --dir " + samples + " resume b3edadab",
 	} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("lacks %q\n%s", want, r)

@@ -386,7 +386,7 @@ func TestStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Exists || st.PendingFiles != 5 || st.PendingSessions != 3 || len(st.AtRisk) != 1 || st.AtRisk[0].Session != "-p/"+sid2 || st.CleanupDays != 30 {
+	if st.Exists || st.PendingFiles != 5 || st.PendingSessions != 2 || len(st.AtRisk) != 1 || st.AtRisk[0].Session != "-p/"+sid2 || st.CleanupDays != 30 {
 		t.Fatalf("before: %+v", st)
 	}
 	run(t, src, dir, Options{})

@@ -3,8 +3,10 @@ package archive
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -73,7 +75,12 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 	for _, s := range findSources(roots, rep) {
 		st.Files++
 		st.Bytes += s.Size
-		sessions[s.Session()] = true
+		// A flat agent file (Claude Code 2.0.x) belongs to a session
+		// counted by its main transcript: a file, not a session.
+		flatAgent := s.TopLevel() && strings.HasPrefix(path.Base(s.Rel), "agent-")
+		if !flatAgent {
+			sessions[s.Session()] = true
+		}
 		left := s.Size
 		if e := m.entries[s.Rel]; e != nil && e.SrcSize == s.Size && e.SrcMtime == s.Mtime.UnixNano() && a.intact(e) {
 			left = 0
@@ -85,7 +92,9 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 		}
 		st.PendingFiles++
 		st.PendingBytes += left
-		pending[s.Session()] = true
+		if !flatAgent {
+			pending[s.Session()] = true
+		}
 		if s.TopLevel() && s.Mtime.Before(limit) {
 			r := risk[s.Session()]
 			if r == nil {

@@ -184,12 +184,15 @@ func New(r io.Reader, o Options) *Reader {
 	if r != nil {
 		rd.br = bufio.NewReaderSize(r, readBufferBytes)
 	}
-	if f, ok := r.(*os.File); ok { // standard input redirected from a file
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if pos, err := f.Seek(0, io.SeekCurrent); err == nil {
-				rd.ra, rd.raBase = f, pos
+	switch src := r.(type) {
+	case *os.File: // standard input redirected from a file
+		if st, err := src.Stat(); err == nil && st.Mode().IsRegular() {
+			if pos, err := src.Seek(0, io.SeekCurrent); err == nil {
+				rd.ra, rd.raBase = src, pos
 			}
 		}
+	case *Section: // a part of a plain file (File.Section), read from its start
+		rd.ra = src.SectionReader
 	}
 	return rd
 }

@@ -285,12 +285,20 @@ func (f *File) spooled() (*os.File, error) {
 // seekable file starts decompressing at the frame holding start; a
 // compressed file without a seek table is decompressed from its start and
 // the text before start dropped. Closing the reader returns its decoder.
+// Section is a part of a plain file. A Reader made on one (New) reads a
+// line too long to hold again from it by offset instead of putting it
+// together: a line over the limit then costs holdBytes, not the limit.
+type Section struct{ *io.SectionReader }
+
+// Close does nothing: the File is closed by its owner.
+func (Section) Close() error { return nil }
+
 func (f *File) Section(start, end int64) (io.ReadCloser, error) {
 	if !f.compressed {
 		if end < 0 {
 			end = f.st.Size()
 		}
-		return io.NopCloser(io.NewSectionReader(f.f, start, max(0, end-start))), nil
+		return &Section{io.NewSectionReader(f.f, start, max(0, end-start))}, nil
 	}
 	var src io.Reader
 	skip := start

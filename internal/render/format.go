@@ -64,7 +64,7 @@ func Bytes(n int64) string {
 		div *= unit
 		exp++
 	}
-	return fmt.Sprintf("%.1f %cB", float64(n)/float64(div), "KMGTPE"[exp])
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp]) // binary units, named as such
 }
 
 // Ago formats how long before now t was: "just now", "5m ago", "3h ago",
@@ -150,7 +150,40 @@ func Cut(s string, n int) string {
 		}
 		b.WriteRune(r)
 	}
-	return b.String() + "…"
+	return wholeEscapes(b.String(), s) + "…"
+}
+
+// wholeEscapes drops from kept, a prefix of s, the start of a visible
+// escape that Safe wrote (\x1b, \u202e) and the cut split: "…\u2…" reads
+// as text that was never there.
+func wholeEscapes(kept, s string) string {
+	i := strings.LastIndexByte(kept, '\\')
+	if i < 0 || len(kept)-i > 10 {
+		return kept
+	}
+	rest := s[i:]
+	whole := 0
+	switch {
+	case len(rest) >= 4 && rest[1] == 'x' && isHex(rest[2:4]):
+		whole = 4
+	case len(rest) >= 6 && rest[1] == 'u' && isHex(rest[2:6]):
+		whole = 6
+	case len(rest) >= 10 && rest[1] == 'U' && isHex(rest[2:10]):
+		whole = 10
+	}
+	if len(kept)-i < whole {
+		return kept[:i]
+	}
+	return kept
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // CutLeft shortens s to at most n terminal columns by dropping its start:

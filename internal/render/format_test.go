@@ -81,3 +81,24 @@ func TestCutFitsWithEastAsianWidths(t *testing.T) {
 		}
 	}
 }
+
+// A cut never leaves the start of a visible escape: "ab\u2…" would read
+// as text the title never held.
+func TestCutKeepsEscapesWhole(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{`ab\u202ecd`, 6, `ab…`},
+		{`ab\u202ecd`, 9, `ab\u202e…`},
+		{`ab\x1b[2Jcd`, 4, `ab…`},
+		{`ab\x1b[2Jcd`, 7, `ab\x1b…`},
+		{`C:\Users\me\src`, 6, `C:\Us…`}, // a backslash of a path is no escape
+		{`a\b`, 2, `a…`},
+	} {
+		if got := Cut(tc.in, tc.n); got != tc.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}

@@ -168,7 +168,7 @@ func (g *grepView) context(agent string, c search.Context, day bool, lw int) {
 }
 
 // footer suggests the commands that open the session: cctx show on the
-// hits, and claude --resume in its folder.
+// hits, and cctx resume.
 func (g *grepView) footer(r *search.Result) {
 	th := g.ro.Theme
 	if r.Session.Path == "-" {
@@ -196,11 +196,13 @@ func (g *grepView) footer(r *search.Result) {
 			}
 		}
 	}
-	resume := "claude --resume " + r.Session.ID
-	if p := grepProject(r); p != "" {
-		resume = "cd " + grepHomeQuote(p, g.o.Home) + " && " + resume
+	// Reopening it is cctx resume's (it knows the directory and the config
+	// directory claude needs, or says why Claude Code cannot resume it).
+	if !r.Session.Orphan && !r.Session.Archived {
+		cctx := show[:1+2*len(g.o.Dirs)] // cctx and its --dir flags
+		resume := append(append([]string{}, cctx...), "resume", shortID(r.Session.ID, true))
+		fmt.Fprintln(g.w, th.Dim("  → "+Safe(strings.Join(resume, " "))))
 	}
-	fmt.Fprintln(g.w, th.Dim("  → "+Safe(resume)))
 }
 
 // parts are a hit's excerpt before its first match, the match, and after,
@@ -397,18 +399,6 @@ func grepShellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// homeQuote is shellQuote that keeps a leading ~/ outside the quotes, so
-// the shell still expands it.
-func grepHomeQuote(p, home string) string {
-	if t := grepTilde(p, home); t != p {
-		if t == "~" {
-			return "~"
-		}
-		return "~/" + grepShellQuote(t[2:])
-	}
-	return grepShellQuote(p)
 }
 
 // The JSON document: {"schema_version", "pattern", ..., "sessions": [...]}.

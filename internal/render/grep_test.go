@@ -67,12 +67,6 @@ func TestShellQuote(t *testing.T) {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
 	}
-	if got := grepHomeQuote("/home/me/my dir", "/home/me"); got != "~/'my dir'" {
-		t.Errorf("home: %q", got)
-	}
-	if got := grepHomeQuote("/home/me", "/home/me"); got != "~" {
-		t.Errorf("home itself: %q", got)
-	}
 }
 
 func TestGrepLabel(t *testing.T) {
@@ -158,7 +152,7 @@ func TestGrepTerminalView(t *testing.T) {
   10:01  ↳abc1234 Bash  (abandoned branch) command: rg needle
   → cctx --dir 'my dir' show 5c0375b4 --agents --grep needle
   → cctx --dir 'my dir' show 5c0375b4 --agents --leaf u2 --grep needle   (the abandoned branch)
-  → cd /w/app && claude --resume 5c0375b4-0000-4000-8000-000000000000
+  → cctx --dir 'my dir' resume 5c0375b4
 
 `
 	if got := b.String(); got != want {

@@ -86,7 +86,11 @@ func ResumeCommand(t resume.Target, shell string) string {
 	if t.ConfigDir != "" {
 		env = "CLAUDE_CONFIG_DIR=" + ShellQuote(t.ConfigDir) + " "
 	}
-	return "cd " + ShellQuote(t.Dir) + " && " + env + args
+	cd := "cd "
+	if strings.HasPrefix(t.Dir, "-") {
+		cd = "cd -- " // a directory, not an option
+	}
+	return cd + ShellQuote(t.Dir) + " && " + env + args
 }
 
 // Resume writes the resume command (cctx resume --print).

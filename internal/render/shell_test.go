@@ -12,6 +12,7 @@ func TestResumeCommand(t *testing.T) {
 		dir, config, shell, want string
 	}{
 		{"/w/app", "", ShellPOSIX, "cd '/w/app' && claude --resume " + id},
+		{"-experiments/x", "", ShellPOSIX, "cd -- '-experiments/x' && claude --resume " + id},
 		{"/w/it's", "/cfg dir", ShellPOSIX, `cd '/w/it'\''s' && CLAUDE_CONFIG_DIR='/cfg dir' claude --resume ` + id},
 		{"/w/a\nb", "", ShellPOSIX, "cd '/w/a\nb' && claude --resume " + id},
 		{"/w/\x1b[2J\u202e", "", ShellPOSIX, `cd $'/w/\x1b[2J\u202e' && claude --resume ` + id},

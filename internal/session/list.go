@@ -55,7 +55,7 @@ func (f *Finder) List(o ListOptions) Listing {
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			in, err := Lite(s)
+			in, err := f.lite(s)
 			if err != nil {
 				where := s.Path
 				if s.Orphan {
@@ -102,11 +102,26 @@ func (f *Finder) List(o ListOptions) Listing {
 	}
 	live := LiveSessions(f.Roots)
 	for _, in := range out.Sessions {
-		in.Subagents = Subagents(f.Agents(in.Session), in)
 		if l, ok := live[in.ID]; ok {
 			in.Live = &l
 		}
 	}
+	// Subagents, in parallel: a 1.0.x session's inline sidechains are
+	// counted from its whole file (then kept in the cache).
+	for _, in := range out.Sessions {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			f.finishRow(in)
+			in.Subagents = Subagents(f.Agents(in.Session), in)
+			if in.inlineKnown && !in.cached {
+				f.remember(in)
+			}
+		}()
+	}
+	wg.Wait()
+	f.Cache.Flush()
 	return out
 }
 

@@ -43,14 +43,27 @@ type Info struct {
 	Empty       bool      // no user or assistant entry: a metadata-only file
 	Subagents   int       // subagent transcripts on disk (set by List)
 	Live        *Live     // the running process's record, if any (set by List)
+
+	// Where Title and FirstPrompt were read: what the ls cache keeps
+	// instead of their text (liteCache).
+	titleAt, promptAt lineRef
+	media             string // FirstPrompt is this label ([Image]) of no line
+	// The inline sidechains of a 1.0.x session (Subagents), once counted.
+	inline      int
+	inlineKnown bool
+	cached      bool // the row is in the cache, inline count and all
+	textLater   bool // Title and FirstPrompt are still to be read (Finder.finishRow)
 }
+
+// lineRef is where a line lies in its file (n 0: nowhere).
+type lineRef struct{ off, n int64 }
 
 // Lite reads the head and tail of a session file and fills an Info.
 func Lite(s *Session) (*Info, error) {
 	if s.Orphan {
 		return liteOrphan(s)
 	}
-	head, tail, err := readHeadTail(s.Path, liteBytes)
+	head, tail, at, err := readHeadTailAt(s.Path, liteBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -58,13 +71,14 @@ func Lite(s *Session) (*Info, error) {
 	whole := tail == nil
 	// Each line is parsed once; a file no longer than the head is its own
 	// tail.
-	headLines := parseLines(completeLines(head, true, whole))
+	headLines := parseLinesAt(completeLines(head, true, whole), head, at[0])
 	tailLines := headLines
 	if !whole {
-		tailLines = parseLines(completeLines(tail, false, true))
+		tailLines = parseLinesAt(completeLines(tail, false, true), tail, at[1])
 	}
 
 	var customHead, aiHead string
+	var customHeadAt, aiHeadAt lineRef
 	conversation := false
 	firstConv := true
 	for _, pl := range headLines {
@@ -88,16 +102,21 @@ func Lite(s *Session) (*Info, error) {
 		switch e.Type {
 		case "custom-title":
 			if t := reader.StringField(line, "customTitle"); t != "" {
-				customHead = t
+				customHead, customHeadAt = t, pl.at
 			}
 		case "ai-title":
 			if t := reader.StringField(line, "aiTitle"); t != "" {
-				aiHead = t
+				aiHead, aiHeadAt = t, pl.at
 			}
 		}
 	}
-	first, typed := firstPromptTyped(headLines)
+	first, typed, from := firstPromptAt(headLines)
 	in.FirstPrompt = first
+	if from >= 0 {
+		in.promptAt = headLines[from].at
+	} else {
+		in.media = first
+	}
 	// What the head lacks may lie past it: the first user line was longer
 	// than the head (a pasted screenshot; 2.1.x writes timestamp and cwd
 	// after the message), lines without a time or a cwd fill it, or it
@@ -108,9 +127,9 @@ func Lite(s *Session) (*Info, error) {
 	// them, as show finds them reading the whole file.
 	wantPrompt := !typed
 	if !whole && (wantPrompt || in.StartedAt.IsZero() || in.Project == "") {
-		prompt, first, cwd := scanHead(s.Path, int64(len(head)), wantPrompt, in.StartedAt.IsZero(), in.Project == "")
+		prompt, promptAt, first, cwd := scanHead(s.Path, int64(len(head)), wantPrompt, in.StartedAt.IsZero(), in.Project == "")
 		if wantPrompt && prompt != "" {
-			in.FirstPrompt = prompt
+			in.FirstPrompt, in.promptAt, in.media = prompt, promptAt, ""
 		}
 		if in.StartedAt.IsZero() {
 			in.StartedAt = first
@@ -121,6 +140,7 @@ func Lite(s *Session) (*Info, error) {
 	}
 
 	var custom, ai, lastPrompt, summary string
+	var customAt, aiAt, lastPromptAt, summaryAt lineRef
 	var lastTime time.Time
 	for _, pl := range tailLines {
 		e, line := &pl.e, pl.raw
@@ -139,35 +159,38 @@ func Lite(s *Session) (*Info, error) {
 		switch e.Type {
 		case "custom-title":
 			if t := reader.StringField(line, "customTitle"); t != "" {
-				custom = t
+				custom, customAt = t, pl.at
 			}
 		case "ai-title":
 			if t := reader.StringField(line, "aiTitle"); t != "" {
-				ai = t
+				ai, aiAt = t, pl.at
 			}
 		case "last-prompt":
 			if t := reader.StringField(line, "lastPrompt"); t != "" {
-				lastPrompt = t
+				lastPrompt, lastPromptAt = t, pl.at
 			}
 		case "summary":
 			if t := reader.StringField(line, "summary"); t != "" {
-				summary = t
+				summary, summaryAt = t, pl.at
 			}
 		}
 	}
 	if custom == "" {
-		custom = customHead
+		custom, customAt = customHead, customHeadAt
 	}
 	if ai == "" {
-		ai = aiHead
+		ai, aiAt = aiHead, aiHeadAt
 	}
 	in.Empty = !conversation
-	for _, c := range []struct{ src, title string }{
-		{"custom-title", custom}, {"ai-title", ai}, {"last-prompt", lastPrompt},
-		{"summary", summary}, {"first-prompt", in.FirstPrompt},
+	for _, c := range []struct {
+		src, title string
+		at         lineRef
+	}{
+		{"custom-title", custom, customAt}, {"ai-title", ai, aiAt}, {"last-prompt", lastPrompt, lastPromptAt},
+		{"summary", summary, summaryAt}, {"first-prompt", in.FirstPrompt, in.promptAt},
 	} {
 		if t := reader.OneLine(c.title); t != "" {
-			in.Title, in.TitleSource = t, c.src
+			in.Title, in.TitleSource, in.titleAt = t, c.src, c.at
 			break
 		}
 	}
@@ -240,15 +263,15 @@ func Start(s *Session) (time.Time, string, error) {
 // firstPromptScanLimit bytes; a time or cwd is looked for only in lines
 // that start less than startScanLimit past the head, whatever their
 // length (a first line of 5 MiB, a big hook output, is read whole).
-func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prompt string, first time.Time, cwd string) {
+func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prompt string, promptAt lineRef, first time.Time, cwd string) {
 	f, err := reader.OpenFile(path)
 	if err != nil {
-		return "", first, ""
+		return "", promptAt, first, ""
 	}
 	defer f.Close()
 	src, err := f.Section(0, firstPromptScanLimit)
 	if err != nil {
-		return "", first, ""
+		return "", promptAt, first, ""
 	}
 	defer src.Close()
 	r := reader.New(src, reader.Options{KeepRaw: wantPrompt})
@@ -269,27 +292,36 @@ func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prom
 		if wantPrompt && prompt == "" && e.Type == "user" {
 			// Only a prompt a person typed: a local command or bash input
 			// before it was the head's fallback already.
-			if label, typed := firstPromptTyped([]parsedLine{{e, e.Raw}}); typed {
-				prompt = label
+			if label, typed := firstPromptTyped([]parsedLine{{e: e, raw: e.Raw}}); typed {
+				prompt, promptAt = label, lineRef{e.Offset, int64(e.Size)}
 			}
 		}
 	}
-	return prompt, first, cwd
+	return prompt, promptAt, first, cwd
 }
 
 // parsedLine is a line of a head or tail read with its envelope.
 type parsedLine struct {
 	e   reader.Entry
 	raw []byte
+	at  lineRef
 }
 
 // parseLines parses the lines that are well-formed objects; the others
 // (cut at a read edge, or broken) are left out.
-func parseLines(lines [][]byte) []parsedLine {
+func parseLines(lines [][]byte) []parsedLine { return parseLinesAt(lines, nil, 0) }
+
+// parseLinesAt is parseLines of lines cut from buf (completeLines), which
+// was read at offset at of its file: each line says where it lies.
+func parseLinesAt(lines [][]byte, buf []byte, at int64) []parsedLine {
 	out := make([]parsedLine, 0, len(lines))
 	for _, l := range lines {
 		if e, ok := reader.ParseLine(l); ok {
-			out = append(out, parsedLine{e, l})
+			pl := parsedLine{e: e, raw: l}
+			if buf != nil {
+				pl.at = lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}
+			}
+			out = append(out, pl)
 		}
 	}
 	return out
@@ -299,28 +331,38 @@ func parseLines(lines [][]byte) []parsedLine {
 // no longer than n, tail is nil and head is the whole file.
 // A compressed file (.jsonl.zst) is read as the text it holds.
 func readHeadTail(path string, n int) (head, tail []byte, err error) {
+	head, tail, _, err = readHeadTailAt(path, n)
+	return head, tail, err
+}
+
+// readHeadTailAt is readHeadTail that also says at which offset of the
+// text head and tail begin (past a byte order mark).
+func readHeadTailAt(path string, n int) (head, tail []byte, at [2]int64, err error) {
 	f, err := reader.OpenFile(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, at, err
 	}
 	defer f.Close()
 	size, err := f.Size()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, at, err
 	}
 	head = make([]byte, min(int64(n), size))
 	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
-		return nil, nil, err
+		return nil, nil, at, err
 	}
-	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
+	if h, ok := bytes.CutPrefix(head, []byte{0xEF, 0xBB, 0xBF}); ok {
+		head, at[0] = h, 3
+	}
 	if size <= int64(n) {
-		return head, nil, nil
+		return head, nil, at, nil
 	}
 	tail = make([]byte, n)
 	if _, err := f.ReadAt(tail, size-int64(n)); err != nil && err != io.EOF {
-		return nil, nil, err
+		return nil, nil, at, err
 	}
-	return head, tail, nil
+	at[1] = size - int64(n)
+	return head, tail, at, nil
 }
 
 // liteOrphan is Lite for a session whose main transcript is gone: what its

@@ -74,7 +74,10 @@ func Subagents(files []Agent, in *Info) int {
 		}
 	}
 	if in != nil && strings.HasPrefix(in.Version, "1.0.") && in.Path != "" {
-		n += inlineSidechains(in.Path)
+		if !in.inlineKnown {
+			in.inline, in.inlineKnown = inlineSidechains(in.Path), true
+		}
+		n += in.inline
 	}
 	return n
 }

@@ -7,13 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
+	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
@@ -114,6 +117,8 @@ type Finder struct {
 	// CLAUDE_CONFIG_DIR entry that is not there): looking a session up
 	// fails with it, reading a file or standard input does not.
 	RootsErr error
+	// Cache keeps the rows of List (nil: none).
+	Cache *cache.Store
 
 	mu      sync.Mutex
 	orphans sync.Once
@@ -313,19 +318,40 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 	}
 	var out []*Session
 	mains := map[string]bool{}
-	var folders []string
+	var folders, names []string
 	for _, e := range ents {
 		name := e.Name()
 		if e.IsDir() && IsSessionID(name) {
 			folders = append(folders, name)
 			continue
 		}
-		if !isSessionName(name) {
-			continue
+		if isSessionName(name) {
+			names = append(names, name)
 		}
+	}
+	// The files are stat'ed in parallel (thousands of sessions in a
+	// folder), then taken in order, warnings too.
+	type stat struct {
+		st   os.FileInfo
+		err  error
+		size int64
+	}
+	stats := make([]stat, len(names))
+	parallel(len(names), func(i int) {
+		p := filepath.Join(dir, names[i])
+		st, err := os.Stat(p) // follows a symlinked file; loops fail here
+		stats[i] = stat{st: st, err: err}
+		if err == nil && st.Mode().IsRegular() {
+			stats[i].size = st.Size()
+			if strings.HasSuffix(names[i], ".zst") {
+				stats[i].size = reader.TextSize(p, st.Size())
+			}
+		}
+	})
+	for i, name := range names {
 		id, _ := TranscriptStem(name)
 		p := filepath.Join(dir, name)
-		st, err := os.Stat(p) // follows a symlinked file; loops fail here
+		st, err := stats[i].st, stats[i].err
 		if err != nil {
 			warn("%s: %v", p, err)
 			continue
@@ -334,12 +360,8 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 			warn("%s: not a regular file, skipped", p)
 			continue
 		}
-		size := st.Size()
-		if strings.HasSuffix(name, ".zst") {
-			size = reader.TextSize(p, size)
-		}
 		mains[id] = true
-		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: size, Archived: root.Archive})
+		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: stats[i].size, Archived: root.Archive})
 	}
 	// A session folder without its main transcript: what Claude Code's
 	// cleanup leaves. Its subagent transcripts are the session.
@@ -358,6 +380,28 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 		}
 	}
 	return out
+}
+
+// parallel runs fn(0) … fn(n-1) on GOMAXPROCS goroutines (inline when n
+// is small).
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/64)
+	if workers < 2 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // isSessionName recognises <session-id>.jsonl and <session-id>.jsonl.zst.
@@ -599,6 +643,15 @@ var sessionIDField = regexp.MustCompile(`"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"`
 
 // headSessionID reads the sessionId recorded near the start of a file.
 func headSessionID(path string) string {
+	// Most first lines are short: the first 8 KiB first. A line found
+	// whole there is the one the whole head would give.
+	if head, _, err := readHeadTail(path, 8<<10); err == nil {
+		for _, line := range completeLines(head, true, false) {
+			if e, ok := reader.ParseLine(line); ok && e.SessionID != "" {
+				return e.SessionID
+			}
+		}
+	}
 	head, _, err := readHeadTail(path, liteBytes)
 	if err != nil {
 		return ""

@@ -18,8 +18,15 @@ func firstPrompt(lines []parsedLine) string {
 // firstPromptTyped is firstPrompt, and whether it is a prompt a person
 // typed (not a local command, bash input or media fallback).
 func firstPromptTyped(lines []parsedLine) (string, bool) {
-	fallback, media := "", ""
-	for _, pl := range lines {
+	label, typed, _ := firstPromptAt(lines)
+	return label, typed
+}
+
+// firstPromptAt is firstPromptTyped that also says which line the label
+// is read from (-1: none, or a media label).
+func firstPromptAt(lines []parsedLine) (string, bool, int) {
+	fallback, media, from := "", "", -1
+	for i, pl := range lines {
 		e := &pl.e
 		if e.Type != "user" || e.Meta || e.CompactSummary || e.Sidechain || e.Content&reader.HasToolResult != 0 {
 			continue
@@ -34,13 +41,13 @@ func firstPromptTyped(lines []parsedLine) (string, bool) {
 		label, _ := reader.PromptOf(reader.Texts(pl.raw))
 		switch {
 		case e.IsTypedPrompt():
-			return label, true
+			return label, true, i
 		case fallback == "":
-			fallback = label // a local command or bash input, or ""
+			fallback, from = label, i // a local command or bash input, or ""
 		}
 	}
 	if fallback != "" {
-		return fallback, false
+		return fallback, false, from
 	}
-	return media, false
+	return media, false, -1
 }

@@ -76,11 +76,37 @@ type Counter struct {
 	names   []string          // index 0 is ""
 	nameIdx map[string]int32
 	keepIDs bool
+	// anonLine is, for a row of lines with neither id, the line its run
+	// began at (its key): what a cache entry stores instead of the key.
+	anonLine map[hash128]int32
+	// unindexed: rows were appended without byMID and next (a file's
+	// rows from the cache, most often all its session has); index makes
+	// them before any lookup.
+	unindexed bool
 }
 
-// rows is a growing list of rows in blocks: growing never copies the rows
-// already there, so a history of a million responses costs its rows and
-// not twice as much while the list grows.
+// index makes byMID and the next links of rows appended unindexed, as put
+// would have made them.
+func (c *Counter) index() {
+	c.unindexed = false
+	for n := range int32(c.rows.len()) {
+		r := c.rows.at(n)
+		r.next = -1
+		if head, ok := c.byMID[r.mid]; ok {
+			last := head
+			for c.rows.at(last).next >= 0 {
+				last = c.rows.at(last).next
+			}
+			c.rows.at(last).next = n
+		} else {
+			c.byMID[r.mid] = n
+		}
+	}
+}
+
+// rows is a growing list of rows in blocks: growing copies at most the
+// first block's rows, so a history of a million responses costs its rows
+// and not twice as much while the list grows.
 type rows struct {
 	blocks [][]row
 	n      int
@@ -88,13 +114,27 @@ type rows struct {
 
 const rowBlock = 1024
 
+// reserve makes room for n rows in an empty list's first block.
+func (rs *rows) reserve(n int) {
+	if rs.n == 0 && len(rs.blocks) == 0 && n > 0 {
+		rs.blocks = append(rs.blocks, make([]row, 0, min(n, rowBlock)))
+	}
+}
+
 func (rs *rows) at(i int32) *row { return &rs.blocks[i/rowBlock][i%rowBlock] }
 
 func (rs *rows) len() int { return rs.n }
 
 func (rs *rows) add(r row) int32 {
-	if rs.n%rowBlock == 0 {
-		rs.blocks = append(rs.blocks, make([]row, 0, rowBlock))
+	if rs.n%rowBlock == 0 && (rs.n > 0 || len(rs.blocks) == 0) {
+		// The first block starts small and grows by doubling (most files
+		// of a history hold a few responses: a subagent's, one per
+		// counter); the next ones are whole.
+		size := rowBlock
+		if rs.n == 0 {
+			size = 8
+		}
+		rs.blocks = append(rs.blocks, make([]row, 0, size))
 	}
 	b := &rs.blocks[len(rs.blocks)-1]
 	*b = append(*b, r)
@@ -183,6 +223,7 @@ func NewCounter() *Counter { return newCounter(true) }
 func (c *Counter) Grow(n int) {
 	if len(c.byMID) == 0 {
 		c.byMID = make(map[hash128]int32, n)
+		c.rows.reserve(n)
 	}
 }
 
@@ -247,6 +288,7 @@ func (f *File) Add(e *reader.Entry) {
 	} else {
 		if !f.anonSeen || e.Usage != f.anonUsage {
 			f.anonKey = anonKey(f.src.Path, e.Line)
+			f.c.noteAnon(f.anonKey.mid, int32(e.Line))
 		}
 		f.anonSeen, f.anonUsage = true, e.Usage
 		k = f.anonKey
@@ -281,11 +323,32 @@ func (f *File) inlineAgent(e *reader.Entry) string {
 	return reader.InlineAgentID(root)
 }
 
+// noteAnon records the line a run of anonymous lines began at.
+func (c *Counter) noteAnon(mid hash128, line int32) {
+	if c.anonLine == nil {
+		c.anonLine = map[hash128]int32{}
+	}
+	c.anonLine[mid] = line
+}
+
+// restore adds a row read back from a cache entry; false when the
+// counter already has its key (the entry is not one a counter made).
+func (c *Counter) restore(k key, in row, id ids) bool {
+	if _, seen := c.find(k); seen {
+		return false
+	}
+	c.put(k, in, id)
+	return true
+}
+
 // find looks a fingerprint up. A line without requestId belongs to the
 // first response of its message.id; a line with one joins the response
 // with the same requestId, or a first response that has none yet, but
 // never one that has another requestId.
 func (c *Counter) find(k key) (int32, bool) {
+	if c.unindexed {
+		c.index()
+	}
 	head, ok := c.byMID[k.mid]
 	if !ok {
 		return -1, false
@@ -365,6 +428,7 @@ func (c *Counter) put(k key, in row, id ids) {
 // added after this counter's: a response both have is counted once, and
 // stays with the session that was added first.
 func (c *Counter) Merge(o *Counter) {
+	c.Grow(o.rows.len())
 	remap := make([]int32, len(o.names))
 	for i, s := range o.names {
 		remap[i] = c.name(s)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
@@ -17,6 +18,9 @@ type Input struct {
 	Agents  []session.Agent
 	Project string    // the first cwd in the main file ("" if none; --by project then groups by the folder's name)
 	Started time.Time // the first timestamp in the main file (zero if none); orders sessions so that a resumed session's replayed lines belong to the original
+	// startKnown: Project and Started were read (or come from the cache),
+	// so the main file's cache entry can keep them.
+	startKnown bool
 }
 
 // Window keeps only responses whose time is inside it (zero: unbounded).
@@ -44,7 +48,7 @@ type Report struct {
 	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
 	buckets   []bucket          // totals by session, agent and model, in the order first met
 	bucketAt  map[bucketKey]int
-	slots     []slotTotal // totals by quarter hour (addSlot), in the order first met
+	slots     []slotTotal // totals by quarter hour (addSlotPriced), in the order first met
 	slotAt    map[int64]int
 
 	// Zone is the time zone of the hour, day, week, month and block
@@ -82,20 +86,20 @@ type Group struct {
 // once across all of them), keeps the responses inside w, and totals them.
 // Report.Responses lists every counted response.
 func Build(inputs []Input, prices *Prices, w Window, o ReadOptions) *Report {
-	return build(inputs, prices, w, o.reader(), o.OnError, true)
+	return build(inputs, prices, w, o.reader(), o.Cache, o.OnError, true)
 }
 
 // BuildTotals is Build for a report that prints totals and groups only:
 // Report.Responses and SessionReport.Responses stay empty, and a response
 // costs a fixed-size row while the sessions are read, not its ids.
 func BuildTotals(inputs []Input, prices *Prices, w Window, o ReadOptions) *Report {
-	return build(inputs, prices, w, o.reader(), o.OnError, false)
+	return build(inputs, prices, w, o.reader(), o.Cache, o.OnError, false)
 }
 
 // Count is Build with detail (every response listed, with its ids), else
 // BuildTotals.
 func Count(inputs []Input, prices *Prices, w Window, o ReadOptions, detail bool) *Report {
-	return build(inputs, prices, w, o.reader(), o.OnError, detail)
+	return build(inputs, prices, w, o.reader(), o.Cache, o.OnError, detail)
 }
 
 // ReadOptions say how a report reads its files.
@@ -110,6 +114,8 @@ type ReadOptions struct {
 	Strict bool
 	// Stdin is read for the session path "-" (default os.Stdin).
 	Stdin io.Reader
+	// Cache holds what earlier runs counted of each file (nil: none).
+	Cache *cache.Store
 }
 
 func (o ReadOptions) reader() reader.Options {
@@ -120,14 +126,18 @@ func (o ReadOptions) reader() reader.Options {
 	return ro
 }
 
-func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr func(path string, err error), detail bool) *Report {
+func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *cache.Store, onErr func(path string, err error), detail bool) *Report {
+	if o.Want == nil { // --strict: every line validated; the cache holds the issues of the lines a counter wants
+		store = nil
+	}
+	defer store.Flush()
 	sorted := byStart(inputs)
 	all := make([]int, len(sorted))
 	for i := range all {
 		all[i] = i
 	}
 	if detail {
-		return buildGroups(sorted, [][]int{all}, prices, w, o, onErr, true)
+		return buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, true)
 	}
 	// Claude Code resumes and forks a session within its project folder,
 	// so responses are deduplicated a folder at a time and a folder's
@@ -135,10 +145,10 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, onErr fun
 	// largest folder, not the whole history. A message.id met in two
 	// folders (a folder renamed, a session copied) would make that
 	// inexact: then the report is made again with one table.
-	if rep := buildGroups(sorted, byFolder(sorted), prices, w, o, onErr, false); rep != nil {
+	if rep := buildGroups(sorted, byFolder(sorted), prices, w, o, store, onErr, false); rep != nil {
 		return rep
 	}
-	return buildGroups(sorted, [][]int{all}, prices, w, o, onErr, false)
+	return buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, false)
 }
 
 // byStart is a copy of inputs in the order they are counted: by start.
@@ -190,7 +200,7 @@ func byFolder(sorted []Input) [][]int {
 // and errors of the sessions are given to o.OnIssue and onErr at the end,
 // in start order whatever the groups: the same warnings in the same order
 // in every kind of report, and none twice when the report is made again.
-func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, onErr func(path string, err error),
+func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, store *cache.Store, onErr func(path string, err error),
 	detail bool) *Report {
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, Estimated: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
 	rep.Sessions = make([]*SessionReport, len(sorted))
@@ -209,7 +219,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 
 	var c *Counter
 	var members []int
-	read := readInOrder(sorted, order, o, detail)
+	read := readInOrder(sorted, order, o, store, detail)
 	for k, i := range order {
 		one := read(k)
 		sr := rep.Sessions[i]
@@ -301,7 +311,7 @@ type fileErr struct {
 // so that a few counters exist at once, however many sessions, and a
 // slow session does not stall the rest. Sessions are taken in order so
 // that a replayed response stays with the original.
-func readInOrder(sorted []Input, order []int, o reader.Options, detail bool) func(k int) *readSession {
+func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Store, detail bool) func(k int) *readSession {
 	n := len(order)
 	out := make([]readSession, n)
 	done := make([]chan struct{}, n)
@@ -341,6 +351,14 @@ func readInOrder(sorted []Input, order []int, o reader.Options, detail bool) fun
 					// Every line is parsed until the first timestamp and
 					// cwd are found: those lines may be none a counter needs.
 					so.Want = func(line []byte) bool { return rs.firstTime.IsZero() || rs.firstCWD == "" || want(line) }
+				}
+				if !stdin {
+					var issues []reader.Issue
+					rs.c, issues, rs.errs = countSession(sorted[i], o, store, detail)
+					if o.OnIssue != nil {
+						rs.issues = issues
+					}
+					return
 				}
 				ReadSession(rs.c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
 					if rs.firstID == "" {
@@ -435,13 +453,15 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 		first := len(rep.buckets)
 		for _, k := range kept[start:end] {
 			r := c.response(k)
-			if _, ok, est := rep.Prices.price(&r); !ok {
+			// Priced once, counted three times.
+			cost, ok, est := rep.Prices.price(&r)
+			if !ok {
 				rep.Unpriced[r.Model]++
 			} else if est {
 				rep.Estimated[r.Model]++
 			}
-			rep.bucket(bucketKey{si, r.AgentID, r.Model}).Add(&r, rep.Prices)
-			rep.addSlot(&r)
+			rep.bucket(bucketKey{si, r.AgentID, r.Model}).addPriced(&r, cost, ok, est)
+			rep.addSlotPriced(&r, cost, ok, est)
 			if r.Time.After(sr.Last) {
 				sr.Last = r.Time
 			}
@@ -474,7 +494,7 @@ func groupMerge(m map[string]*Total, key string, t Total) {
 
 // bucketKey is the finest grouping a report keeps once a table is
 // dropped: GroupBy sums buckets. Times are kept apart, by quarter hour
-// across sessions (addSlot).
+// across sessions (addSlotPriced).
 type bucketKey struct {
 	session      int // index in Report.Sessions
 	agent, model string

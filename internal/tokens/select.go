@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -20,6 +21,9 @@ type Selection struct {
 	// Since skips, when no argument names sessions, the files last
 	// written before it: they hold nothing in the window.
 	Since time.Time
+	// Cache gives the project and start of each unchanged main file
+	// (nil: each file's head is read).
+	Cache *cache.Store
 }
 
 // Inputs resolves the session arguments, or lists every session under the
@@ -69,13 +73,15 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 			defer func() { <-sem; wg.Done() }()
 			in := &all[i]
 			in.Agents = finder.Agents(s)
-			if started, project, err := session.Start(s); err == nil {
+			if started, project, ok := cachedStart(sel.Cache, s); ok {
+				in.Project, in.Started, in.startKnown = project, started, true
+			} else if started, project, err := session.Start(s); err == nil {
 				// As ls and show give them: the first cwd and timestamp of
 				// the main file, none when no line has one. No skip when
 				// the first timestamp is after --until: entries are not
 				// always in time order (clock changes, merged files), and
 				// the window is applied to each response.
-				in.Project, in.Started = project, started
+				in.Project, in.Started, in.startKnown = project, started, true
 			}
 		}()
 	}

@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
@@ -22,6 +23,10 @@ type SessionStats struct {
 // `cctx tokens <session>` counts it.
 func Stats(finder *session.Finder, ss []*session.Session, o ReadOptions) []SessionStats {
 	out := make([]SessionStats, len(ss))
+	var store *cache.Store
+	if !o.Strict { // --strict validates every line: no cache (as tokens)
+		store = o.Cache.Sub("stats")
+	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, s := range ss {
@@ -29,16 +34,106 @@ func Stats(finder *session.Finder, ss []*session.Session, o ReadOptions) []Sessi
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = sessionStats(finder, s, o)
+			out[i] = cachedStats(finder, s, o, store)
 		}()
 	}
 	wg.Wait()
+	store.Flush()
 	return out
 }
 
-func sessionStats(finder *session.Finder, s *session.Session, o ReadOptions) SessionStats {
-	var st SessionStats
+// cachedStats is sessionStats from the cache while the session's files
+// (its main file and every subagent file) are all unchanged; a session
+// with any file changed, added or gone is read again whole.
+func cachedStats(finder *session.Finder, s *session.Session, o ReadOptions, store *cache.Store) SessionStats {
+	if store == nil || s.Orphan || s.Path == session.StdinPath {
+		return sessionStats(finder, s, finder.Agents(s), o)
+	}
 	agents := finder.Agents(s)
+	if e, st := store.Lookup(s.ProjectDir, s.Path); st == cache.Same {
+		if got, ok := statsFrom(e.Data, s, agents); ok {
+			return got
+		}
+	}
+	var errs int
+	so := o
+	so.OnError = func(path string, err error) {
+		errs++
+		if o.OnError != nil {
+			o.OnError(path, err)
+		}
+	}
+	var issues []reader.Issue
+	so.OnIssue = func(is reader.Issue) { issues = append(issues, is) }
+	got := sessionStats(finder, s, agents, so)
+	if o.OnIssue != nil {
+		for _, is := range issues {
+			o.OnIssue(is)
+		}
+	}
+	// Only a session read without a problem is kept: a line skipped or a
+	// file unreadable is said again on every run.
+	if errs == 0 && len(issues) == 0 {
+		if data, ok := encodeStats(got, agents); ok {
+			if e, ok := cache.Stamp(s.Path, s.Size, 0, data); ok {
+				store.Put(s.ProjectDir, e)
+				return got
+			}
+		}
+	}
+	store.Forget(s.ProjectDir, s.Path)
+	return got
+}
+
+const statsFormat = 1
+
+// encodeStats is a session's counts with the stamp of each subagent file
+// they were read from.
+func encodeStats(st SessionStats, agents []session.Agent) ([]byte, bool) {
+	var e cache.Encoder
+	e.Uvarint(statsFormat)
+	e.Uvarint(uint64(len(agents)))
+	for _, a := range agents {
+		ae, ok := cache.Stamp(a.Path, a.Size, 0, nil)
+		if !ok {
+			return nil, false
+		}
+		e.String(a.Path)
+		e.Varint(ae.Size)
+		e.Varint(ae.ModTime)
+		e.Uvarint(ae.Inode)
+		e.Uvarint(uint64(ae.Head))
+		e.Uvarint(uint64(ae.Tail))
+	}
+	e.Varint(int64(st.Prompts))
+	e.Varint(int64(st.APICalls))
+	e.Varint(st.Tokens)
+	return e.Buf(), true
+}
+
+// statsFrom is a session's counts from its cache entry, when its subagent
+// files are the same ones, each unchanged.
+func statsFrom(data []byte, s *session.Session, agents []session.Agent) (SessionStats, bool) {
+	d := cache.NewDecoder(data)
+	if d.Uvarint() != statsFormat || d.Uvarint() != uint64(len(agents)) {
+		return SessionStats{}, false
+	}
+	st := SessionStats{Size: s.Size}
+	for _, a := range agents {
+		ae := &cache.Entry{Path: d.String(), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
+			Head: uint32(d.Uvarint()), Tail: uint32(d.Uvarint())}
+		ae.Offset = ae.Size
+		if d.Err() != nil || ae.Path != a.Path || ae.Size != a.Size || cache.Check(a.Path, ae) != cache.Same {
+			return SessionStats{}, false
+		}
+		st.Size += a.Size
+	}
+	st.Prompts, st.APICalls, st.Tokens = int(d.Varint()), int(d.Varint()), d.Varint()
+	return st, d.Err() == nil && d.Len() == 0
+}
+
+func sessionStats(finder *session.Finder, s *session.Session, agents []session.Agent, o ReadOptions) SessionStats {
+	var st SessionStats
 	st.Size = s.Size
 	for _, a := range agents {
 		st.Size += a.Size

@@ -69,6 +69,12 @@ func (t Total) MarshalJSON() ([]byte, error) {
 
 // Add counts one response, priced with p (nil: no prices).
 func (t *Total) Add(r *Response, p *Prices) {
+	cost, ok, est := p.price(r)
+	t.addPriced(r, cost, ok, est)
+}
+
+// addPriced counts one response whose price is known (Prices.price).
+func (t *Total) addPriced(r *Response, cost float64, priced, est bool) {
 	u := r.Usage
 	t.Input += u.Input
 	t.Output += u.Output
@@ -83,7 +89,7 @@ func (t *Total) Add(r *Response, p *Prices) {
 	if r.StreamingStart {
 		t.OutputUnderstated++
 	}
-	if cost, ok, est := p.price(r); ok {
+	if priced {
 		t.pico += int64(math.Round(cost * 1e12))
 		t.Cost = float64(t.pico) / 1e12
 		if est {

@@ -8,7 +8,7 @@ import (
 )
 
 // Time windows: a report keeps its totals by quarter hour across sessions
-// (addSlot: a few thousand a year of use, whatever the sessions), and
+// (addSlotPriced: a few thousand a year of use, whatever the sessions), and
 // every time grouping is a union of quarter hours. Every time
 // zone in use today is a whole number of quarter hours from UTC (India
 // +5:30, Nepal +5:45, Chatham +12:45), and daylight saving changes at a
@@ -55,8 +55,9 @@ type slotTotal struct {
 	first, last int64 // the earliest and latest response, in Unix milliseconds
 }
 
-// addSlot counts a response in its quarter hour.
-func (r *Report) addSlot(resp *Response) {
+// addSlotPriced counts a response in its quarter hour.
+// Its price is known (Prices.price).
+func (r *Report) addSlotPriced(resp *Response, cost float64, priced, est bool) {
 	if r.slotAt == nil {
 		r.slotAt = map[int64]int{}
 	}
@@ -68,7 +69,7 @@ func (r *Report) addSlot(resp *Response) {
 		r.slots = append(r.slots, slotTotal{slot: slot})
 	}
 	st := &r.slots[i]
-	st.total.Add(resp, r.Prices)
+	st.total.addPriced(resp, cost, priced, est)
 	if slot == noSlot {
 		return
 	}

@@ -490,7 +490,7 @@ func TestCaps(t *testing.T) {
 	if n := strings.Count(page, "line of output"); n > 80 {
 		t.Errorf("%d lines of a 2,000-line result kept with a 1 KB cap", n)
 	}
-	if !strings.Contains(page, "cut here: 28.3 KB more in 1,934 lines (the export keeps 1000 B of each)") {
+	if !strings.Contains(page, "cut here: 28.3 KiB more in 1,934 lines (the export keeps 1000 B of each)") {
 		t.Errorf("no note where the result was cut")
 	}
 	page, _ = export(t, doc, src, Options{Format: HTML, MaxImage: 1000})

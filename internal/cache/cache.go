@@ -1,0 +1,479 @@
+// Package cache keeps, for each transcript, a summary that a command can
+// use instead of reading the file again: one flat, versioned binary file
+// per project folder under Dir.
+//
+// The cache is never trusted: an entry is used only when the file's path,
+// size, modification time and inode are the ones recorded and a hash of
+// its first 4 KiB and of the 4 KiB before the recorded offset still match
+// (State Same); a file that only grew (same inode, same hashes) is read
+// from the recorded offset on (Grown); anything else is read whole (Miss).
+// A cache file that is corrupt, truncated, of another version or
+// unreadable is ignored (a note under -v) and rebuilt. Writes go to a
+// temporary file renamed over the old one, so that two processes at once
+// leave one or the other whole; a directory that cannot be written only
+// costs speed.
+//
+// What an entry holds (Entry.Data) is its user's: this package never
+// looks inside it.
+package cache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+)
+
+// Version is the format of the cache files; a file of another version is
+// ignored. Bump it whenever the layout of a file or of an Entry.Data
+// changes meaning.
+const Version = 1
+
+var magic = [8]byte{'C', 'C', 'T', 'X', 'C', 'A', 'C', 'H'}
+
+// HashBytes is how many bytes the head hash and the tail hash cover.
+const HashBytes = 4096
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Dir is the cache directory: $CCTX_CACHE_DIR, else cctx under the user's
+// cache directory (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux
+// and the BSDs, ~/Library/Caches on macOS, %LocalAppData% on Windows),
+// found through getenv and home so that a caller with its own environment
+// (a test) gets its own directory.
+func Dir(getenv func(string) string, home string) (string, error) {
+	if d := getenv("CCTX_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	var base string
+	switch runtime.GOOS {
+	case "windows", "plan9", "ios", "android":
+		b, err := os.UserCacheDir()
+		if err != nil {
+			return "", err
+		}
+		base = b
+	case "darwin":
+		base = filepath.Join(home, "Library", "Caches")
+	default:
+		base = getenv("XDG_CACHE_HOME")
+		if !filepath.IsAbs(base) {
+			base = filepath.Join(home, ".cache")
+		}
+	}
+	if home == "" && !filepath.IsAbs(base) || base == "" {
+		return "", errors.New("no home directory for the cache")
+	}
+	return filepath.Join(base, "cctx"), nil
+}
+
+// Disabled reports whether CCTX_NO_CACHE asks for no cache.
+func Disabled(getenv func(string) string) bool {
+	v := getenv("CCTX_NO_CACHE")
+	return v != "" && v != "0"
+}
+
+// Entry is what the cache knows about one file.
+type Entry struct {
+	Path    string
+	Size    int64 // the file's size when it was read: Offset
+	ModTime int64 // nanoseconds since 1970
+	Inode   uint64
+	Offset  int64 // bytes read, up to the end of the last whole line
+	Lines   int64 // lines up to Offset
+	Head    uint32
+	Tail    uint32
+	Data    []byte // its user's summary of the file up to Offset
+}
+
+// State says what an entry still describes of its file.
+type State int
+
+const (
+	// Miss: no entry, or the file changed: read it whole.
+	Miss State = iota
+	// Same: the file is the one the entry describes.
+	Same
+	// Grown: the file is the entry's with lines appended: read it from
+	// Entry.Offset on.
+	Grown
+)
+
+// Store is the cache of one run: folder files are loaded when first asked
+// for, and Flush writes back the ones that changed.
+type Store struct {
+	dir  string
+	note func(format string, args ...any)
+	cwd  string // relative paths are made absolute from it: one folder, one file
+
+	mu      sync.Mutex
+	folders map[string]*folder
+}
+
+type folder struct {
+	once    sync.Once
+	file    string // the cache file
+	key     string // the project folder
+	mu      sync.Mutex
+	entries map[string]*Entry
+	used    map[string]bool  // paths looked up or put in this run
+	checked map[string]State // what Check said of an entry in this run
+	dirty   bool
+}
+
+// Open returns the store in dir (created when first written). note
+// receives what went wrong with it (nil: nothing is said).
+func Open(dir string, note func(format string, args ...any)) *Store {
+	if note == nil {
+		note = func(string, ...any) {}
+	}
+	cwd, _ := os.Getwd()
+	return &Store{dir: dir, note: note, cwd: cwd, folders: map[string]*folder{}}
+}
+
+func (s *Store) abs(p string) string {
+	if filepath.IsAbs(p) || s.cwd == "" {
+		return p
+	}
+	return filepath.Join(s.cwd, p)
+}
+
+// Sub is a store of its own in the directory name under s's, for
+// another kind of entry (nil for nil).
+func (s *Store) Sub(name string) *Store {
+	if s == nil {
+		return nil
+	}
+	return Open(filepath.Join(s.dir, name), s.note)
+}
+
+// Dir is the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// fileOf names the cache file of a project folder.
+func (s *Store) fileOf(key string) string { return FileOf(s.dir, key) }
+
+// FileOf is the cache file in dir of the project folder key.
+func FileOf(dir, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(dir, fmt.Sprintf("v%d", Version), hex.EncodeToString(sum[:12])+".bin")
+}
+
+func (s *Store) folder(key string) *folder {
+	key = s.abs(key)
+	s.mu.Lock()
+	f, ok := s.folders[key]
+	if !ok {
+		f = &folder{file: s.fileOf(key), key: key, used: map[string]bool{}, checked: map[string]State{}}
+		s.folders[key] = f
+	}
+	s.mu.Unlock()
+	f.once.Do(func() {
+		entries, err := load(f.file, key)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.note("cache: ignoring %s: %v", f.file, err)
+		}
+		if entries == nil {
+			entries = map[string]*Entry{}
+		}
+		f.entries = entries
+	})
+	return f
+}
+
+// Lookup finds the entry of the file at path, in the cache of the project
+// folder key, and checks it against the file. The entry is nil with Miss.
+func (s *Store) Lookup(key, path string) (*Entry, State) {
+	if s == nil {
+		return nil, Miss
+	}
+	f := s.folder(key)
+	path = s.abs(path)
+	f.mu.Lock()
+	e := f.entries[path]
+	f.used[path] = true
+	st, checked := f.checked[path]
+	f.mu.Unlock()
+	if e == nil {
+		return nil, Miss
+	}
+	if !checked { // once a run: tokens looks a main file up twice
+		st = Check(path, e)
+		f.mu.Lock()
+		if f.entries[path] == e {
+			f.checked[path] = st
+		}
+		f.mu.Unlock()
+	}
+	return e, st
+}
+
+// Put records a new entry for the file at path (Stamp makes its fields).
+func (s *Store) Put(key string, e *Entry) {
+	if s == nil {
+		return
+	}
+	f := s.folder(key)
+	e.Path = s.abs(e.Path)
+	f.mu.Lock()
+	f.entries[e.Path] = e
+	f.used[e.Path] = true
+	f.checked[e.Path] = Same // stamped from the file as it is
+	f.dirty = true
+	f.mu.Unlock()
+}
+
+// Forget drops the entry of a file that could not be cached this time.
+func (s *Store) Forget(key, path string) {
+	if s == nil {
+		return
+	}
+	f := s.folder(key)
+	path = s.abs(path)
+	f.mu.Lock()
+	if _, ok := f.entries[path]; ok {
+		delete(f.entries, path)
+		delete(f.checked, path)
+		f.dirty = true
+	}
+	f.mu.Unlock()
+}
+
+// Flush writes each folder file that changed. Entries of files not used
+// in this run are kept while their file exists. A write that fails is
+// noted and costs only speed.
+func (s *Store) Flush() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range s.folders {
+		f.mu.Lock()
+		if f.dirty {
+			for p := range f.entries {
+				if !f.used[p] {
+					if _, err := os.Lstat(p); err != nil {
+						delete(f.entries, p)
+					}
+				}
+			}
+			if err := write(f.file, f.key, f.entries); err != nil {
+				s.note("cache: cannot write %s: %v", f.file, err)
+			}
+			f.dirty = false
+		}
+		f.mu.Unlock()
+	}
+}
+
+// Check compares an entry with the file at path now.
+func Check(path string, e *Entry) State {
+	fh, err := os.Open(path)
+	if err != nil {
+		return Miss
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return Miss
+	}
+	if inode(st) != e.Inode || st.Size() < e.Offset {
+		return Miss
+	}
+	head, tail, err := hashes(fh, e.Offset)
+	if err != nil || head != e.Head || tail != e.Tail {
+		return Miss
+	}
+	if st.Size() == e.Size && st.ModTime().UnixNano() == e.ModTime {
+		return Same
+	}
+	if st.Size() > e.Offset {
+		return Grown
+	}
+	return Miss // same size, another time: rewritten
+}
+
+// zstdMagic starts a compressed transcript: its offsets are not the
+// file's, so it is not cached.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
+// Stamp makes the entry of a file read up to offset (lines lines), if the
+// file is still exactly that long: a file that changed while it was read,
+// or ends in a line not yet whole, or is compressed, is not cached
+// (ok false).
+func Stamp(path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() != offset {
+		return nil, false
+	}
+	var m [4]byte
+	if n, _ := fh.ReadAt(m[:], 0); n == 4 && bytes.Equal(m[:], zstdMagic) {
+		return nil, false
+	}
+	head, tail, err := hashes(fh, offset)
+	if err != nil {
+		return nil, false
+	}
+	return &Entry{Path: path, Size: st.Size(), ModTime: st.ModTime().UnixNano(), Inode: inode(st),
+		Offset: offset, Lines: lines, Head: head, Tail: tail, Data: data}, true
+}
+
+// hashBufs are the buffers of hashes: one a file, zeroed each time, was
+// much of what a warm run spent.
+var hashBufs = sync.Pool{New: func() any { return new([2 * HashBytes]byte) }}
+
+// hashes are the CRC-32C of the first HashBytes of the file (at most up
+// to offset) and of the HashBytes before offset.
+func hashes(r io.ReaderAt, offset int64) (head, tail uint32, err error) {
+	bp := hashBufs.Get().(*[2 * HashBytes]byte)
+	defer hashBufs.Put(bp)
+	buf := bp[:]
+	if offset <= 2*HashBytes {
+		b := buf[:offset]
+		if _, err := r.ReadAt(b, 0); err != nil {
+			return 0, 0, err
+		}
+		n := min(offset, HashBytes)
+		return crc32.Checksum(b[:n], castagnoli), crc32.Checksum(b[offset-n:], castagnoli), nil
+	}
+	h, t := buf[:HashBytes], buf[HashBytes:]
+	if _, err := r.ReadAt(h, 0); err != nil {
+		return 0, 0, err
+	}
+	if _, err := r.ReadAt(t, offset-HashBytes); err != nil {
+		return 0, 0, err
+	}
+	return crc32.Checksum(h, castagnoli), crc32.Checksum(t, castagnoli), nil
+}
+
+// The file: magic, version (u32), CRC-32C of the rest (u32), then the
+// project folder and the entries, as uvarint-prefixed strings and
+// varints.
+
+// load reads a folder file; entries is nil when there is none or it
+// cannot be used (err says why).
+func load(file, key string) (map[string]*Entry, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(b, key)
+}
+
+// Decode reads the entries of a cache file's bytes, which must be of this
+// version and of the project folder key.
+func Decode(b []byte, key string) (map[string]*Entry, error) {
+	if len(b) < 16 || !bytes.Equal(b[:8], magic[:]) {
+		return nil, errors.New("not a cctx cache file")
+	}
+	if v := binary.LittleEndian.Uint32(b[8:]); v != Version {
+		return nil, fmt.Errorf("version %d, not %d", v, Version)
+	}
+	if crc32.Checksum(b[16:], castagnoli) != binary.LittleEndian.Uint32(b[12:]) {
+		return nil, errors.New("checksum mismatch (truncated or corrupt)")
+	}
+	d := &Decoder{b: b[16:]}
+	if d.String() != key {
+		return nil, errors.New("written for another folder")
+	}
+	n := d.Uvarint()
+	if n > uint64(len(d.b)) {
+		return nil, errors.New("corrupt entry count")
+	}
+	entries := make(map[string]*Entry, n)
+	for range n {
+		e := &Entry{Path: decodePath(d, key), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
+			Offset: d.Varint(), Lines: d.Varint(), Head: uint32(d.Uvarint()), Tail: uint32(d.Uvarint())}
+		e.Data = d.Bytes()
+		if d.Err() != nil {
+			return nil, d.Err()
+		}
+		if e.Offset < 0 || e.Lines < 0 || e.Size != e.Offset {
+			return nil, errors.New("corrupt entry")
+		}
+		entries[e.Path] = e
+	}
+	if d.Err() == nil && len(d.b) != 0 {
+		return nil, errors.New("trailing bytes")
+	}
+	return entries, d.Err()
+}
+
+// Encode is the bytes of a cache file holding entries.
+func Encode(key string, entries map[string]*Entry) []byte {
+	var e Encoder
+	e.b = append(e.b, magic[:]...)
+	e.b = binary.LittleEndian.AppendUint32(e.b, Version)
+	e.b = append(e.b, 0, 0, 0, 0)
+	e.String(key)
+	e.Uvarint(uint64(len(entries)))
+	for _, x := range entries {
+		encodePath(&e, key, x.Path)
+		e.Varint(x.Size)
+		e.Varint(x.ModTime)
+		e.Uvarint(x.Inode)
+		e.Varint(x.Offset)
+		e.Varint(x.Lines)
+		e.Uvarint(uint64(x.Head))
+		e.Uvarint(uint64(x.Tail))
+		e.Bytes(x.Data)
+	}
+	binary.LittleEndian.PutUint32(e.b[12:], crc32.Checksum(e.b[16:], castagnoli))
+	return e.b
+}
+
+// A path inside the folder is stored as its rest (shorter), after a flag.
+func encodePath(e *Encoder, key, path string) {
+	r, ok := strings.CutPrefix(path, key+string(filepath.Separator))
+	e.Bool(ok)
+	if ok {
+		path = r
+	}
+	e.String(path)
+}
+
+func decodePath(d *Decoder, key string) string {
+	if d.Bool() {
+		return key + string(filepath.Separator) + d.String()
+	}
+	return d.String()
+}
+
+// write replaces file with the entries, through a temporary file renamed
+// over it.
+func write(file, key string, entries map[string]*Entry) error {
+	dir := filepath.Dir(file)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, filepath.Base(file)+".tmp*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(Encode(key, entries))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}

@@ -1,0 +1,189 @@
+package cache
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// line is one transcript-like line of n bytes, newline included.
+func line(c byte, n int) []byte { return append(bytes.Repeat([]byte{c}, n-1), '\n') }
+
+func TestCheck(t *testing.T) {
+	base := append(line('a', 5000), line('b', 6000)...)
+	tests := []struct {
+		name   string
+		change func(t *testing.T, path string)
+		want   State
+	}{
+		{"unchanged", func(*testing.T, string) {}, Same},
+		{"appended", func(t *testing.T, p string) { appendTo(t, p, line('c', 100)) }, Grown},
+		{"appended a part line", func(t *testing.T, p string) { appendTo(t, p, []byte("{\"x\"")) }, Grown},
+		{"truncated", func(t *testing.T, p string) { must(t, os.Truncate(p, 5000)) }, Miss},
+		{"touched only", func(t *testing.T, p string) { touch(t, p, time.Hour) }, Miss},
+		{"first 4 KiB rewritten", func(t *testing.T, p string) { rewriteAt(t, p, 10, "zz") }, Miss},
+		{"last 4 KiB rewritten", func(t *testing.T, p string) { rewriteAt(t, p, int64(len(base))-10, "zz") }, Miss},
+		{"last 4 KiB rewritten and grown", func(t *testing.T, p string) {
+			rewriteAt(t, p, int64(len(base))-10, "zz")
+			appendTo(t, p, line('c', 100))
+		}, Miss},
+		{"replaced by a copy", func(t *testing.T, p string) {
+			b, _ := os.ReadFile(p)
+			st, _ := os.Stat(p)
+			must(t, os.Remove(p))
+			keep := p + ".keep" // hold the old inode so the new file gets another
+			must(t, os.WriteFile(keep, nil, 0o600))
+			must(t, os.WriteFile(p, b, 0o600))
+			must(t, os.Chtimes(p, st.ModTime(), st.ModTime()))
+		}, Miss},
+		{"deleted", func(t *testing.T, p string) { must(t, os.Remove(p)) }, Miss},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.jsonl")
+			must(t, os.WriteFile(p, base, 0o600))
+			e, ok := Stamp(p, int64(len(base)), 2, []byte("data"))
+			if !ok {
+				t.Fatal("Stamp: not cached")
+			}
+			tt.change(t, p)
+			if got := Check(p, e); got != tt.want {
+				t.Errorf("Check = %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStampRefuses(t *testing.T) {
+	tests := []struct {
+		name   string
+		body   []byte
+		offset int64
+	}{
+		{"a line not yet whole", []byte("{}\n{\"a\""), 3},
+		{"compressed", append([]byte{0x28, 0xb5, 0x2f, 0xfd}, line('x', 10)...), 14},
+		{"changed while read", []byte("{}\n{}\n"), 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.jsonl")
+			must(t, os.WriteFile(p, tt.body, 0o600))
+			if _, ok := Stamp(p, tt.offset, 1, nil); ok {
+				t.Error("Stamp cached it")
+			}
+		})
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	e := &Entry{Path: "/p/s.jsonl", Size: 10, ModTime: 5, Inode: 7, Offset: 10, Lines: 2, Head: 1, Tail: 2, Data: []byte("xyz")}
+	good := Encode("/p", map[string]*Entry{e.Path: e})
+	got, err := Decode(good, "/p")
+	if err != nil || got[e.Path] == nil || string(got[e.Path].Data) != "xyz" || got[e.Path].Inode != 7 {
+		t.Fatalf("Decode(Encode) = %v, %v", got, err)
+	}
+	flip := func(i int) []byte { b := bytes.Clone(good); b[i] ^= 1; return b }
+	otherVersion := bytes.Clone(good)
+	otherVersion[8] = Version + 1
+	tests := []struct {
+		name, key string
+		b         []byte
+		want      string
+	}{
+		{"empty", "/p", nil, "not a cctx cache file"},
+		{"foreign", "/p", []byte("SQLite format 3\x00\x00\x00\x00"), "not a cctx cache file"},
+		{"other version", "/p", otherVersion, "version"},
+		{"truncated", "/p", good[:len(good)-1], "checksum"},
+		{"a bit flipped", "/p", flip(len(good) - 2), "checksum"},
+		{"another folder", "/q", good, "another folder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := Decode(tt.b, tt.key); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Decode err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// A cache that cannot be read or written costs only speed: Lookup
+// misses, Flush says why under -v.
+func TestStoreUnusable(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	must(t, os.WriteFile(blocker, []byte("x"), 0o600))
+	var notes []string
+	s := Open(filepath.Join(blocker, "cache"), func(f string, a ...any) { notes = append(notes, f) })
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	if _, st := s.Lookup(dir, p); st != Miss {
+		t.Errorf("Lookup = %d, want Miss", st)
+	}
+	e, _ := Stamp(p, 3, 1, nil)
+	s.Put(dir, e)
+	s.Flush()
+	if len(notes) == 0 {
+		t.Error("no note for a cache that cannot be written")
+	}
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	s := Open(cdir, nil)
+	e, _ := Stamp(p, 3, 1, []byte("d"))
+	s.Put(dir, e)
+	s.Flush()
+	s2 := Open(cdir, func(f string, a ...any) { t.Errorf(f, a...) })
+	got, st := s2.Lookup(dir, p)
+	if st != Same || string(got.Data) != "d" {
+		t.Errorf("Lookup = %v, %d", got, st)
+	}
+	// The entry of a deleted file is dropped at the next write.
+	must(t, os.Remove(p))
+	q := filepath.Join(dir, "t.jsonl")
+	must(t, os.WriteFile(q, []byte("{}\n"), 0o600))
+	s3 := Open(cdir, nil)
+	e, _ = Stamp(q, 3, 1, nil)
+	s3.Put(dir, e)
+	s3.Flush()
+	b, _ := os.ReadFile(s3.fileOf(dir))
+	entries, err := Decode(b, dir)
+	if err != nil || len(entries) != 1 || entries[q] == nil {
+		t.Errorf("after a deletion: %v, %v", entries, err)
+	}
+}
+
+func appendTo(t *testing.T, p string, b []byte) {
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.Write(b)
+	must(t, err)
+	must(t, f.Close())
+}
+
+func rewriteAt(t *testing.T, p string, off int64, s string) {
+	st, _ := os.Stat(p)
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteAt([]byte(s), off)
+	must(t, err)
+	must(t, f.Close())
+	must(t, os.Chtimes(p, st.ModTime(), st.ModTime())) // only the bytes tell
+}
+
+func touch(t *testing.T, p string, d time.Duration) {
+	st, _ := os.Stat(p)
+	must(t, os.Chtimes(p, st.ModTime().Add(d), st.ModTime().Add(d)))
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

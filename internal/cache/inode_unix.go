@@ -1,0 +1,17 @@
+//go:build unix
+
+package cache
+
+import (
+	"os"
+	"syscall"
+)
+
+// inode is the file's inode number: a file replaced by another of the same
+// size and time is not the one an entry describes.
+func inode(st os.FileInfo) uint64 {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(s.Ino)
+	}
+	return 0
+}

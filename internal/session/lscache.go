@@ -1,0 +1,190 @@
+package session
+
+import (
+	"bytes"
+	"os"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/reader"
+)
+
+// The ls cache keeps, for each main transcript, its row (Info) without
+// any text a person or a model wrote: the title and first prompt are kept
+// as the place of the line they come from, and read from it again. An
+// entry is used only while its file is exactly the same (cache.Same); a
+// file that changed at all is read again (Lite).
+
+const lsCacheFormat = 1
+
+// lite is Lite through the finder's cache, when it has one.
+func (f *Finder) lite(s *Session) (*Info, error) {
+	store := f.Cache
+	if store == nil || s.Orphan {
+		return Lite(s)
+	}
+	if e, st := store.Lookup(s.ProjectDir, s.Path); st == cache.Same {
+		if in, ok := infoFrom(s, e.Data); ok {
+			in.cached = in.inlineKnown
+			return in, nil
+		}
+	}
+	in, err := Lite(s)
+	if err != nil {
+		store.Forget(s.ProjectDir, s.Path)
+		return nil, err
+	}
+	f.remember(in)
+	return in, nil
+}
+
+// remember puts a row in the cache (again, once its inline sidechains are
+// counted).
+func (f *Finder) remember(in *Info) {
+	if f.Cache == nil || in.Orphan {
+		return
+	}
+	if data, ok := encodeInfo(in); ok {
+		if e, ok := cache.Stamp(in.Path, in.Size, 0, data); ok {
+			f.Cache.Put(in.ProjectDir, e)
+			in.cached = in.inlineKnown
+			return
+		}
+	}
+	f.Cache.Forget(in.ProjectDir, in.Path)
+}
+
+// titleKeys are the fields of the lines a title is read from.
+var titleKeys = map[string]string{"custom-title": "customTitle", "ai-title": "aiTitle", "last-prompt": "lastPrompt", "summary": "summary"}
+
+// encodeInfo is a row as cache data; false when it cannot be rebuilt
+// exactly (a time in another zone than UTC).
+func encodeInfo(in *Info) ([]byte, bool) {
+	var e cache.Encoder
+	e.Uvarint(lsCacheFormat)
+	e.String(in.Project)
+	e.String(in.GitBranch)
+	e.String(in.Version)
+	if !in.StartedAt.IsZero() && in.StartedAt.Location() != time.UTC {
+		return nil, false
+	}
+	e.Bool(!in.StartedAt.IsZero())
+	if !in.StartedAt.IsZero() {
+		e.Varint(in.StartedAt.UnixNano())
+	}
+	fromMod := in.UpdatedAt == in.ModTime
+	if !fromMod && in.UpdatedAt.Location() != time.UTC {
+		return nil, false
+	}
+	e.Bool(fromMod)
+	if !fromMod {
+		e.Varint(in.UpdatedAt.UnixNano())
+	}
+	e.Bool(in.Sidechain)
+	e.Bool(in.Empty)
+	e.String(in.TitleSource)
+	e.Varint(in.titleAt.off)
+	e.Varint(in.titleAt.n)
+	e.Varint(in.promptAt.off)
+	e.Varint(in.promptAt.n)
+	e.String(in.media)
+	e.Bool(in.inlineKnown)
+	e.Varint(int64(in.inline))
+	return e.Buf(), true
+}
+
+// infoFrom rebuilds a row from cache data, reading its title and first
+// prompt from their lines; false when anything does not fit.
+func infoFrom(s *Session, data []byte) (*Info, bool) {
+	d := cache.NewDecoder(data)
+	if d.Uvarint() != lsCacheFormat {
+		return nil, false
+	}
+	in := &Info{Session: s, Project: d.String(), GitBranch: d.String(), Version: d.String()}
+	if d.Bool() {
+		in.StartedAt = time.Unix(0, d.Varint()).UTC()
+	}
+	if d.Bool() {
+		in.UpdatedAt = s.ModTime
+	} else {
+		in.UpdatedAt = time.Unix(0, d.Varint()).UTC()
+	}
+	in.Sidechain, in.Empty = d.Bool(), d.Bool()
+	in.TitleSource = d.String()
+	in.titleAt = lineRef{d.Varint(), d.Varint()}
+	in.promptAt = lineRef{d.Varint(), d.Varint()}
+	in.media = d.String()
+	in.inlineKnown, in.inline = d.Bool(), int(d.Varint())
+	if d.Err() != nil || d.Len() != 0 || in.inline < 0 {
+		return nil, false
+	}
+	if _, ok := titleKeys[in.TitleSource]; !ok && in.TitleSource != "first-prompt" && in.TitleSource != "none" {
+		return nil, false
+	}
+	in.textLater = true // title and first prompt: only for the rows shown (readText)
+	return in, true
+}
+
+// readText reads the title and first prompt of a row from the cache from
+// the lines they come from; false when they are not there as they were.
+func readText(in *Info) bool {
+	in.textLater = false
+	var fh *os.File
+	read := func(at lineRef) []byte {
+		if at.n <= 0 || at.off < 0 || at.n > firstPromptScanLimit {
+			return nil
+		}
+		if fh == nil {
+			var err error
+			if fh, err = os.Open(in.Path); err != nil {
+				return nil
+			}
+		}
+		b := make([]byte, at.n)
+		if _, err := fh.ReadAt(b, at.off); err != nil {
+			return nil
+		}
+		return bytes.TrimSpace(bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
+	}
+	defer func() {
+		if fh != nil {
+			fh.Close()
+		}
+	}()
+	in.FirstPrompt = in.media
+	if in.promptAt.n > 0 {
+		raw := read(in.promptAt)
+		if raw == nil {
+			return false
+		}
+		label, _ := reader.PromptOf(reader.Texts(raw))
+		if label == "" {
+			return false
+		}
+		in.FirstPrompt = label
+	}
+	switch key, ok := titleKeys[in.TitleSource]; {
+	case ok:
+		raw := read(in.titleAt)
+		if raw == nil {
+			return false
+		}
+		in.Title = reader.OneLine(reader.StringField(raw, key))
+	case in.TitleSource == "first-prompt":
+		in.Title = reader.OneLine(in.FirstPrompt)
+	}
+	return in.TitleSource == "none" || in.Title != ""
+}
+
+// finishRow gives a row from the cache its title and first prompt, or
+// reads it again when they are not where they were.
+func (f *Finder) finishRow(in *Info) {
+	if !in.textLater || readText(in) {
+		return
+	}
+	if again, err := Lite(in.Session); err == nil {
+		again.Live = in.Live
+		*in = *again
+		f.remember(in)
+	}
+}

@@ -1,0 +1,125 @@
+package tokens
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/testcorpus"
+)
+
+// countWith counts every session under root, listing each response, with
+// the cache in dir ("": none), and prints the report and its issues.
+func countWith(root, dir string) string {
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	inputs, _ := Inputs(f, Selection{})
+	var issues []reader.Issue
+	o := ReadOptions{OnIssue: func(is reader.Issue) { issues = append(issues, is) }}
+	if dir != "" {
+		o.Cache = cache.Open(dir, nil)
+	}
+	rep := Build(inputs, DefaultPrices(), Window{}, o)
+	out := fmt.Sprintf("%+v\n%+v\n", rep.Total, rep.Responses)
+	for _, s := range rep.Sessions {
+		out += fmt.Sprintf("%s %+v %+v %+v\n", s.ID, s.Total, s.Agents, s.Models)
+	}
+	for _, g := range rep.GroupBy(ByAgent) {
+		out += fmt.Sprintf("%+v\n", g)
+	}
+	return out + fmt.Sprintf("%+v", issues)
+}
+
+// FuzzCache writes what the fuzzer makes as the cache file of each
+// project folder (asData: as the summary of every file, in a cache file
+// that is otherwise whole and valid) and counts the folders. A cache file
+// that does not decode must change nothing, and is rebuilt; a valid one
+// with nonsense summaries must not crash or hang the count.
+func FuzzCache(f *testing.F) {
+	root := filepath.Join(f.TempDir(), "projects")
+	var keys []string
+	for _, folder := range []string{"-Users-user-project", "-experiments-worktrees"} {
+		keys = append(keys, filepath.Join(root, folder))
+		copyDir(f, filepath.Join(testcorpus.Samples(), folder), filepath.Join(root, folder))
+	}
+	want := countWith(root, "")
+	warm := f.TempDir()
+	if got := countWith(root, warm); got != want {
+		f.Fatal("a first run with the cache differs from one without")
+	}
+	for _, k := range keys {
+		b, err := os.ReadFile(cache.FileOf(warm, k))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, false)
+		f.Add(b[:len(b)/2], false)
+		entries, _ := cache.Decode(b, k)
+		for _, e := range entries {
+			f.Add(e.Data, true)
+			f.Add(e.Data[:len(e.Data)-1], true)
+		}
+	}
+	f.Add([]byte("CCTXCACH"), false)
+	tmp := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte, asData bool) {
+		dir, err := os.MkdirTemp(tmp, "cache")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		for _, k := range keys {
+			file := cache.FileOf(dir, k)
+			os.MkdirAll(filepath.Dir(file), 0o700)
+			content := b
+			if asData {
+				real, _ := os.ReadFile(cache.FileOf(warm, k))
+				entries, _ := cache.Decode(real, k)
+				for _, e := range entries {
+					e.Data = b
+				}
+				content = cache.Encode(k, entries)
+			}
+			if err := os.WriteFile(file, content, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := countWith(root, dir)
+		if asData {
+			return
+		}
+		if _, err := cache.Decode(b, keys[0]); err != nil && got != want {
+			t.Fatalf("a cache file that does not decode (%v) changed the count", err)
+		}
+		if again := countWith(root, dir); again != want {
+			if _, err := cache.Decode(b, keys[0]); err != nil {
+				t.Fatal("the cache rebuilt after a bad one changed the count")
+			}
+		}
+	})
+}
+
+func copyDir(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
