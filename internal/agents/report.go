@@ -214,7 +214,7 @@ func (r *reporter) orphanCall(tc *tree.Call, c *Call) {
 func (r *reporter) sharedPrompt(tc *tree.Call) int {
 	n := 0
 	for _, ta := range r.t.Agents {
-		if ta.Inline && ta.PromptShared > 0 && len(ta.Roots) > 0 && ta.Roots[0].PromptHash == tc.Fact.PromptHash {
+		if ta.Inline && ta.PromptShared > 0 && len(ta.Roots) > 0 && ta.Roots[0].PromptHash() == tc.Fact.PromptHash {
 			n++
 		}
 	}
@@ -233,9 +233,9 @@ func (r *reporter) attach(a *Agent, c *Call, how string) {
 // from the line that answered it.
 func (r *reporter) call(tc *tree.Call) *Call {
 	n := tc.Node
-	c := &Call{ToolUseID: tc.ToolUseID, Tool: tc.Tool, Time: n.Timestamp, File: n.File.Path, Line: n.Line}
-	if n.Agent != nil {
-		c.ParentAgentID = n.Agent.ID
+	c := &Call{ToolUseID: tc.ToolUseID, Tool: tc.Tool, Time: n.Timestamp(), File: n.File.Path, Line: n.Line}
+	if n.Agent() != nil {
+		c.ParentAgentID = n.Agent().ID
 	}
 	if raw, err := r.src.Line(n); err == nil {
 		for _, b := range reader.Blocks(raw) {
@@ -250,7 +250,7 @@ func (r *reporter) call(tc *tree.Call) *Call {
 	if res == nil {
 		return c
 	}
-	c.Answered, c.ResultTime, c.ResultFile, c.ResultLine = true, res.Timestamp, res.File.Path, res.Line
+	c.Answered, c.ResultTime, c.ResultFile, c.ResultLine = true, res.Timestamp(), res.File.Path, res.Line
 	raw, err := r.src.Line(res)
 	if err != nil {
 		return c
@@ -264,7 +264,7 @@ func (r *reporter) call(tc *tree.Call) *Call {
 			break
 		}
 	}
-	if len(res.ToolResults) == 1 {
+	if len(res.ToolResults()) == 1 {
 		c.Result = reader.ParseAgentResult(raw)
 	}
 	return c
@@ -285,7 +285,7 @@ func (r *reporter) transcripts() {
 				st.lastAssistant = n.Type == "assistant"
 				st.apiError = n.Type == "assistant" && (n.Synthetic() || n.APIError)
 			}
-			for _, f := range n.ToolUses {
+			for _, f := range n.ToolUses() {
 				if f.ID == "" || seen[f.ID] {
 					continue
 				}
@@ -304,7 +304,7 @@ func (r *reporter) transcripts() {
 	}
 	sent := map[string]bool{}
 	for _, n := range r.t.Nodes {
-		for _, f := range n.ToolUses {
+		for _, f := range n.ToolUses() {
 			if f.Name != "SendMessage" || f.ID == "" || sent[f.ID] {
 				continue
 			}
@@ -317,15 +317,15 @@ func (r *reporter) transcripts() {
 				if b.Type == "tool_use" && b.ID == f.ID {
 					if to := reader.SendMessageTarget(b.Input); to != "" {
 						from := ""
-						if n.Agent != nil {
-							from = n.Agent.ID
+						if n.Agent() != nil {
+							from = n.Agent().ID
 						}
 						r.sends = append(r.sends, message{from: from, to: to, call: n})
 					}
 				}
 			}
 		}
-		if n.Type == "user" && len(n.ToolResults) == 0 && strings.Contains(n.Prompt, "<task-notification>") {
+		if n.Type == "user" && len(n.ToolResults()) == 0 && strings.Contains(n.Prompt(), "<task-notification>") {
 			if raw, err := r.src.Line(n); err == nil {
 				for _, text := range reader.Texts(raw) {
 					if id, st, ok := reader.TaskNotification(text); ok && id != "" {
@@ -341,7 +341,7 @@ func (r *reporter) transcripts() {
 // result: the prompt it was given.
 func firstUserLine(a *tree.Agent) *tree.Node {
 	for _, n := range a.Nodes {
-		if n.Type == "user" && len(n.ToolResults) == 0 {
+		if n.Type == "user" && len(n.ToolResults()) == 0 {
 			return n
 		}
 	}
@@ -416,14 +416,14 @@ func (r *reporter) finish(a *Agent) {
 	// Times: the transcript's own, else the calls'.
 	if st != nil {
 		for _, n := range st.node.Nodes {
-			if n.Timestamp.IsZero() {
+			if n.Timestamp().IsZero() {
 				continue
 			}
-			if a.Started.IsZero() || n.Timestamp.Before(a.Started) {
-				a.Started = n.Timestamp
+			if a.Started.IsZero() || n.Timestamp().Before(a.Started) {
+				a.Started = n.Timestamp()
 			}
-			if n.Timestamp.After(a.Ended) {
-				a.Ended = n.Timestamp
+			if n.Timestamp().After(a.Ended) {
+				a.Ended = n.Timestamp()
 			}
 		}
 	}
@@ -629,7 +629,7 @@ func (r *reporter) messages() {
 			if a.Name == "" || a.Name != m.to || len(a.Calls) == 0 {
 				continue
 			}
-			if !m.call.Timestamp.IsZero() && a.Calls[0].Time.After(m.call.Timestamp) {
+			if !m.call.Timestamp().IsZero() && a.Calls[0].Time.After(m.call.Timestamp()) {
 				continue
 			}
 			if to == nil || a.Calls[0].Time.After(to.Calls[0].Time) {

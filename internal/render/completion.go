@@ -47,14 +47,14 @@ func LeafCompletions(t *tree.Tree, zone *time.Location) []string {
 	add := func(n *tree.Node, state string) {
 		label := ""
 		for p, i := n, 0; p != nil && i < 10000; p, i = p.Parent, i+1 {
-			if p.Label != "" {
-				label = p.Label
+			if p.Label() != "" {
+				label = p.Label()
 				break
 			}
 		}
 		when := ""
-		if !n.Timestamp.IsZero() {
-			when = n.Timestamp.In(zone).Format("2006-01-02 15:04") + " · "
+		if !n.Timestamp().IsZero() {
+			when = n.Timestamp().In(zone).Format("2006-01-02 15:04") + " · "
 		}
 		out = append(out, Completion(n.UUID, state+" · "+when+label))
 	}

@@ -158,7 +158,7 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 		}
 	}
 	for _, n := range t.Nodes {
-		if n.Agent != nil && !agents {
+		if n.Agent() != nil && !agents {
 			continue
 		}
 		jn := TreeJSONNode{
@@ -171,20 +171,20 @@ func NewTreeJSON(t *tree.Tree, agents bool) TreeJSON {
 		} else if a := agentRoot[n]; a != nil && a.Spawn != nil {
 			jn.ParentUUID = &a.Spawn.UUID
 		}
-		if n.LogicalParent != nil {
-			jn.LogicalParentUUID = &n.LogicalParent.UUID
+		if n.LogicalParent() != nil {
+			jn.LogicalParentUUID = &n.LogicalParent().UUID
 		} else {
-			jn.LogicalParentUUID = strPtr(n.LogicalParentUUID)
+			jn.LogicalParentUUID = strPtr(n.LogicalParentUUID())
 		}
-		jn.Timestamp = JSONTimeOrNull(n.Timestamp)
-		if n.Agent != nil {
-			jn.AgentID = &n.Agent.ID
+		jn.Timestamp = JSONTimeOrNull(n.Timestamp())
+		if n.Agent() != nil {
+			jn.AgentID = &n.Agent().ID
 		}
-		for _, c := range n.Children {
+		for _, c := range n.Children() {
 			jn.Children = append(jn.Children, c.UUID)
 		}
 		if agents {
-			for _, a := range n.Agents {
+			for _, a := range n.Agents() {
 				for _, r := range a.Roots {
 					jn.Children = append(jn.Children, r.UUID)
 				}

@@ -23,8 +23,8 @@ type TreeOptions struct {
 func Tree(w io.Writer, t *tree.Tree, o Options, to TreeOptions) error {
 	v := &treeView{t: t, lay: t.Layout(), o: to, ro: o, th: o.Theme, w: w}
 	for _, n := range t.Nodes {
-		if !n.Timestamp.IsZero() {
-			v.day = n.Timestamp.Local()
+		if !n.Timestamp().IsZero() {
+			v.day = n.Timestamp().Local()
 			break
 		}
 	}
@@ -110,7 +110,7 @@ func (v *treeView) drawRuns(it item) []item {
 		switch {
 		case foreign(r.Nodes):
 			// Lines of the session this one continued: context, not a branch.
-			v.printf("%s%s\n", head, th.Dim(fmt.Sprintf("⋯ %s carried over from session %s", Plural(len(r.Nodes), "entry", "entries"), ShortSafe(r.Nodes[0].SessionID))))
+			v.printf("%s%s\n", head, th.Dim(fmt.Sprintf("⋯ %s carried over from session %s", Plural(len(r.Nodes), "entry", "entries"), ShortSafe(r.Nodes[0].SessionID()))))
 		default:
 			active := r.Active()
 			mark := th.Green("●")
@@ -128,7 +128,7 @@ func (v *treeView) drawRuns(it item) []item {
 		head = prefix
 		if v.o.Agents {
 			for _, n := range r.Nodes {
-				for _, a := range n.Agents {
+				for _, a := range n.Agents() {
 					more = append(more, item{agent: a, head: prefix + "  ↳ ", prefix: prefix + "    "})
 				}
 			}
@@ -170,17 +170,17 @@ func foreign(nodes []*tree.Node) bool {
 
 func junctionText(n *tree.Node) string {
 	s := "⋯ compacted"
-	if n.CompactTrigger != "" {
-		s += " (" + Safe(n.CompactTrigger) + ")"
+	if n.CompactTrigger() != "" {
+		s += " (" + Safe(n.CompactTrigger()) + ")"
 	}
-	if n.CompactPreTokens > 0 {
-		s += " · " + Count(n.CompactPreTokens) + " tokens before"
+	if n.CompactPreTokens() > 0 {
+		s += " · " + Count(n.CompactPreTokens()) + " tokens before"
 	}
-	if !n.Timestamp.IsZero() {
-		s += " · " + n.Timestamp.Local().Format("2006-01-02 15:04")
+	if !n.Timestamp().IsZero() {
+		s += " · " + n.Timestamp().Local().Format("2006-01-02 15:04")
 	}
 	switch {
-	case n.LogicalParent == nil && n.LogicalParentUUID != "":
+	case n.LogicalParent() == nil && n.LogicalParentUUID() != "":
 		s += " · history before it not found"
 	case n.Bridged:
 		s += " · the entry it names was never written: the history goes on from the line before it"
@@ -191,14 +191,14 @@ func junctionText(n *tree.Node) string {
 func (v *treeView) runText(r tree.Run, indent int) string {
 	var first, last time.Time
 	for _, n := range r.Nodes {
-		if n.Timestamp.IsZero() {
+		if n.Timestamp().IsZero() {
 			continue
 		}
-		if first.IsZero() || n.Timestamp.Before(first) {
-			first = n.Timestamp
+		if first.IsZero() || n.Timestamp().Before(first) {
+			first = n.Timestamp()
 		}
-		if n.Timestamp.After(last) {
-			last = n.Timestamp
+		if n.Timestamp().After(last) {
+			last = n.Timestamp()
 		}
 	}
 	parts := []string{Plural(len(r.Nodes), "entry", "entries")}
@@ -316,7 +316,7 @@ func (v *treeView) drawAgent(it item) []item {
 		return more
 	}
 	for _, n := range a.Nodes {
-		for _, sub := range n.Agents {
+		for _, sub := range n.Agents() {
 			more = append(more, item{agent: sub, head: it.prefix + "↳ ", prefix: it.prefix + "  "})
 		}
 	}
@@ -334,7 +334,7 @@ func (v *treeView) drawFull(it item) []item {
 		head = prefix
 		var more []item
 		if v.o.Agents {
-			for _, a := range cur.Agents {
+			for _, a := range cur.Agents() {
 				more = append(more, item{agent: a, head: prefix + "├─ ↳ ", prefix: prefix + "│    "})
 			}
 		}
@@ -370,15 +370,15 @@ func (v *treeView) entryText(n *tree.Node) string {
 	th := v.th
 	mark := " "
 	switch {
-	case n.Agent != nil:
+	case n.Agent() != nil:
 	case n.Active:
 		mark = th.Green("●")
 	default:
 		mark = "○"
 	}
 	ts := "     "
-	if !n.Timestamp.IsZero() {
-		ts = n.Timestamp.Local().Format("15:04")
+	if !n.Timestamp().IsZero() {
+		ts = n.Timestamp().Local().Format("15:04")
 	}
 	desc := entryDesc(v.t, n, v.ro.Redacted)
 	if n.Fork {
@@ -388,7 +388,7 @@ func (v *treeView) entryText(n *tree.Node) string {
 	if n.IsCompactBoundary() {
 		return mark + " " + th.Yellow(s+"  "+junctionText(n))
 	}
-	if n.Agent == nil && !n.Active {
+	if n.Agent() == nil && !n.Active {
 		s = th.Dim(s)
 	}
 	return mark + " " + s
@@ -398,14 +398,14 @@ func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string) string {
 	typ := n.Type
 	if n.Subtype != "" {
 		typ += "/" + n.Subtype
-	} else if n.Attachment != "" {
-		typ += "/" + n.Attachment
+	} else if n.Attachment() != "" {
+		typ += "/" + n.Attachment()
 	}
 	typ = Safe(typ)
 	switch {
-	case n.Type == "user" && len(n.ToolResults) > 0:
+	case n.Type == "user" && len(n.ToolResults()) > 0:
 		var names []string
-		for _, id := range n.ToolResults {
+		for _, id := range n.ToolResults() {
 			name := t.ToolName(id)
 			if name == "" {
 				name = "?"
@@ -417,11 +417,11 @@ func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string) string {
 			s += " (error)"
 		}
 		return s
-	case n.Type == "user" && n.Prompt != "":
+	case n.Type == "user" && n.Prompt() != "":
 		if n.CompactSummary {
 			typ += " (compaction summary)"
 		}
-		return typ + ` "` + Cut(OneLine(redact(n.Prompt)), 60) + `"`
+		return typ + ` "` + Cut(OneLine(redact(n.Prompt())), 60) + `"`
 	case n.Type == "assistant":
 		var parts []string
 		if n.Content&reader.HasThinking != 0 {
@@ -430,7 +430,7 @@ func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string) string {
 		if n.Content&reader.HasText != 0 {
 			parts = append(parts, "text")
 		}
-		for _, f := range n.ToolUses {
+		for _, f := range n.ToolUses() {
 			parts = append(parts, "tool_use "+Safe(f.Name))
 		}
 		return typ + " " + strings.Join(parts, ", ")
@@ -446,8 +446,8 @@ func (v *treeView) trailer() {
 		for _, is := range t.Islands {
 			label := tree.PromptLabel([]*tree.Node{is.Root})
 			s := fmt.Sprintf("  line %d · %s · %s · parent %s missing", is.Root.Line, ShortSafe(is.Root.UUID), Plural(is.Size, "entry", "entries"), ShortSafe(is.Missing))
-			if is.Root.Agent != nil {
-				s += " · in agent " + Safe(is.Root.Agent.ID)
+			if is.Root.Agent() != nil {
+				s += " · in agent " + Safe(is.Root.Agent().ID)
 			}
 			if label != "" {
 				s += "  " + v.quote(label, len(s)+4)

@@ -60,15 +60,15 @@ func (e *engine) annotate(j *job, res *Result) {
 	for _, n := range t.Nodes {
 		hs := at[lineKey{n.File.Path, n.Line}]
 		for _, h := range hs {
-			if n.Agent != nil && n.Agent.Inline {
-				h.AgentID = n.Agent.ID
+			if n.Agent() != nil && n.Agent().Inline {
+				h.AgentID = n.Agent().ID
 			}
 			if h.AgentID == "" && n.IsMainConversation() && !n.Active && t.Leaf != nil {
 				h.Abandoned = true
 			}
 			if h.toolUseID != "" {
 				if call := t.ToolUseNode(h.toolUseID); call != nil {
-					for _, u := range call.ToolUses {
+					for _, u := range call.ToolUses() {
 						if u.ID == h.toolUseID {
 							h.Tool = u.Name
 						}
@@ -162,7 +162,7 @@ func (c *contexts) context(n *tree.Node) (Context, bool) {
 		if !c.e.o.Roles.Has(role) {
 			return true
 		}
-		x = Context{UUID: n.UUID, Time: n.Timestamp, Role: role, Kind: rd.Kind, Tool: rd.Tool, Field: rd.Field,
+		x = Context{UUID: n.UUID, Time: n.Timestamp(), Role: role, Kind: rd.Kind, Tool: rd.Tool, Field: rd.Field,
 			Excerpt: cutText(rd.Text, 0, min(len(rd.Text), maxContextExcerpt))}
 		found = true
 		return false

@@ -64,12 +64,95 @@ func CountTree(t *tree.Tree, sessionID, mainPath string, prices *Prices) TreeUsa
 }
 
 // NodesTokens is the total tokens of the API responses of some nodes, each
-// response once (the largest usage of its lines), as cctx tokens counts.
+// response once, as cctx tokens counts: the lines of a response are
+// grouped as the Counter groups them (message.id, then requestId; a run of
+// anonymous lines with equal usage is one response), and a response's
+// tokens are those of its largest line, a main line winning over a
+// sidechain replay (Counter.put). It sums without building the responses:
+// a run of a million lines made half a million of them just for one number.
 func NodesTokens(nodes []*tree.Node) int64 {
-	c := NewCounter()
-	f := c.File(Source{})
-	for _, n := range nodes {
-		f.Add(&n.Entry)
+	type resp struct {
+		rid       string
+		hasRID    bool
+		sidechain bool
+		tokens    int64
+		next      int32 // next response of the same message.id, -1 for none
 	}
-	return Sum(c.Responses(), nil).Tokens
+	var rs []resp
+	var byMID map[string]int32
+	find := func(mid, rid string) (int32, bool) {
+		head, ok := byMID[mid]
+		if !ok {
+			return -1, false
+		}
+		if rid == "" {
+			return head, true
+		}
+		for i := head; i >= 0; i = rs[i].next {
+			if rs[i].hasRID && rs[i].rid == rid {
+				return i, true
+			}
+		}
+		if !rs[head].hasRID {
+			return head, true
+		}
+		return -1, false
+	}
+	anonSeen, anon := false, int32(-1)
+	var anonUsage reader.Usage
+	for _, n := range nodes {
+		if n.Type != "assistant" || !n.HasUsage() || n.Synthetic() {
+			continue
+		}
+		mid, rid, u := n.MessageID, n.RequestID(), n.Usage()
+		in := resp{sidechain: n.Sidechain, tokens: u.Total(), next: -1}
+		i, seen := int32(-1), false
+		if mid != "" {
+			anonSeen = false
+			if byMID == nil {
+				byMID = map[string]int32{}
+			}
+			if i, seen = find(mid, rid); !seen {
+				in.rid, in.hasRID = rid, rid != ""
+				i = int32(len(rs))
+				if head, ok := byMID[mid]; ok {
+					last := head
+					for rs[last].next >= 0 {
+						last = rs[last].next
+					}
+					rs[last].next = i
+				} else {
+					byMID[mid] = i
+				}
+			}
+		} else {
+			if anonSeen && u == anonUsage {
+				i, seen = anon, true
+			} else {
+				i = int32(len(rs))
+				anon = i
+			}
+			anonSeen, anonUsage = true, u
+		}
+		if !seen {
+			rs = append(rs, in)
+			continue
+		}
+		r := &rs[i]
+		if rid != "" && mid != "" && !r.hasRID {
+			r.rid, r.hasRID = rid, true
+		}
+		switch {
+		case r.sidechain && !in.sidechain:
+			r.sidechain, r.tokens = false, in.tokens
+		case !r.sidechain && in.sidechain:
+		default:
+			r.tokens = max(r.tokens, in.tokens)
+		}
+	}
+	var sum int64
+	for i := range rs {
+		sum += rs[i].tokens
+	}
+	return sum
 }

@@ -132,15 +132,15 @@ func (b *builder) collectCalls() {
 	t := b.t
 	b.calls = map[string]*Call{}
 	for _, n := range t.Nodes {
-		for _, f := range n.ToolUses {
+		for _, f := range n.ToolUses() {
 			if !reader.IsSpawnTool(f.Name) || f.ID == "" || b.calls[f.ID] != nil {
 				continue
 			}
 			c := &Call{ToolUseID: f.ID, Tool: f.Name, Node: n, Fact: f}
 			if rs := t.results[f.ID]; len(rs) > 0 {
 				c.Result = rs[0]
-				if len(c.Result.ToolResults) == 1 {
-					c.ResultAgentID = c.Result.ToolUseResultAgentID
+				if len(c.Result.ToolResults()) == 1 {
+					c.ResultAgentID = c.Result.ToolUseResultAgentID()
 				}
 			}
 			b.calls[f.ID] = c
@@ -164,16 +164,16 @@ func (b *builder) resultCall(id string) *Call {
 // description, at most a second before the agent began.
 func (b *builder) promptCall(a *Agent) *Call {
 	first := firstPrompt(a)
-	if first == nil || first.PromptHash == 0 || first.Timestamp.IsZero() {
+	if first == nil || first.PromptHash() == 0 || first.Timestamp().IsZero() {
 		return nil
 	}
 	var found *Call
 	for _, c := range b.t.Calls {
 		switch {
-		case c.Agent != nil || c.ResultAgentID != "" || c.Fact.PromptHash != first.PromptHash:
+		case c.Agent != nil || c.ResultAgentID != "" || c.Fact.PromptHash != first.PromptHash():
 		case a.Meta.Description != "" && c.Fact.Description != a.Meta.Description:
-		case c.Node.Timestamp.IsZero():
-		case first.Timestamp.Before(c.Node.Timestamp) || first.Timestamp.Sub(c.Node.Timestamp) > time.Second:
+		case c.Node.Timestamp().IsZero():
+		case first.Timestamp().Before(c.Node.Timestamp()) || first.Timestamp().Sub(c.Node.Timestamp()) > time.Second:
 		default:
 			if found != nil {
 				return nil // two calls fit: no guess
@@ -187,7 +187,7 @@ func (b *builder) promptCall(a *Agent) *Call {
 // firstPrompt is an agent's first user line that is not a tool result.
 func firstPrompt(a *Agent) *Node {
 	for _, n := range a.Nodes {
-		if n.Type == "user" && len(n.ToolResults) == 0 {
+		if n.Type == "user" && len(n.ToolResults()) == 0 {
 			return n
 		}
 	}
@@ -198,7 +198,7 @@ func firstPrompt(a *Agent) *Node {
 // line that is not a tool result, as cctx agents reads it) is a warm-up.
 func isWarmup(a *Agent) bool {
 	n := firstPrompt(a)
-	return n != nil && reader.IsWarmup(n.Prompt)
+	return n != nil && reader.IsWarmup(n.Prompt())
 }
 
 // resumes adds to each agent the later calls that resumed it: input.resume
@@ -259,7 +259,7 @@ func (b *builder) attach(a *Agent, c *Call) {
 	a.Spawn, a.ToolUseID, a.Result = c.Node, c.ToolUseID, c.Result
 	a.Calls = append(a.Calls, c)
 	c.Agent = a
-	c.Node.Agents = append(c.Node.Agents, a)
+	c.Node.mfx().agents = append(c.Node.Agents(), a)
 	if a.Type == "" {
 		a.Type = c.Fact.SubagentType
 	}
@@ -281,15 +281,15 @@ func (b *builder) linkCompaction(a *Agent) {
 	if b.boundaries == nil {
 		b.boundaries = []*Node{}
 		for _, n := range t.Nodes {
-			if n.Agent == nil && n.IsCompactBoundary() {
+			if n.Agent() == nil && n.IsCompactBoundary() {
 				b.boundaries = append(b.boundaries, n)
 			}
 		}
 	}
 	for _, n := range b.boundaries {
-		if external[n.LogicalParentUUID] {
+		if external[n.LogicalParentUUID()] {
 			a.Spawn, a.LinkedBy = n, "compaction"
-			n.Agents = append(n.Agents, a)
+			n.mfx().agents = append(n.Agents(), a)
 			if a.Type == "" {
 				a.Type = "compaction"
 			}
@@ -304,15 +304,15 @@ func (b *builder) inlineSidechains() {
 	t := b.t
 	var inline []*Agent
 	for _, n := range t.Nodes {
-		if n.Agent != nil || !n.Sidechain || (n.Parent != nil && n.Parent.Sidechain) {
+		if n.Agent() != nil || !n.Sidechain || (n.Parent != nil && n.Parent.Sidechain) {
 			continue
 		}
 		a := &Agent{ID: reader.InlineAgentID(n.UUID), File: t.Main, Inline: true, Roots: []*Node{n}}
 		if p := n.Parent; p != nil {
 			// A sidechain hanging off a main line: that line spawned it.
-			p.Children = removeNode(p.Children, n)
-			n.Parent = nil
-			for _, f := range p.ToolUses {
+			*p.kl() = removeNode(*p.kl(), n)
+			n.setParent(nil)
+			for _, f := range p.ToolUses() {
 				if c := b.calls[f.ID]; c != nil && c.Agent == nil {
 					b.attach(a, c)
 					break
@@ -320,7 +320,7 @@ func (b *builder) inlineSidechains() {
 			}
 			if a.Spawn == nil {
 				a.Spawn = p
-				p.Agents = append(p.Agents, a)
+				p.mfx().agents = append(p.Agents(), a)
 			}
 			a.LinkedBy = "parentUuid"
 		}
@@ -329,13 +329,13 @@ func (b *builder) inlineSidechains() {
 		for len(stack) > 0 {
 			c := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if seen[c] || c.Agent != nil {
+			if seen[c] || c.Agent() != nil {
 				continue
 			}
 			seen[c] = true
-			c.Agent = a
+			c.mfx().inline = a
 			a.Nodes = append(a.Nodes, c)
-			for _, k := range c.Children {
+			for _, k := range c.Children() {
 				if k.Sidechain {
 					stack = append(stack, k)
 				}
@@ -353,18 +353,18 @@ func (b *builder) inlineSidechains() {
 	// alone received it: two of either would be a guess.
 	sent := map[uint64][]*Call{}
 	for _, c := range t.Calls {
-		if c.Agent == nil && c.Fact.PromptHash != 0 && c.Node.Agent == nil && !c.Node.Sidechain {
+		if c.Agent == nil && c.Fact.PromptHash != 0 && c.Node.Agent() == nil && !c.Node.Sidechain {
 			sent[c.Fact.PromptHash] = append(sent[c.Fact.PromptHash], c)
 		}
 	}
 	got := map[uint64]int{}
 	for _, a := range inline {
 		if a.Spawn == nil {
-			got[a.Roots[0].PromptHash]++
+			got[a.Roots[0].PromptHash()]++
 		}
 	}
 	for _, a := range inline {
-		h := a.Roots[0].PromptHash
+		h := a.Roots[0].PromptHash()
 		if a.Spawn != nil || h == 0 {
 			continue
 		}

@@ -109,7 +109,7 @@ func TestOneLinkAndOneNameInEveryCommand(t *testing.T) {
 				var under []string
 				for _, it := range doc.Items {
 					if it.Depth == 1 {
-						under = append(under, it.Node.Agent.ID+" "+it.For)
+						under = append(under, it.Node.Agent().ID+" "+it.For)
 					}
 				}
 				if got := len(under) > 0; got != tc.linked {

@@ -139,7 +139,10 @@ func (b *builder) load(mainPath string, agents []session.Agent) (*Tree, error) {
 // costs nothing to start.
 var pieceBytes int64 = 24 << 20
 
-const nodeSlab = 128
+// slabBytes is the size of a full slab of nodes or records: a multiple
+// of the runtime's pages, so that its allocation is not rounded up (128
+// nodes of 224 bytes took a 32 KiB size class: 4 KiB lost in 32).
+const slabBytes = 64 << 10
 
 // Read builds the tree of one main transcript read from r (no subagent
 // files). name is used in warnings.
@@ -215,7 +218,8 @@ func parseAll(work []*piece) {
 // file-history-snapshot, custom-title, …) take no part in the DAG.
 func (p *piece) parse(r *reader.Reader) {
 	f := p.file
-	var slab []Node
+	var nodes slab[Node]
+	var in interner
 	for {
 		e, ok := r.Next()
 		if !ok {
@@ -239,25 +243,13 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		// Nodes live as long as the tree: allocated in slabs, a session of
 		// a million lines costs thousands of allocations, not a million.
-		if len(slab) == cap(slab) { // 8, 16, … nodeSlab: small files waste little
-			slab = make([]Node, 0, min(max(8, 2*cap(slab)), nodeSlab))
-		}
-		slab = append(slab, Node{File: f, Agent: f.Agent})
-		n := &slab[len(slab)-1]
-		if fa := e.Facts; fa != nil && (e.Type == "user" || e.Type == "assistant" || e.Type == "system" || e.Type == "attachment" || e.Type == "progress") {
-			n.ToolUses, n.ToolResults, n.ResultError = fa.ToolUses, fa.ToolResults, fa.ResultError
-			n.SourceTool, n.Attachment = fa.SourceToolAssistantUUID, fa.AttachmentType
-			n.Prompt, n.PromptHash, n.Label = fa.Prompt, fa.PromptHash, fa.Label
-			if x := (factsExtra{
-				preservedSegment: fa.PreservedSegment, preservedMessages: fa.PreservedMessages,
-				progressAgentID: fa.ProgressAgentID, parentToolUseID: fa.ParentToolUseID,
-				agentType: fa.AgentType,
-			}); x != noFacts {
-				n.facts = &x
-			}
+		n := nodes.add(Node{File: f})
+		fa := e.Facts
+		if fa != nil && e.Type != "user" && e.Type != "assistant" && e.Type != "system" && e.Type != "attachment" && e.Type != "progress" {
+			fa = nil
 		}
 		e.Facts = nil // the reader's
-		n.Entry = e
+		n.setEntry(&e, fa, &in)
 		p.nodes = append(p.nodes, n)
 	}
 	p.lines, p.readErr = r.Line(), r.Err()
@@ -320,7 +312,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 			n.Line += base
 			if old := idx.put(n); old != nil {
 				dups = append(dups, dup{n, old.Line})
-				f.Dropped = append(f.Dropped, old.Entry)
+				f.Dropped = append(f.Dropped, old.Entry())
 				old.UUID = "" // marks the loser; dropped below
 			}
 			nodes = append(nodes, n)
@@ -354,7 +346,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 	}
 	t.Nodes = slices.Grow(t.Nodes, len(nodes))
 	for _, n := range nodes {
-		n.pos = len(t.Nodes)
+		n.pos = int32(len(t.Nodes))
 		t.Nodes = append(t.Nodes, n)
 		if f.Agent != nil {
 			f.Agent.Nodes = append(f.Agent.Nodes, n)
@@ -446,6 +438,10 @@ func (b *builder) readMeta(a *Agent, path string) {
 // finish links the nodes and computes everything the Tree offers.
 func (b *builder) finish() *Tree {
 	t := b.t
+	t.kids.lists = make([][]*Node, len(t.Nodes))
+	for _, f := range t.Files {
+		f.kids = &t.kids
+	}
 	b.sessionID()
 	b.link()
 	b.relink()
@@ -453,6 +449,8 @@ func (b *builder) finish() *Tree {
 	b.collectRoots()
 	b.index()
 	b.linkAgents()
+	t.kids.compact(t.Nodes) // the children are final
+	b.one = nil
 	b.markForks()
 	b.selectLeaf()
 	if t.Leaf != nil {
@@ -477,12 +475,12 @@ func (b *builder) sessionID() {
 	count := map[string]int{}
 	best, most := 0, ""
 	for _, n := range t.Nodes {
-		if n.Agent != nil || n.SessionID == "" {
+		if n.Agent() != nil || n.SessionID() == "" {
 			continue
 		}
-		count[n.SessionID]++
-		if c := count[n.SessionID]; c > best {
-			best, most = c, n.SessionID
+		count[n.SessionID()]++
+		if c := count[n.SessionID()]; c > best {
+			best, most = c, n.SessionID()
 		}
 	}
 	t.SessionID = b.fileID
@@ -493,10 +491,10 @@ func (b *builder) sessionID() {
 	// lines): a renamed or copied file records one id throughout, and
 	// none of it is foreign.
 	for _, n := range t.Nodes {
-		if n.Agent != nil || n.SessionID == most {
+		if n.Agent() != nil || n.SessionID() == most {
 			break
 		}
-		if n.SessionID != "" {
+		if n.SessionID() != "" {
 			n.Foreign = true
 		}
 	}
@@ -507,11 +505,28 @@ func (b *builder) sessionID() {
 // for agent linking.
 func (b *builder) link() {
 	t := b.t
+	var file *File
+	var idx *uuidIndex
+	var last *Node
 	for _, n := range t.Nodes {
+		before := last
+		last = n
 		if n.ParentUUID == "" {
 			continue
 		}
-		p := b.fileIdx[n.File].get(n.ParentUUID)
+		if n.File != file {
+			file, idx = n.File, b.fileIdx[n.File]
+		}
+		var p *Node
+		if before != nil && before.File == n.File && before.UUID == n.ParentUUID {
+			// Most lines follow their parent: the line before in the same
+			// file is the one the index holds for its uuid (the losers of
+			// duplicate uuids are not in Nodes), and is found without a
+			// lookup.
+			p = before
+		} else {
+			p = idx.get(n.ParentUUID)
+		}
 		if p == nil || p == n {
 			if p == n {
 				b.warn(n.File, n.Line, "entry %s names itself as parent; link cut", n.Short())
@@ -520,7 +535,7 @@ func (b *builder) link() {
 			}
 			continue
 		}
-		n.Parent, n.origParent = p, p
+		n.Parent = p
 		b.addChild(p, n)
 	}
 	// prev is, at each main-file node, the latest node of the main
@@ -530,37 +545,40 @@ func (b *builder) link() {
 		missing := n.ParentUUID != "" && n.Parent == nil && n.ParentUUID != n.UUID
 		switch {
 		case !missing:
-		case n.Agent != nil && t.byUUID.get(n.ParentUUID) != nil:
+		case n.Agent() != nil && t.byUUID.get(n.ParentUUID) != nil:
 			// points into the main file: see linkAgents
-		case n.Agent == nil && first == nil:
+		case n.Agent() == nil && first == nil:
 			// The file's first entry continues a conversation recorded
 			// elsewhere: a resumed or continued session. Its history
 			// starts outside the file; nothing was lost here.
 			t.Continues = n
 			b.note("%s:%d: entry %s continues %s, which is not in the file: the session's history starts in another one", n.File.Name, n.Line, n.Short(), short(n.ParentUUID))
-		case n.Agent == nil && n.IsMainConversation() && prev != nil && !descends(prev, n):
+		case n.Agent() == nil && n.IsMainConversation() && prev != nil && !descends(prev, n):
 			// A line Claude Code never wrote (an auto-compaction in the
 			// middle of a tool turn loses the tool result): the entry goes
 			// on from the one before it in the file.
-			n.Parent, n.origParent, n.Bridged = prev, prev, true
+			n.Parent, n.Bridged = prev, true
 			b.addChild(prev, n)
 			b.warn(n.File, n.Line, "entry %s names parent %s, which is not in the file (a line was lost): linked to %s, the entry before it", n.Short(), short(n.ParentUUID), prev.Short())
 		default:
 			t.Islands = append(t.Islands, &Island{Root: n, Missing: n.ParentUUID})
 		}
-		if n.LogicalParentUUID != "" && n.Agent == nil {
-			n.LogicalParent = t.byUUID.get(n.LogicalParentUUID)
-			if n.LogicalParent == nil && prev != nil {
+		if n.LogicalParentUUID() != "" && n.Agent() == nil {
+			lp := t.byUUID.get(n.LogicalParentUUID())
+			if lp == nil && prev != nil {
 				// The compaction names as the last entry before it a line
 				// that was never written: the history goes on from the
 				// latest entry before the boundary.
-				n.LogicalParent, n.Bridged = prev, true
-				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is linked to %s, the entry before the boundary", n.Short(), short(n.LogicalParentUUID), prev.Short())
-			} else if n.LogicalParent == nil {
-				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is unreachable", n.Short(), short(n.LogicalParentUUID))
+				lp, n.Bridged = prev, true
+				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is linked to %s, the entry before the boundary", n.Short(), short(n.LogicalParentUUID()), prev.Short())
+			} else if lp == nil {
+				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is unreachable", n.Short(), short(n.LogicalParentUUID()))
+			}
+			if lp != nil {
+				n.mfx().logicalParent = lp
 			}
 		}
-		if n.Agent == nil {
+		if n.Agent() == nil {
 			if first == nil {
 				first = n
 			}
@@ -577,15 +595,15 @@ func (b *builder) link() {
 // addChild appends n to p's children. A first child takes n's slot of
 // b.one (capacity 1: a second child moves the list out).
 func (b *builder) addChild(p, n *Node) {
-	if len(p.Children) > 0 || cap(p.Children) > 0 {
-		p.Children = append(p.Children, n)
+	if l := p.kl(); len(*l) > 0 || cap(*l) > 0 {
+		*l = append(*l, n)
 		return
 	}
 	if b.one == nil {
 		b.one = make([]*Node, len(b.t.Nodes))
 	}
 	b.one[n.pos] = n
-	p.Children = b.one[n.pos : n.pos+1 : n.pos+1]
+	*p.kl() = b.one[n.pos : n.pos+1 : n.pos+1]
 }
 
 // descends reports whether n is below anc (or is anc): linking anc under
@@ -607,17 +625,18 @@ func reparent(n, p *Node) {
 		return
 	}
 	if old := n.Parent; old != nil {
-		old.Children = removeNode(old.Children, n)
+		*old.kl() = removeNode(*old.kl(), n)
 	}
-	n.Parent = p
+	n.setParent(p)
 	n.Relinked = true
 	if p == nil {
 		return
 	}
-	i := sort.Search(len(p.Children), func(i int) bool { return p.Children[i].pos > n.pos })
-	p.Children = append(p.Children, nil)
-	copy(p.Children[i+1:], p.Children[i:])
-	p.Children[i] = n
+	l := p.kl()
+	i := sort.Search(len(*l), func(i int) bool { return (*l)[i].pos > n.pos })
+	*l = append(*l, nil)
+	copy((*l)[i+1:], (*l)[i:])
+	(*l)[i] = n
 }
 
 func removeNode(s []*Node, n *Node) []*Node {
@@ -638,7 +657,7 @@ func removeNode(s []*Node, n *Node) []*Node {
 func (b *builder) relink() {
 	t := b.t
 	for _, n := range t.Nodes {
-		if n.Agent != nil || !n.IsCompactBoundary() {
+		if n.Agent() != nil || !n.IsCompactBoundary() {
 			continue
 		}
 		if pm := n.fx().preservedMessages; pm != nil && len(pm.UUIDs) > 0 {
@@ -660,7 +679,7 @@ func (b *builder) relink() {
 					reparent(kept[i], kept[i-1])
 				}
 				last := kept[len(kept)-1]
-				for _, c := range append([]*Node(nil), anchor.Children...) {
+				for _, c := range append([]*Node(nil), anchor.Children()...) {
 					if !set[c] {
 						reparent(c, last)
 					}
@@ -676,7 +695,7 @@ func (b *builder) relink() {
 				continue
 			}
 			reparent(head, anchor)
-			for _, c := range append([]*Node(nil), anchor.Children...) {
+			for _, c := range append([]*Node(nil), anchor.Children()...) {
 				if c != head {
 					reparent(c, tail)
 				}
@@ -723,8 +742,8 @@ func (b *builder) cutCycles() {
 			}
 			b.warn(cut.File, cut.Line, "parentUuid cycle of %d entries; the link from %s to %s is cut", len(cycle), cut.Short(), short(cut.ParentUUID))
 			t.Cycles = append(t.Cycles, &Cycle{Node: cut, Parent: cut.ParentUUID, Members: len(cycle)})
-			cut.Parent.Children = removeNode(cut.Parent.Children, cut)
-			cut.Parent = nil
+			*cut.Parent.kl() = removeNode(*cut.Parent.kl(), cut)
+			cut.setParent(nil)
 		}
 		for _, w := range walk {
 			state[w.pos] = done
@@ -746,7 +765,7 @@ func (b *builder) isCyclic(n *Node) bool { return b.cyclic != nil && b.cyclic[n.
 func (b *builder) collectRoots() {
 	t := b.t
 	for _, n := range t.Nodes {
-		if n.Agent == nil && !n.Sidechain && n.Parent == nil {
+		if n.Agent() == nil && !n.Sidechain && n.Parent == nil {
 			t.Roots = append(t.Roots, n)
 		}
 	}
@@ -768,7 +787,7 @@ func subtreeSize(n *Node) int {
 		}
 		seen[c] = true
 		size++
-		stack = append(stack, c.Children...)
+		stack = append(stack, c.Children()...)
 	}
 	return size
 }
@@ -780,8 +799,8 @@ func (b *builder) index() {
 	// more than filling them on a large session.
 	uses, results, msgs := 0, 0, 0
 	for _, n := range t.Nodes {
-		uses += len(n.ToolUses)
-		results += len(n.ToolResults)
+		uses += len(n.ToolUses())
+		results += len(n.ToolResults())
 		if n.Type == "assistant" {
 			msgs++
 		}
@@ -791,14 +810,14 @@ func (b *builder) index() {
 		t.results = make(map[string][]*Node, results)
 	}
 	for _, n := range t.Nodes {
-		for _, tu := range n.ToolUses {
+		for _, tu := range n.ToolUses() {
 			if tu.ID != "" {
 				if _, ok := t.toolUse[tu.ID]; !ok {
 					t.toolUse[tu.ID] = n
 				}
 			}
 		}
-		for _, id := range n.ToolResults {
+		for _, id := range n.ToolResults() {
 			if id != "" {
 				t.results[id] = append(t.results[id], n)
 			}
@@ -820,10 +839,10 @@ func (b *builder) index() {
 		t.msgs.slots[j], t.msgs.tags[j] = n, tag
 	}
 	for _, n := range t.Nodes {
-		if n.SourceTool == "" {
+		if n.SourceTool() == "" {
 			continue
 		}
-		if a := b.fileIdx[n.File].get(n.SourceTool); a != nil {
+		if a := b.fileIdx[n.File].get(n.SourceTool()); a != nil {
 			t.bySource[a] = append(t.bySource[a], n)
 		}
 	}

@@ -187,7 +187,7 @@ func checkTree(t fataler, tr *Tree) {
 	}
 	childOf := map[*Node]int{}
 	for _, n := range tr.Nodes {
-		for _, c := range n.Children {
+		for _, c := range n.Children() {
 			if !in[c] {
 				t.Fatalf("child %q of %q is not in Nodes", c.UUID, n.UUID)
 			}
@@ -225,7 +225,7 @@ func checkTree(t fataler, tr *Tree) {
 			t.Fatalf("node %q reached twice", n.UUID)
 		}
 		seen[n] = true
-		stack = append(stack, n.Children...)
+		stack = append(stack, n.Children()...)
 	}
 	if len(seen) != len(tr.Nodes) {
 		t.Fatalf("%d of %d nodes reachable from the roots: a parent cycle was left", len(seen), len(tr.Nodes))
@@ -275,13 +275,13 @@ func checkTree(t fataler, tr *Tree) {
 		t.Fatalf("active leaf %q is not among Leaves", tr.Leaf.UUID)
 	}
 	for _, r := range tr.Roots {
-		if r.Parent != nil || r.Agent != nil || !in[r] {
+		if r.Parent != nil || r.Agent() != nil || !in[r] {
 			t.Fatalf("root %q has a parent or belongs to an agent", r.UUID)
 		}
 	}
 	for _, a := range tr.Agents {
 		for _, n := range a.Nodes {
-			if n.Agent != a {
+			if n.Agent() != a {
 				t.Fatalf("node %q of agent %q belongs to %v", n.UUID, a.ID, n.Agent)
 			}
 		}
@@ -313,11 +313,11 @@ func TestCheckTreeCatchesBrokenModels(t *testing.T) {
 	tr, _ := build(t, user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1), user("u2", "a1", "more", 2))
 	checkTree(t, tr) // the intact tree passes
 	breakers := map[string]func(*Tree){
-		"child twice":       func(tr *Tree) { tr.Nodes[0].Children = append(tr.Nodes[0].Children, tr.Nodes[1]) },
+		"child twice":       func(tr *Tree) { setChildren(tr.Nodes[0], append(tr.Nodes[0].Children(), tr.Nodes[1])) },
 		"duplicate on path": func(tr *Tree) { tr.active = append(tr.active, tr.active[0]) },
 		"cycle": func(tr *Tree) {
 			tr.Nodes[0].Parent = tr.Nodes[2]
-			tr.Nodes[2].Children = append(tr.Nodes[2].Children, tr.Nodes[0])
+			setChildren(tr.Nodes[2], append(tr.Nodes[2].Children(), tr.Nodes[0]))
 		},
 		"active flag lost": func(tr *Tree) { tr.Nodes[0].Active = false },
 	}
@@ -337,11 +337,11 @@ func TestCheckTreeCatchesBrokenModels(t *testing.T) {
 			}
 			for _, n := range nodes {
 				n.Parent = remap(n.Parent)
-				ch := make([]*Node, len(n.Children))
-				for i, x := range n.Children {
+				ch := make([]*Node, len(n.Children()))
+				for i, x := range n.Children() {
 					ch[i] = remap(x)
 				}
-				n.Children = ch
+				setChildren(n, ch)
 			}
 			c.Nodes = nodes
 			c.active = nil
@@ -372,4 +372,12 @@ func TestCheckTreeCatchesBrokenModels(t *testing.T) {
 			}
 		})
 	}
+}
+
+// setChildren replaces the children of a built tree's node, to break a
+// model on purpose.
+func setChildren(n *Node, kids []*Node) {
+	k := n.File.kids
+	n.kidAt, n.kidN = int32(len(k.all)), int32(len(kids))
+	k.all = append(k.all, kids...)
 }

@@ -87,7 +87,7 @@ func TestMsgLines(t *testing.T) {
 	}
 	tr := &Tree{}
 	for i, l := range lines {
-		n := &Node{File: l.file, pos: i}
+		n := &Node{File: l.file, pos: int32(i)}
 		n.Sidechain, n.Type, n.MessageID = l.sidechain, l.typ, l.id
 		tr.Nodes = append(tr.Nodes, n)
 	}
@@ -108,7 +108,7 @@ func TestMsgLines(t *testing.T) {
 	for _, tc := range tests {
 		var got []int
 		for _, n := range tr.msgLines(nil, tr.Nodes[tc.of]) {
-			got = append(got, n.pos)
+			got = append(got, int(n.pos))
 		}
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("lines of the response of line %d: %v, want %v", tc.of, got, tc.want)

@@ -46,7 +46,7 @@ func (t *Tree) FindLeaf(arg string) (*Node, error) {
 	}
 	var matches []*Node
 	for _, n := range t.Nodes {
-		if n.Agent != nil || !strings.HasPrefix(n.UUID, strings.ToLower(arg)) {
+		if n.Agent() != nil || !strings.HasPrefix(n.UUID, strings.ToLower(arg)) {
 			continue
 		}
 		if len(matches) == 0 || matches[len(matches)-1] != n {
@@ -80,7 +80,7 @@ func (t *Tree) FinalResponse(leaf *Node) []*Node {
 	var last *Node
 	for i := len(path) - 1; i >= 0; i-- {
 		n := path[i]
-		if n.Type == "assistant" && n.Agent == nil && !n.Synthetic() && !n.APIError {
+		if n.Type == "assistant" && n.Agent() == nil && !n.Synthetic() && !n.APIError {
 			last = n
 			break
 		}
@@ -90,7 +90,7 @@ func (t *Tree) FinalResponse(leaf *Node) []*Node {
 	}
 	var out []*Node
 	for _, n := range path {
-		if n == last || n.Type == "assistant" && n.Agent == nil && n.MessageID != "" && n.MessageID == last.MessageID {
+		if n == last || n.Type == "assistant" && n.Agent() == nil && n.MessageID != "" && n.MessageID == last.MessageID {
 			out = append(out, n)
 		}
 	}
@@ -102,16 +102,25 @@ func (t *Tree) FinalResponse(leaf *Node) []*Node {
 // meta lines, other system lines, attachments, hooks and progress only
 // with all.
 func Visible(e *reader.Entry, all bool) bool {
+	return visible(e.Type, e.Subtype, e.Meta, e.Content, all)
+}
+
+// Visible is the package function Visible for a node's line.
+func (n *Node) Visible(all bool) bool {
+	return visible(n.Type, n.Subtype, n.Meta, n.Content, all)
+}
+
+func visible(typ, subtype string, meta bool, content reader.ContentFlags, all bool) bool {
 	if all {
 		return true
 	}
-	switch e.Type {
+	switch typ {
 	case "user":
-		return !e.Meta || e.Content&reader.HasToolResult != 0
+		return !meta || content&reader.HasToolResult != 0
 	case "assistant":
 		return true
 	case "system":
-		return e.Subtype == "compact_boundary"
+		return subtype == "compact_boundary"
 	}
 	return false
 }

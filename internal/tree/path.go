@@ -17,20 +17,20 @@ func sortNodes(ns []*Node, less func(a, b *Node) bool) {
 // assistant chunks of the parent's own response, local slash commands and
 // interruption markers.
 func IsRealFork(n *Node) bool {
-	if len(n.Children) < 2 {
+	if len(n.Children()) < 2 {
 		return false
 	}
 	starts := 0
 	seenMsg := map[string]bool{}
 	seenTime := map[int64]bool{}
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		switch {
-		case c.Agent != n.Agent:
+		case c.Agent() != n.Agent():
 		case c.IsTypedPrompt():
 			// Compaction replays write sibling prompts with one shared
 			// timestamp: one branch, not a rewind.
-			ts := c.Timestamp.UnixNano()
-			if c.Timestamp.IsZero() || !seenTime[ts] {
+			ts := c.Timestamp().UnixNano()
+			if c.Timestamp().IsZero() || !seenTime[ts] {
 				seenTime[ts] = true
 				starts++
 			}
@@ -57,7 +57,7 @@ func (b *builder) markForks() {
 // isMainForLeaf is the TS SDK's notion of a main entry: not a sidechain,
 // not a teammate's, not progress, not a fork_briefing attachment.
 func isMainForLeaf(n *Node) bool {
-	return n.IsMainConversation() && !n.Foreign && n.Type != "progress" && !(n.Type == "attachment" && n.Attachment == "fork_briefing")
+	return n.IsMainConversation() && !n.Foreign && n.Type != "progress" && !(n.Type == "attachment" && n.Attachment() == "fork_briefing")
 }
 
 // selectLeaf picks the active leaf. TS SDK rule: take the main entries that
@@ -98,7 +98,7 @@ func (b *builder) selectLeaf() {
 	var best, bestAny *Node
 	seen := map[*Node]bool{}
 	for _, n := range t.Nodes {
-		if n.Agent != nil && !n.Agent.Inline || len(n.Children) > 0 {
+		if n.Agent() != nil && !n.Agent().Inline || len(n.Children()) > 0 {
 			continue
 		}
 		walked := map[*Node]bool{}
@@ -112,7 +112,7 @@ func (b *builder) selectLeaf() {
 				if bestAny == nil || cur.pos > bestAny.pos {
 					bestAny = cur
 				}
-				if !cur.Sidechain && cur.TeamName == "" && !cur.Meta && (best == nil || cur.pos > best.pos) {
+				if !cur.Sidechain && cur.TeamName() == "" && !cur.Meta && (best == nil || cur.pos > best.pos) {
 					best = cur
 				}
 			}
@@ -128,7 +128,7 @@ func (b *builder) selectLeaf() {
 }
 
 func hasMainChild(n *Node) bool {
-	for _, c := range n.Children {
+	for _, c := range n.Children() {
 		if isMainForLeaf(c) {
 			return true
 		}
@@ -173,12 +173,12 @@ func (t *Tree) PathTo(n *Node) []*Node {
 	walked := make([]int32, len(t.Nodes)) // the hop that walked a node, 0 none
 	for hop := int32(1); ; hop++ {
 		top := rev[len(rev)-1]
-		if top.LogicalParent == nil || guard[top] {
+		if top.LogicalParent() == nil || guard[top] {
 			break
 		}
 		guard[top] = true
 		added := false
-		for cur := top.LogicalParent; cur != nil && walked[cur.pos] != hop; cur = cur.origParent {
+		for cur := top.LogicalParent(); cur != nil && walked[cur.pos] != hop; cur = cur.uuidParent() {
 			walked[cur.pos] = hop
 			if !seen[cur.pos] {
 				seen[cur.pos] = true
@@ -236,7 +236,7 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 					extra = append(extra, r)
 				}
 			}
-			for _, tu := range m.ToolUses {
+			for _, tu := range m.ToolUses() {
 				for _, r := range t.results[tu.ID] {
 					add(r)
 				}
@@ -247,8 +247,8 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 		}
 		if len(extra) > 0 {
 			sortNodes(extra, func(a, b *Node) bool {
-				if !a.Timestamp.Equal(b.Timestamp) && !a.Timestamp.IsZero() && !b.Timestamp.IsZero() {
-					return a.Timestamp.Before(b.Timestamp)
+				if !a.Timestamp().Equal(b.Timestamp()) && !a.Timestamp().IsZero() && !b.Timestamp().IsZero() {
+					return a.Timestamp().Before(b.Timestamp())
 				}
 				return a.pos < b.pos
 			})
@@ -302,7 +302,7 @@ func (b *builder) findLeaves() {
 			members = t.msgLines(members[:0], cur)
 			for _, m := range members {
 				covered.Add(m)
-				for _, tu := range m.ToolUses {
+				for _, tu := range m.ToolUses() {
 					for _, r := range t.results[tu.ID] {
 						covered.Add(r)
 					}
@@ -359,7 +359,7 @@ func realBranchEnd(n *Node, covered NodeSet) bool {
 			return prev.IsTypedPrompt() || prev.Type == "assistant"
 		case covered.Has(cur):
 			return false
-		case len(cur.Children) >= 2 && !isArtifactChild(cur, prev):
+		case len(cur.Children()) >= 2 && !isArtifactChild(cur, prev):
 			return false
 		}
 		prev = cur
@@ -370,7 +370,7 @@ func realBranchEnd(n *Node, covered NodeSet) bool {
 // isArtifactChild reports whether c is, under p, a recording artifact that
 // continues p's branch: another chunk of p's response, or a tool result.
 func isArtifactChild(p, c *Node) bool {
-	if len(c.ToolResults) > 0 {
+	if len(c.ToolResults()) > 0 {
 		return true
 	}
 	return c.Type == "assistant" && p.Type == "assistant" && c.MessageID != "" && c.MessageID == p.MessageID
@@ -385,12 +385,12 @@ type NodeSet []bool
 func (t *Tree) NewNodeSet() NodeSet { return make(NodeSet, len(t.Nodes)) }
 
 // Has reports whether n is in the set.
-func (s NodeSet) Has(n *Node) bool { return n.pos < len(s) && s[n.pos] }
+func (s NodeSet) Has(n *Node) bool { return int(n.pos) < len(s) && s[n.pos] }
 
 // Add adds n; a node that is not in Tree.Nodes (none should be) is left
 // out rather than grown for.
 func (s NodeSet) Add(n *Node) {
-	if n.pos < len(s) {
+	if int(n.pos) < len(s) {
 		s[n.pos] = true
 	}
 }

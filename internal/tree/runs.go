@@ -32,7 +32,7 @@ func (t *Tree) Layout() *Layout {
 	n := len(t.Nodes)
 	l := &Layout{t: t, kids: map[*Node][]*Node{}, reach: make([]int32, n)}
 	for _, n := range t.Roots {
-		if lp := t.historyEnd(n); lp != nil && lp.Agent == nil {
+		if lp := t.historyEnd(n); lp != nil && lp.Agent() == nil {
 			// Clip: the junction must not write into the tree's Children.
 			l.kids[lp] = append(slices.Clip(l.children(lp)), n)
 		}
@@ -74,9 +74,9 @@ func (t *Tree) Layout() *Layout {
 // were taken from: the first entry up the line-named parents that is not
 // below the boundary.
 func (t *Tree) historyEnd(boundary *Node) *Node {
-	lp := boundary.LogicalParent
+	lp := boundary.LogicalParent()
 	for lp != nil && t.below(lp, boundary) {
-		lp = lp.origParent
+		lp = lp.uuidParent()
 	}
 	return lp
 }
@@ -96,7 +96,7 @@ func (l *Layout) children(n *Node) []*Node {
 	if ks, ok := l.kids[n]; ok {
 		return ks
 	}
-	return n.Children
+	return n.Children()
 }
 
 // Children are n's display children: its children and the compaction
@@ -216,7 +216,7 @@ func (l *Layout) Run(start *Node) Run {
 func (t *Tree) Starts() []*Node {
 	var out []*Node
 	for _, r := range t.Roots {
-		if r.LogicalParent != nil || t.IsIslandOrCycle(r) && !r.Active {
+		if r.LogicalParent() != nil || t.IsIslandOrCycle(r) && !r.Active {
 			continue
 		}
 		out = append(out, r)
@@ -244,7 +244,7 @@ func (t *Tree) IsIslandOrCycle(n *Node) bool {
 func (t *Tree) MainForks() []*Node {
 	var out []*Node
 	for _, n := range t.Forks() {
-		if n.Agent == nil {
+		if n.Agent() == nil {
 			out = append(out, n)
 		}
 	}
@@ -255,7 +255,7 @@ func (t *Tree) MainForks() []*Node {
 func (t *Tree) MainEntries() int {
 	n := 0
 	for _, nd := range t.Nodes {
-		if nd.Agent == nil {
+		if nd.Agent() == nil {
 			n++
 		}
 	}
@@ -266,7 +266,7 @@ func (t *Tree) MainEntries() int {
 func (t *Tree) Compactions() int {
 	n := 0
 	for _, nd := range t.Nodes {
-		if nd.IsCompactBoundary() && nd.Agent == nil {
+		if nd.IsCompactBoundary() && nd.Agent() == nil {
 			n++
 		}
 	}
@@ -282,9 +282,9 @@ func PromptLabel(nodes []*Node) string {
 	for _, n := range nodes {
 		switch {
 		case n.IsTypedPrompt():
-			return n.Label
-		case fallback == "" && n.Type == "user" && !n.Meta && !n.CompactSummary && len(n.ToolResults) == 0:
-			fallback = n.Label // a local command or bash input, if any
+			return n.Label()
+		case fallback == "" && n.Type == "user" && !n.Meta && !n.CompactSummary && len(n.ToolResults()) == 0:
+			fallback = n.Label() // a local command or bash input, if any
 		}
 	}
 	return fallback
@@ -294,7 +294,7 @@ func PromptLabel(nodes []*Node) string {
 func ToolCalls(nodes []*Node) int {
 	c := 0
 	for _, n := range nodes {
-		c += len(n.ToolUses)
+		c += len(n.ToolUses())
 	}
 	return c
 }
@@ -303,7 +303,7 @@ func ToolCalls(nodes []*Node) int {
 // the call is not in the session.
 func (t *Tree) ToolName(id string) string {
 	if tu := t.ToolUseNode(id); tu != nil {
-		for _, f := range tu.ToolUses {
+		for _, f := range tu.ToolUses() {
 			if f.ID == id {
 				return f.Name
 			}
@@ -322,7 +322,7 @@ func (a *Agent) NoReply() bool { return a.Warmup && (a.Leaf == nil || a.Leaf.Typ
 func (t *Tree) Prompts() int {
 	n := 0
 	for _, nd := range t.Nodes {
-		if nd.Agent == nil && !nd.Sidechain && nd.IsTypedPrompt() {
+		if nd.Agent() == nil && !nd.Sidechain && nd.IsTypedPrompt() {
 			n++
 		}
 	}

@@ -3,10 +3,11 @@
 // and inline sidechains hung under the tool call that spawned them.
 //
 // It keeps, for every line that takes part in the DAG (every line with a
-// uuid), the line's envelope (reader.Entry, without Raw), where the line is
-// (Node.File, Entry.Line, Entry.Offset, Entry.Size) and a few small facts
-// (tool_use ids, tool_result ids, a 200-rune prompt prefix), never the
-// content. Commands that print content re-read the line at its offset.
+// uuid), the line's envelope (Node.Envelope in line, the rest shared or
+// out of line: Node.Entry puts it together), where the line is (Node.File,
+// Line, Offset, Size) and a few small facts (tool_use ids, tool_result
+// ids, a 200-rune prompt prefix), never the content. Commands that print
+// content re-read the line at its offset.
 //
 // The rules, in one place (see the doc comment of each function):
 //
@@ -34,7 +35,9 @@ package tree
 
 import (
 	"fmt"
+	"math"
 	"time"
+	"unsafe"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 )
@@ -65,37 +68,67 @@ type File struct {
 	// counts towards the session's usage, so usage can be totalled without
 	// reading the file again.
 	Dropped []reader.Entry
+
+	kids *kidStore // the tree's (see Node.Children)
 }
 
-// Node is one line of the DAG.
-type Node struct {
-	reader.Entry // the envelope; Raw is always nil
+// Envelope is what a node keeps in line of its line's envelope
+// (reader.Entry): the fields most commands read. The others are kept out
+// of line, on the lines that have them, and read through methods of Node
+// (CWD, Model, Usage, …); Node.Entry puts them all together again.
+type Envelope struct {
+	Line   int   // 1-based line number in its file
+	Offset int64 // byte offset of the line in its file
+	Size   int   // bytes in the line, without its terminator
 
-	File  *File
-	Agent *Agent // the subagent (file or inline sidechain) it belongs to; nil on the main conversation
+	Type    string // user, assistant, system, attachment, progress, summary, ...
+	Subtype string // for system entries: compact_boundary, turn_duration, ...
+
+	UUID       string
+	ParentUUID string
+	MessageID  string // message.id: shared by the lines of one API response
+
+	// ts is the timestamp in Unix nanoseconds (noTime: none, or one that
+	// is not UTC or out of range, kept whole with the rare facts): see
+	// Node.Timestamp.
+	ts int64
+
+	Content        reader.ContentFlags // what message.content holds
+	Sidechain      bool
+	Meta           bool
+	CompactSummary bool
+	APIError       bool
+}
+
+// Node is one line of the DAG. A node of a long session must stay small
+// (issue 23.3: a tree costs at most 400 bytes an entry): what only some
+// lines have (usage, tool calls, prompts, subagents) is out of line,
+// behind pointers that are nil on the lines that have none of it.
+type Node struct {
+	Envelope // the envelope's common fields; see Entry for the whole
+
+	File *File // the file, whose Agent the node belongs to (see Agent)
 
 	// Parent is the model's parent: the line named by parentUuid in the
 	// same file, after partial-compaction relinking and cycle cutting. Nil
 	// for roots, compact boundaries, islands and cut cycles.
 	Parent *Node
-	// Children are the nodes whose Parent is this node, in file order.
-	// Subagent roots are not children of the node that spawned them: see
-	// Agents.
-	Children []*Node
-	// LogicalParent is the node named by logicalParentUuid (set on
-	// compact_boundary lines): the last entry before the compaction.
-	LogicalParent *Node
-	// Agents are the subagents spawned by a tool_use of this node (or, for
-	// a compact_boundary, the compaction agent that wrote its summary).
-	Agents []*Agent
+	// kidAt and kidN place the node's children in its tree's kidStore
+	// (see Children).
+	kidAt, kidN int32
 
-	ToolUses    []reader.ToolUseFact // tool_use blocks (assistant lines)
-	ToolResults []string             // tool_use ids answered (user lines)
-	SourceTool  string               // sourceToolAssistantUUID
-	Attachment  string               // attachment.type
-	Prompt      string               // typed text of a user line, cut to reader.PromptRunes runes
-	PromptHash  uint64
-	Label       string // the line's prompt as ls titles show it (reader.TreeFacts.Label)
+	ctx    *lineCtx     // the line's context (session, cwd, branch, version, …), shared by the lines that have the same
+	use    *lineUsage   // usage, model, requestId; nil when the line has none
+	tools  *toolFacts   // tool calls and results; nil when the line has none
+	prompt *promptFacts // the typed prompt; nil when the line has none
+	facts  *factsExtra  // the rare facts (compaction, subagents, building facts); nil when the line has none
+
+	// msgNext is the position + 1 in Tree.Nodes of the next line of the
+	// same response (same file, sidechain flag and message.id), 0 for the
+	// last: the lines of a response are a list through the nodes, not a
+	// map of slices.
+	msgNext int32
+	pos     int32 // index in Tree.Nodes: file order, main file first
 
 	// ResultError is set when a tool_result of the line has is_error.
 	ResultError bool
@@ -116,19 +149,98 @@ type Node struct {
 	// start different branches (see IsRealFork).
 	Fork bool
 
-	// msgNext is the position + 1 in Tree.Nodes of the next line of the
-	// same response (same file, sidechain flag and message.id), 0 for the
-	// last: the lines of a response are a list through the nodes, not a
-	// map of slices.
-	msgNext int32
-
-	origParent *Node       // parent by uuid, before relinking
-	pos        int         // index in Tree.Nodes: file order, main file first
-	facts      *factsExtra // nil when the line has none of them (most lines)
+	typed bool // reader.Entry.IsTypedPrompt
 }
 
-// noFacts stands for the factsExtra of a line that has none.
-var noFacts factsExtra
+// lineCtx are the envelope fields that the lines of a session repeat:
+// one value shared by every line with the same ones.
+type lineCtx struct {
+	SessionID string
+	AgentID   string
+	TeamName  string
+	CWD       string
+	GitBranch string
+	Version   string
+	Role      string
+}
+
+// lineUsage are the envelope fields of an assistant line with usage.
+type lineUsage struct {
+	RequestID string
+	model     *lineModel // shared by the lines with the same
+	// Input, Output, CacheCreation, CacheCreation5m, CacheCreation1h,
+	// CacheRead, WebSearch, as in reader.Usage.
+	counts         [7]int64
+	HasUsage       bool
+	StopReasonNull bool
+}
+
+// lineModel are the fields of a response's usage that responses repeat.
+type lineModel struct {
+	Model       string
+	Speed       string
+	ServiceTier string
+}
+
+// toolFacts are the tool calls of an assistant line or the results of a
+// user line.
+type toolFacts struct {
+	toolUses    []reader.ToolUseFact
+	toolResults []string
+	sourceTool  string
+}
+
+// promptFacts are the prompt facts of a user line.
+type promptFacts struct {
+	prompt string
+	label  string
+	hash   uint64
+}
+
+// noCtx, noUsage, … stand for the records of a line that has none.
+var (
+	noCtx    lineCtx
+	noUsage  lineUsage
+	noModel  lineModel
+	noTools  toolFacts
+	noPrompt promptFacts
+	noFacts  factsExtra
+)
+
+func (n *Node) c() *lineCtx {
+	if n.ctx == nil {
+		return &noCtx
+	}
+	return n.ctx
+}
+
+func (n *Node) u() *lineUsage {
+	if n.use == nil {
+		return &noUsage
+	}
+	return n.use
+}
+
+func (n *Node) m() *lineModel {
+	if n.use == nil || n.use.model == nil {
+		return &noModel
+	}
+	return n.use.model
+}
+
+func (n *Node) tf() *toolFacts {
+	if n.tools == nil {
+		return &noTools
+	}
+	return n.tools
+}
+
+func (n *Node) pf() *promptFacts {
+	if n.prompt == nil {
+		return &noPrompt
+	}
+	return n.prompt
+}
 
 // fx returns n's factsExtra (the zero value when it has none).
 func (n *Node) fx() *factsExtra {
@@ -138,9 +250,34 @@ func (n *Node) fx() *factsExtra {
 	return n.facts
 }
 
-// factsExtra are facts used while building only, kept out of line: most
-// lines have none of them, and a node of a long session must stay small.
+// mfx returns n's factsExtra, made when it has none, to be set.
+func (n *Node) mfx() *factsExtra {
+	if n.facts == nil {
+		n.facts = &factsExtra{}
+	}
+	return n.facts
+}
+
+// factsExtra are the facts of the few lines that have them, kept out of
+// line: the compaction metadata of a boundary, subagents, the agent id of
+// a subagent's result, and facts used while building only.
 type factsExtra struct {
+	timestamp            time.Time // when Envelope.ts cannot hold it
+	attachment           string
+	LogicalParentUUID    string
+	CompactTrigger       string
+	ToolUseResultAgentID string
+	CompactPreTokens     int64
+
+	logicalParent *Node
+	agents        []*Agent
+	inline        *Agent // the inline sidechain a main-file line belongs to
+
+	// origParent is the parent by uuid, before relinking or a cycle cut
+	// (origSet); Parent otherwise.
+	origParent *Node
+	origSet    bool
+
 	preservedSegment  *reader.PreservedSegment
 	preservedMessages *reader.PreservedMessages
 	progressAgentID   string
@@ -148,17 +285,374 @@ type factsExtra struct {
 	agentType         string
 }
 
+// uuidParent is the parent by uuid, before relinking and cycle cutting.
+func (n *Node) uuidParent() *Node {
+	if x := n.fx(); x.origSet {
+		return x.origParent
+	}
+	return n.Parent
+}
+
+// setParent changes the parent of a linked node, keeping the one it had
+// by uuid for uuidParent.
+func (n *Node) setParent(p *Node) {
+	if x := n.mfx(); !x.origSet {
+		x.origParent, x.origSet = n.Parent, true
+	}
+	n.Parent = p
+}
+
+// Children are the nodes whose Parent is this node, in file order.
+// Subagent roots are not children of the node that spawned them: see
+// Agents. The slice is the tree's: not to be changed (its capacity ends
+// where it does).
+func (n *Node) Children() []*Node {
+	if n.File == nil || n.File.kids == nil {
+		return nil
+	}
+	k := n.File.kids
+	if k.lists != nil {
+		if int(n.pos) < len(k.lists) {
+			return k.lists[n.pos]
+		}
+		return nil
+	}
+	return k.all[n.kidAt : n.kidAt+n.kidN : n.kidAt+n.kidN]
+}
+
+// kl is the list of n's children while the tree is built.
+func (n *Node) kl() *[]*Node { return &n.File.kids.lists[n.pos] }
+
+// kidStore holds the children of a tree's nodes: a list a node while the
+// tree is built (links are added, moved and cut), then one array, every
+// node's children after the previous node's (24 bytes a node less than a
+// slice each).
+type kidStore struct {
+	lists [][]*Node // while building: by position
+	all   []*Node   // after: Node.kidAt, Node.kidN
+}
+
+// compact moves the lists into one array.
+func (k *kidStore) compact(nodes []*Node) {
+	total := 0
+	for _, l := range k.lists {
+		total += len(l)
+	}
+	k.all = make([]*Node, 0, total)
+	for i, n := range nodes {
+		l := k.lists[i]
+		n.kidAt, n.kidN = int32(len(k.all)), int32(len(l))
+		k.all = append(k.all, l...)
+	}
+	k.lists = nil
+}
+
+// Agent is the subagent (file or inline sidechain) the node belongs to;
+// nil on the main conversation.
+func (n *Node) Agent() *Agent {
+	if n.File != nil && n.File.Agent != nil {
+		return n.File.Agent
+	}
+	return n.fx().inline
+}
+
+// SessionID is the line's sessionId.
+func (n *Node) SessionID() string { return n.c().SessionID }
+
+// AgentID is the line's agentId.
+func (n *Node) AgentID() string { return n.c().AgentID }
+
+// TeamName is the line's teamName.
+func (n *Node) TeamName() string { return n.c().TeamName }
+
+// CWD is the line's cwd.
+func (n *Node) CWD() string { return n.c().CWD }
+
+// GitBranch is the line's gitBranch.
+func (n *Node) GitBranch() string { return n.c().GitBranch }
+
+// Version is the Claude Code version that wrote the line.
+func (n *Node) Version() string { return n.c().Version }
+
+// Role is message.role.
+func (n *Node) Role() string { return n.c().Role }
+
+// RequestID is the line's requestId.
+func (n *Node) RequestID() string { return n.u().RequestID }
+
+// Model is message.model.
+func (n *Node) Model() string { return n.m().Model }
+
+// HasUsage reports whether the line has message.usage.
+func (n *Node) HasUsage() bool { return n.u().HasUsage }
+
+// Usage is message.usage of an assistant line.
+func (n *Node) Usage() reader.Usage {
+	u := n.u()
+	return reader.Usage{
+		Input: u.counts[0], Output: u.counts[1], CacheCreation: u.counts[2], CacheCreation5m: u.counts[3],
+		CacheCreation1h: u.counts[4], CacheRead: u.counts[5], WebSearch: u.counts[6],
+		Speed: n.m().Speed, ServiceTier: n.m().ServiceTier,
+	}
+}
+
+// LogicalParentUUID is logicalParentUuid (compact_boundary lines).
+func (n *Node) LogicalParentUUID() string { return n.fx().LogicalParentUUID }
+
+// CompactTrigger is compactMetadata.trigger of a compact_boundary.
+func (n *Node) CompactTrigger() string { return n.fx().CompactTrigger }
+
+// CompactPreTokens is compactMetadata.preTokens of a compact_boundary.
+func (n *Node) CompactPreTokens() int64 { return n.fx().CompactPreTokens }
+
+// ToolUseResultAgentID is toolUseResult.agentId (see reader.Entry).
+func (n *Node) ToolUseResultAgentID() string { return n.fx().ToolUseResultAgentID }
+
+// IsConversation reports whether the node is a user or assistant message.
+func (n *Node) IsConversation() bool { return n.Type == "user" || n.Type == "assistant" }
+
+// IsTypedPrompt reports whether the line is a prompt a person typed
+// (reader.Entry.IsTypedPrompt).
+func (n *Node) IsTypedPrompt() bool { return n.typed }
+
+// Synthetic reports whether the line is a client-side placeholder
+// (reader.Entry.Synthetic).
+func (n *Node) Synthetic() bool { return n.m().Model == reader.SyntheticModel }
+
+// Entry is the line's envelope as the reader read it, without Raw and
+// Facts, and without TextHead and PromptID (no command reads them from a
+// node; IsTypedPrompt is kept).
+func (n *Node) Entry() reader.Entry {
+	c, u, x := n.c(), n.u(), n.fx()
+	e := reader.Entry{
+		Line: n.Line, Offset: n.Offset, Size: n.Size,
+		Type: n.Type, Subtype: n.Subtype,
+		UUID: n.UUID, ParentUUID: n.ParentUUID, LogicalParentUUID: x.LogicalParentUUID,
+		SessionID: c.SessionID, AgentID: c.AgentID, TeamName: c.TeamName,
+		Sidechain: n.Sidechain, Meta: n.Meta, CompactSummary: n.CompactSummary, APIError: n.APIError,
+		StopReasonNull: u.StopReasonNull,
+		Timestamp:      n.Timestamp(), CWD: c.CWD, GitBranch: c.GitBranch, Version: c.Version,
+		MessageID: n.MessageID, RequestID: u.RequestID, Model: n.m().Model, Role: c.Role,
+		HasUsage: u.HasUsage, Content: n.Content,
+		CompactTrigger: x.CompactTrigger, CompactPreTokens: x.CompactPreTokens,
+		ToolUseResultAgentID: x.ToolUseResultAgentID,
+	}
+	if n.use != nil {
+		e.Usage = n.Usage()
+	}
+	return e
+}
+
+// setEntry keeps e and its facts fa (nil when not read) in n: the records
+// that lines share from in, the others in in's slabs.
+func (n *Node) setEntry(e *reader.Entry, fa *reader.TreeFacts, in *interner) {
+	parent := in.parentUUID(e.ParentUUID) // before uuid: it shares the previous line's
+	n.Envelope = Envelope{
+		Line: e.Line, Offset: e.Offset, Size: e.Size,
+		Type: e.Type, Subtype: e.Subtype,
+		UUID: in.uuid(e.UUID), ParentUUID: parent, MessageID: in.messageID(e.MessageID),
+		Content:   e.Content,
+		Sidechain: e.Sidechain, Meta: e.Meta, CompactSummary: e.CompactSummary, APIError: e.APIError,
+	}
+	n.typed = e.IsTypedPrompt()
+	n.ctx = in.ctx(lineCtx{
+		SessionID: e.SessionID, AgentID: e.AgentID, TeamName: e.TeamName,
+		CWD: e.CWD, GitBranch: e.GitBranch, Version: e.Version, Role: e.Role,
+	})
+	u := e.Usage
+	if x := (lineUsage{
+		RequestID: e.RequestID, model: in.model(lineModel{Model: e.Model, Speed: u.Speed, ServiceTier: u.ServiceTier}),
+		counts:   [7]int64{u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.WebSearch},
+		HasUsage: e.HasUsage, StopReasonNull: e.StopReasonNull,
+	}); x != noUsage {
+		n.use = in.uses.add(x)
+	}
+	x := factsExtra{
+		timestamp:         n.setTime(e.Timestamp),
+		LogicalParentUUID: e.LogicalParentUUID, CompactTrigger: e.CompactTrigger,
+		ToolUseResultAgentID: e.ToolUseResultAgentID, CompactPreTokens: e.CompactPreTokens,
+	}
+	if fa != nil {
+		n.ResultError = fa.ResultError
+		if fa.ToolUses != nil || fa.ToolResults != nil || fa.SourceToolAssistantUUID != "" {
+			n.tools = in.tools.add(toolFacts{toolUses: fa.ToolUses, toolResults: fa.ToolResults, sourceTool: fa.SourceToolAssistantUUID})
+		}
+		if fa.Prompt != "" || fa.PromptHash != 0 || fa.Label != "" {
+			p := promptFacts{prompt: in.str(fa.Prompt), label: fa.Label, hash: fa.PromptHash}
+			if p.label == p.prompt {
+				p.label = p.prompt // most labels are the prompt: one copy
+			} else {
+				p.label = in.str(p.label)
+			}
+			n.prompt = in.prompts.add(p)
+		}
+		x.attachment = fa.AttachmentType
+		x.preservedSegment, x.preservedMessages = fa.PreservedSegment, fa.PreservedMessages
+		x.progressAgentID, x.parentToolUseID, x.agentType = fa.ProgressAgentID, fa.ParentToolUseID, fa.AgentType
+	}
+	if !x.timestamp.IsZero() || x.attachment != "" || x.LogicalParentUUID != "" || x.CompactTrigger != "" || x.ToolUseResultAgentID != "" ||
+		x.CompactPreTokens != 0 || x.preservedSegment != nil || x.preservedMessages != nil ||
+		x.progressAgentID != "" || x.parentToolUseID != "" || x.agentType != "" {
+		n.facts = new(factsExtra) // x itself stays on the stack: most lines have none
+		*n.facts = x
+	}
+}
+
+// interner shares the records that the lines of one piece of a file
+// repeat (a session's lines repeat a handful of contexts and models), and
+// allocates the others in slabs: a record of its own for each of a
+// million lines cost a million allocations, each rounded up to its size
+// class.
+type interner struct {
+	last    *lineCtx
+	all     map[lineCtx]*lineCtx
+	lastM   *lineModel
+	models  map[lineModel]*lineModel
+	uses    slab[lineUsage]
+	tools   slab[toolFacts]
+	prompts slab[promptFacts]
+
+	// arena holds the bytes of the strings a node keeps of its line (its
+	// uuid, message.id, prompt): a 36-byte uuid of its own took a 48-byte
+	// allocation.
+	arena   []byte
+	lastID  string // the previous line's uuid (in arena)
+	lastMsg string // the previous line's message.id (in arena)
+}
+
+// maxArenaString is the longest string str copies into the arena.
+const maxArenaString = 1024
+
+// str returns s, its bytes in the arena when it is short. The arena's
+// chunks grow from 1 KiB to 64 KiB: a small file wastes little.
+func (in *interner) str(s string) string {
+	if len(s) == 0 || len(s) > maxArenaString {
+		return s
+	}
+	if len(in.arena)+len(s) > cap(in.arena) {
+		in.arena = make([]byte, 0, min(max(1<<10, 2*cap(in.arena)), 64<<10))
+	}
+	start := len(in.arena)
+	in.arena = append(in.arena, s...)
+	return unsafe.String(&in.arena[start], len(s))
+}
+
+func (in *interner) uuid(s string) string {
+	in.lastID = in.str(s)
+	return in.lastID
+}
+
+// parentUUID shares the bytes of the previous line's uuid, which most
+// lines name as their parent (call it before uuid).
+func (in *interner) parentUUID(s string) string {
+	if s == in.lastID {
+		return in.lastID
+	}
+	return in.str(s)
+}
+
+// messageID shares the previous line's message.id: the lines of one
+// response follow each other.
+func (in *interner) messageID(s string) string {
+	if s != in.lastMsg {
+		in.lastMsg = in.str(s)
+	}
+	return in.lastMsg
+}
+
+func (in *interner) ctx(c lineCtx) *lineCtx {
+	if c == noCtx {
+		return nil
+	}
+	if in.last != nil && *in.last == c {
+		return in.last
+	}
+	p, ok := in.all[c]
+	if !ok {
+		if in.all == nil {
+			in.all = map[lineCtx]*lineCtx{}
+		}
+		p = new(lineCtx) // not &c: c would go to the heap on every call
+		*p = c
+		in.all[c] = p
+	}
+	in.last = p
+	return p
+}
+
+func (in *interner) model(m lineModel) *lineModel {
+	if m == noModel {
+		return nil
+	}
+	if in.lastM != nil && *in.lastM == m {
+		return in.lastM
+	}
+	p, ok := in.models[m]
+	if !ok {
+		if in.models == nil {
+			in.models = map[lineModel]*lineModel{}
+		}
+		p = new(lineModel)
+		*p = m
+		in.models[m] = p
+	}
+	in.lastM = p
+	return p
+}
+
+// slab hands out values of T from arrays of up to slabBytes.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) add(v T) *T {
+	if len(s.buf) == cap(s.buf) { // 8, 16, … slabBytes: small files waste little
+		var zero T
+		full := max(8, slabBytes/int(unsafe.Sizeof(zero)))
+		s.buf = make([]T, 0, min(max(8, 2*cap(s.buf)), full))
+	}
+	s.buf = append(s.buf, v)
+	return &s.buf[len(s.buf)-1]
+}
+
+// ToolUses are the tool_use blocks of an assistant line.
+func (n *Node) ToolUses() []reader.ToolUseFact { return n.tf().toolUses }
+
+// ToolResults are the tool_use ids a user line answers.
+func (n *Node) ToolResults() []string { return n.tf().toolResults }
+
+// SourceTool is sourceToolAssistantUUID.
+func (n *Node) SourceTool() string { return n.tf().sourceTool }
+
+// Attachment is attachment.type.
+func (n *Node) Attachment() string { return n.fx().attachment }
+
+// Prompt is the typed text of a user line, cut to reader.PromptRunes runes.
+func (n *Node) Prompt() string { return n.pf().prompt }
+
+// PromptHash is the hash of the whole prompt (reader.TreeFacts).
+func (n *Node) PromptHash() uint64 { return n.pf().hash }
+
+// Label is the line's prompt as ls titles show it (reader.TreeFacts.Label).
+func (n *Node) Label() string { return n.pf().label }
+
+// LogicalParent is the node named by logicalParentUuid (set on
+// compact_boundary lines): the last entry before the compaction.
+func (n *Node) LogicalParent() *Node { return n.fx().logicalParent }
+
+// Agents are the subagents spawned by a tool_use of this node (or, for a
+// compact_boundary, the compaction agent that wrote its summary).
+func (n *Node) Agents() []*Agent { return n.fx().agents }
+
 // Short is the first 8 characters of the uuid, for people.
 func (n *Node) Short() string { return short(n.UUID) }
 
 // Pos is the node's position in Tree.Nodes (file order, main file first).
-func (n *Node) Pos() int { return n.pos }
+func (n *Node) Pos() int { return int(n.pos) }
 
 // IsMainConversation reports whether the node takes part in the main
 // conversation's leaf selection: a main-file line that is not an inline
 // sidechain and not a teammate's.
 func (n *Node) IsMainConversation() bool {
-	return n.Agent == nil && !n.Sidechain && n.TeamName == ""
+	return n.Agent() == nil && !n.Sidechain && n.c().TeamName == ""
 }
 
 // IsCompactBoundary reports whether the node is a system/compact_boundary.
@@ -279,6 +773,7 @@ type Tree struct {
 	Unreadable []string
 	Warnings   []Warning
 
+	kids     kidStore
 	byUUID   *uuidIndex         // main file
 	toolUse  map[string]*Node   // tool_use id → assistant node (every file)
 	results  map[string][]*Node // tool_use id → result nodes (every file)
@@ -337,8 +832,11 @@ func (t *Tree) Forks() []*Node {
 
 // Entries visits, file by file (Files order) and in line order within a
 // file, the envelope of every node and every Dropped line: all the lines a
-// token counter needs, in the order it would read them.
+// token counter needs, in the order it would read them. A node's envelope
+// is put together for visit (Node.Entry) and is not valid after it
+// returns.
 func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
+	var e reader.Entry // one for every node: visit keeps no pointer to it
 	i := 0
 	for _, f := range t.Files {
 		d := 0
@@ -347,7 +845,8 @@ func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
 			for ; d < len(f.Dropped) && f.Dropped[d].Line < n.Line; d++ {
 				visit(f, &f.Dropped[d])
 			}
-			visit(f, &n.Entry)
+			e = n.Entry()
+			visit(f, &e)
 		}
 		for ; d < len(f.Dropped); d++ {
 			visit(f, &f.Dropped[d])
@@ -373,4 +872,37 @@ func short(u string) string {
 }
 
 // Time returns the node's timestamp (zero when the line has none).
-func (n *Node) Time() time.Time { return n.Timestamp }
+func (n *Node) Time() time.Time { return n.Timestamp() }
+
+// noTime is Envelope.ts of a line without a UTC timestamp in range.
+const noTime = math.MinInt64
+
+// Timestamp is the line's timestamp (zero when it has none).
+func (n *Node) Timestamp() time.Time {
+	if n.ts == noTime {
+		return n.fx().timestamp
+	}
+	return time.Unix(0, n.ts).UTC()
+}
+
+// setTime keeps t in n.ts when it is UTC and in range, else returns it
+// to be kept whole.
+func (n *Node) setTime(t time.Time) (whole time.Time) {
+	n.ts = noTime
+	if t.IsZero() {
+		return time.Time{}
+	}
+	if ns := t.UnixNano(); t.Location() == time.UTC && time.Unix(0, ns).UTC() == t {
+		n.ts = ns
+		return time.Time{}
+	}
+	return t
+}
+
+// NewNode returns a node of file f for the line e, outside any tree (for
+// tests of the packages that read nodes).
+func NewNode(f *File, e reader.Entry) *Node {
+	n := &Node{File: f}
+	n.setEntry(&e, nil, &interner{})
+	return n
+}

@@ -781,7 +781,7 @@ func TestCorpusActivePathInvariants(t *testing.T) {
 				seen[n] = true
 			}
 			for _, n := range tr.ActivePath() {
-				for _, tu := range n.ToolUses {
+				for _, tu := range n.ToolUses() {
 					rs := tr.ResultNodes(tu.ID)
 					ok := len(rs) == 0
 					for _, r := range rs {

@@ -100,7 +100,7 @@ func Render(w io.Writer, doc *show.Doc, src *show.Source, o Options) (Stats, err
 	wk := &walker{doc: doc, src: src, o: o, out: out, items: doc.Items,
 		calls: map[string]string{}, hasResult: map[string]bool{}, promptN: map[int]int{}}
 	for _, it := range doc.Items {
-		for _, id := range it.Node.ToolResults {
+		for _, id := range it.Node.ToolResults() {
 			wk.hasResult[id] = true
 		}
 	}

@@ -69,7 +69,7 @@ func (w *walker) header() (*headerView, error) {
 			}
 		}
 		text, _ := reader.PromptOf(texts) // as ls titles it
-		ts, _ := w.fmtTime(it.Node.Timestamp, true)
+		ts, _ := w.fmtTime(it.Node.Timestamp(), true)
 		hv.TOC = append(hv.TOC, tocEntry{ID: fmt.Sprintf("p%d", n), N: n, Text: line(text, 120), Time: ts})
 	}
 	w.lastDay = ""

@@ -46,9 +46,9 @@ func (w *walker) tool(lv *level, n *tree.Node, b reader.Block) error {
 	var agents []span
 	j := lv.next
 	for j < lv.to && w.items[j].Depth == d+1 && w.items[j].For == b.ID {
-		a := w.items[j].Node.Agent
+		a := w.items[j].Node.Agent()
 		k := j + 1
-		for k < lv.to && (w.items[k].Depth > d+1 || (w.items[k].Depth == d+1 && w.items[k].Node.Agent == a)) {
+		for k < lv.to && (w.items[k].Depth > d+1 || (w.items[k].Depth == d+1 && w.items[k].Node.Agent() == a)) {
 			k++
 		}
 		agents = append(agents, span{a, j, k})
@@ -107,7 +107,7 @@ func (w *walker) tool(lv *level, n *tree.Node, b reader.Block) error {
 		}
 		w.out.closeAgent()
 	}
-	for _, a := range n.Agents {
+	for _, a := range n.Agents() {
 		if a.ToolUseID == b.ID && !inline[a] {
 			w.out.agentLink(w.agentView(a, d))
 		}
@@ -189,7 +189,7 @@ func (w *walker) toolView(b reader.Block, depth int) *toolView {
 func (w *walker) agentView(a *tree.Agent, depth int) *agentView {
 	av := &agentView{Depth: depth, ID: w.one(w.red(a.ID), 100), Type: w.one(w.red(a.Type), 100), Description: w.one(w.red(a.Description), 300)}
 	for _, n := range a.Nodes {
-		av.ToolUses += len(n.ToolUses)
+		av.ToolUses += len(n.ToolUses())
 	}
 	tot := w.doc.AgentTotal(a.ID)
 	av.APICalls, av.Tokens = tot.APICalls, render.Count(tot.Tokens)

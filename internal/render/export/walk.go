@@ -66,9 +66,9 @@ func (w *walker) assistant(lv *level, n *tree.Node, raw []byte) error {
 	if !lv.open || n.MessageID == "" || lv.msg != n.MessageID {
 		w.closeMsg(lv)
 		av := &assistantView{Depth: lv.depth, Warn: n.APIError || n.Synthetic()}
-		av.Time, av.TimeISO = w.fmtTime(n.Timestamp, false)
-		if n.Model != "" {
-			av.Model = w.str(render.ShortModel(n.Model))
+		av.Time, av.TimeISO = w.fmtTime(n.Timestamp(), false)
+		if n.Model() != "" {
+			av.Model = w.str(render.ShortModel(n.Model()))
 		}
 		if r := w.doc.Usage(n); r != nil {
 			av.Usage = usageText(r, w.doc.Prices)
@@ -182,7 +182,7 @@ func (w *walker) user(lv *level, i int, n *tree.Node, raw []byte) {
 	}
 	kept, cut := cutText(strings.Join(texts, "\n\n"), w.o.MaxText)
 	pv.Text, pv.Cut = w.txt(kept), cut
-	pv.Time, pv.TimeISO = w.fmtTime(n.Timestamp, false)
+	pv.Time, pv.TimeISO = w.fmtTime(n.Timestamp(), false)
 	switch {
 	case w.promptN[i] > 0:
 		pv.N = w.promptN[i]
@@ -217,13 +217,13 @@ func (w *walker) orphan(lv *level, id string, r *resultView) {
 func (w *walker) compaction(lv *level, n *tree.Node) error {
 	w.closeMsg(lv)
 	label := "context compacted"
-	if n.CompactTrigger != "" {
-		label += " (" + w.one(w.red(n.CompactTrigger), 40) + ")"
+	if n.CompactTrigger() != "" {
+		label += " (" + w.one(w.red(n.CompactTrigger()), 40) + ")"
 	}
-	if n.CompactPreTokens > 0 {
-		label += " · " + render.Count(n.CompactPreTokens) + " tokens → summary"
+	if n.CompactPreTokens() > 0 {
+		label += " · " + render.Count(n.CompactPreTokens()) + " tokens → summary"
 	}
-	if ts, _ := w.fmtTime(n.Timestamp, false); ts != "" {
+	if ts, _ := w.fmtTime(n.Timestamp(), false); ts != "" {
 		label += " · " + ts
 	}
 	w.out.compaction(&compactionView{Depth: lv.depth, Label: label})
@@ -235,7 +235,7 @@ func (w *walker) compaction(lv *level, n *tree.Node) error {
 	}
 	inline := map[*tree.Agent]bool{}
 	if k > j {
-		a := w.items[j].Node.Agent
+		a := w.items[j].Node.Agent()
 		inline[a] = true
 		w.out.openAgent(w.agentView(a, lv.depth+1))
 		if err := w.seq(j, k, lv.depth+1); err != nil {
@@ -244,7 +244,7 @@ func (w *walker) compaction(lv *level, n *tree.Node) error {
 		w.out.closeAgent()
 		lv.next = k
 	}
-	for _, a := range n.Agents {
+	for _, a := range n.Agents() {
 		if !inline[a] {
 			w.out.agentLink(w.agentView(a, lv.depth))
 		}

@@ -105,12 +105,12 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 	n := it.Node
 	m := MessageJSON{
 		UUID: n.UUID, ParentUUID: optional(n.ParentUUID), Type: n.Type, Subtype: optional(n.Subtype),
-		Role: optional(n.Role), Timestamp: optTime(n.Timestamp), Model: optional(n.Model),
-		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID), ToolUseID: optional(it.For),
+		Role: optional(n.Role()), Timestamp: optTime(n.Timestamp()), Model: optional(n.Model()),
+		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID()), ToolUseID: optional(it.For),
 		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: raw, Content: []json.RawMessage{},
 	}
-	if n.Agent != nil {
-		m.AgentID = optional(n.Agent.ID)
+	if n.Agent() != nil {
+		m.AgentID = optional(n.Agent().ID)
 	}
 	for _, b := range reader.Blocks(raw) {
 		if reader.StringContent(raw) {

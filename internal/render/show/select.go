@@ -118,7 +118,7 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 	if o.SinceCompact {
 		d.NoCompaction = true
 		for i := len(path) - 1; i >= 0; i-- {
-			if path[i].IsCompactBoundary() && path[i].Agent == nil {
+			if path[i].IsCompactBoundary() && path[i].Agent() == nil {
 				path = path[i:]
 				d.NoCompaction = false
 				break
@@ -201,9 +201,9 @@ func (s *selector) emit(path []*tree.Node, depth int, forID string, active map[*
 			continue
 		}
 		s.items = append(s.items, Item{Node: n, Depth: depth, For: forID})
-		for _, tu := range n.ToolUses {
+		for _, tu := range n.ToolUses() {
 			if s.o.Agents && depth < maxAgentDepth {
-				for _, a := range n.Agents {
+				for _, a := range n.Agents() {
 					if a.ToolUseID != tu.ID || active[a] {
 						continue
 					}
@@ -220,7 +220,7 @@ func (s *selector) emit(path []*tree.Node, depth int, forID string, active map[*
 			}
 		}
 		if n.IsCompactBoundary() && s.o.Agents && depth < maxAgentDepth {
-			for _, a := range n.Agents {
+			for _, a := range n.Agents() {
 				if !active[a] {
 					active[a] = true
 					s.emit(agentPath(s.t, a), depth+1, "", active)
@@ -241,7 +241,7 @@ func agentPath(t *tree.Tree, a *tree.Agent) []*tree.Node {
 }
 
 // visible says whether a line is shown (tree.Visible).
-func (s *selector) visible(n *tree.Node) bool { return tree.Visible(&n.Entry, s.o.All) }
+func (s *selector) visible(n *tree.Node) bool { return n.Visible(s.o.All) }
 
 // numberTurns numbers the turns of the main conversation: a turn starts at
 // a typed prompt or at a compaction boundary; agent lines belong to the
@@ -321,8 +321,8 @@ func (d *Doc) attachUsage(rep Report) {
 		switch {
 		case n.Type != "assistant":
 		case n.MessageID != "":
-			byID[[2]string{n.MessageID, n.RequestID}] = nil
-			if n.RequestID == "" {
+			byID[[2]string{n.MessageID, n.RequestID()}] = nil
+			if n.RequestID() == "" {
 				byMID[n.MessageID] = nil
 			}
 		default:
@@ -358,7 +358,7 @@ func (d *Doc) attachUsage(rep Report) {
 		var r *tokens.Response
 		if n.MessageID != "" {
 			// A line without requestId belongs to its message.id's response.
-			if r = byID[[2]string{n.MessageID, n.RequestID}]; r == nil && n.RequestID == "" {
+			if r = byID[[2]string{n.MessageID, n.RequestID()}]; r == nil && n.RequestID() == "" {
 				r = byMID[n.MessageID]
 			}
 		} else {
@@ -384,18 +384,18 @@ func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 		h.Leaf = t.Leaf.UUID
 	}
 	for _, n := range t.Nodes {
-		if n.Timestamp.After(h.End) {
-			h.End = n.Timestamp
+		if n.Timestamp().After(h.End) {
+			h.End = n.Timestamp()
 		}
 	}
 	for _, n := range path {
-		if n.GitBranch != "" {
-			h.Branch = n.GitBranch
+		if n.GitBranch() != "" {
+			h.Branch = n.GitBranch()
 		}
 	}
 	h.Prompts = t.Prompts()
 	for _, it := range items {
-		if it.Depth == 0 && it.Node.Agent == nil && !it.Node.Sidechain && it.Node.IsTypedPrompt() {
+		if it.Depth == 0 && it.Node.Agent() == nil && !it.Node.Sidechain && it.Node.IsTypedPrompt() {
 			h.PromptsShown++
 		}
 	}

@@ -61,7 +61,7 @@ func NewTerminal(w io.Writer, doc *Doc, o TermOptions) *Terminal {
 	if doc != nil {
 		t.hasResult = map[string]bool{}
 		for _, it := range doc.Items {
-			for _, id := range it.Node.ToolResults {
+			for _, id := range it.Node.ToolResults() {
 				t.hasResult[id] = true
 			}
 		}
@@ -81,7 +81,7 @@ func RenderTerminal(w io.Writer, doc *Doc, src *tree.Source, o TermOptions) erro
 		if err != nil {
 			return err
 		}
-		t.Item(it.Node.Entry, it.Node, raw, it.Depth, it.For)
+		t.Item(it.Node.Entry(), it.Node, raw, it.Depth, it.For)
 	}
 	if len(doc.Items) == 0 {
 		t.printf("%s\n", t.th.Dim("(nothing to show)"))
@@ -278,7 +278,7 @@ func (t *Terminal) compaction(e reader.Entry, n *tree.Node, depth int) {
 	t.gap(depth)
 	t.printf("%s%s\n", t.indent(depth), t.th.Yellow("────"+label+strings.Repeat("─", fill)))
 	if n != nil {
-		for _, a := range n.Agents {
+		for _, a := range n.Agents() {
 			t.agentLink(a, depth)
 		}
 	}
@@ -520,7 +520,7 @@ func (t *Terminal) toolUse(b reader.Block, n *tree.Node, depth int) {
 		}
 	}
 	if n != nil {
-		for _, a := range n.Agents {
+		for _, a := range n.Agents() {
 			if a.ToolUseID == b.ID {
 				t.agentLink(a, depth)
 			}
@@ -591,7 +591,7 @@ func (t *Terminal) agentLink(a *tree.Agent, depth int) {
 	}
 	uses := 0
 	for _, n := range a.Nodes {
-		uses += len(n.ToolUses)
+		uses += len(n.ToolUses())
 	}
 	parts = append(parts, plural(uses, "tool use"))
 	if t.doc != nil {

@@ -1,6 +1,7 @@
 package show
 
 import (
+	"github.com/cctx-dev/cctx/internal/reader"
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -16,9 +17,7 @@ import (
 func TestAttachUsage(t *testing.T) {
 	f := &tree.File{Path: "/s.jsonl"}
 	line := func(typ, mid, rid string, at int) *tree.Node {
-		n := &tree.Node{File: f}
-		n.Type, n.MessageID, n.RequestID, n.Line = typ, mid, rid, at
-		return n
+		return tree.NewNode(f, reader.Entry{Type: typ, MessageID: mid, RequestID: rid, Line: at})
 	}
 	resp := func(mid, rid string, at int, agent string) tokens.Response {
 		return tokens.Response{MessageID: mid, RequestID: rid, File: "/s.jsonl", Line: at, AgentID: agent}
