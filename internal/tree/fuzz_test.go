@@ -119,6 +119,9 @@ func shapeSeeds() [][]string {
 		{boundary("b1", "b2", 0, ""), boundary("b2", "b1", 1, "")},
 		{user("u1", "", "h", 0), asst("a1", "u1", "m1", 1), boundary("b", "a1", 2, `"preservedSegment":{"headUuid":"b","anchorUuid":"b","tailUuid":"b"}`)},
 		{user("u1", "", "h", 0), asst("a1", "u1", "m1", 1), boundary("b", "a1", 2, `"preservedMessages":{"anchorUuid":"u1","uuids":["a1","u1"]}`)},
+		// A parent cycle whose entries a partial compaction moves below its
+		// boundary: the walk to the junction's entry must end.
+		{user("x1", "x2", "a", 0), asst("x2", "x1", "m1", 1), boundary("b", "x2", 2, `"preservedSegment":{"headUuid":"x1","anchorUuid":"s","tailUuid":"x2"}`), summary("s", "b", 2), user("u3", "s", "next", 3)},
 		{user("u1", "", "h", 0), asst("a1", "u1", "m1", 1, "t1"), asst("a2", "a1", "m1", 2, "t2"), result("r2", "a2", "t2", 3), result("r1", "a1", "t1", 4), asst("a3", "r1", "m1", 5)},
 		{`{"type":"user","uuid":"s1","parentUuid":null,"isSidechain":true,"message":{"role":"user","content":"task"}}`,
 			`{"type":"assistant","uuid":"s2","parentUuid":"s1","isSidechain":true,"message":{"id":"m9","content":[]}}`},
@@ -136,6 +139,9 @@ func buildChecked(t *testing.T, data []byte) {
 	done := make(chan result, 1)
 	go func() {
 		tr, err := Read(bytes.NewReader(data), "fuzz.jsonl", nil)
+		if err == nil {
+			drawnRuns(tr) // the drawing's walk must end too
+		}
 		done <- result{tr, err}
 	}()
 	var res result

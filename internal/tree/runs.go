@@ -32,7 +32,7 @@ func (t *Tree) Layout() *Layout {
 	n := len(t.Nodes)
 	l := &Layout{t: t, kids: map[*Node][]*Node{}, reach: make([]int32, n)}
 	for _, n := range t.Roots {
-		if lp := t.historyEnd(n); lp != nil && lp.Agent() == nil {
+		if lp := t.historyEnd(n); lp != nil {
 			// Clip: the junction must not write into the tree's Children.
 			l.kids[lp] = append(slices.Clip(l.children(lp)), n)
 		}
@@ -73,10 +73,19 @@ func (t *Tree) Layout() *Layout {
 // that no drawing reaches. The history then ends where the kept messages
 // were taken from: the first entry up the line-named parents that is not
 // below the boundary.
+// It is nil when there is none to hang from: the kept messages go back to
+// the session's first entry, the walk meets a parent cycle, or the entry
+// is an agent's; the boundary is then drawn as a start (Starts).
 func (t *Tree) historyEnd(boundary *Node) *Node {
 	lp := boundary.LogicalParent()
-	for lp != nil && t.below(lp, boundary) {
+	for steps := 0; lp != nil && t.below(lp, boundary); steps++ {
+		if steps > len(t.Nodes) {
+			return nil // the parents the lines name form a cycle
+		}
 		lp = lp.uuidParent()
+	}
+	if lp != nil && lp.Agent() != nil {
+		return nil
 	}
 	return lp
 }
@@ -216,7 +225,7 @@ func (l *Layout) Run(start *Node) Run {
 func (t *Tree) Starts() []*Node {
 	var out []*Node
 	for _, r := range t.Roots {
-		if r.LogicalParent() != nil || t.IsIslandOrCycle(r) && !r.Active {
+		if t.historyEnd(r) != nil || t.IsIslandOrCycle(r) && !r.Active {
 			continue
 		}
 		out = append(out, r)

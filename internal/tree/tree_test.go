@@ -258,6 +258,19 @@ func TestRules(t *testing.T) {
 			leaf: "a3", path: "u1 a1 b s u2 a2 u3 a3", context: "b s u2 a2 u3 a3", leaves: "a3",
 		},
 		{
+			// The kept messages are the whole history: no entry is left
+			// before the boundary to hang its junction from; it is drawn
+			// where the conversation starts.
+			name: "compaction that keeps every message before it",
+			lines: []string{
+				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
+				boundary("b", "a1", 2, `"preservedMessages":{"anchorUuid":"s","uuids":["u1","a1"]}`),
+				summary("s", "b", 2),
+				user("u3", "s", "next", 3), asst("a3", "u3", "m3", 4),
+			},
+			leaf: "a3", path: "b s u1 a1 u3 a3", leaves: "a3",
+		},
+		{
 			name: "compaction with preservedMessages",
 			lines: []string{
 				user("u1", "", "hello", 0), asst("a1", "u1", "m1", 1),
