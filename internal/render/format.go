@@ -142,15 +142,15 @@ func Cut(s string, n int) string {
 	if Width(s) <= n {
 		return s
 	}
-	var b strings.Builder
-	w, room := 0, n-RuneWidth('…') // two columns where East Asian widths apply
-	for _, r := range s {
+	w, room, end := 0, n-RuneWidth('…'), 0 // two columns where East Asian widths apply
+	for end < len(s) {
+		r, size := utf8.DecodeRuneInString(s[end:]) // a byte that is not UTF-8: size 1
 		if w += RuneWidth(r); w > room {
 			break
 		}
-		b.WriteRune(r)
+		end += size
 	}
-	return wholeEscapes(b.String(), s) + "…"
+	return strings.ToValidUTF8(wholeEscapes(s[:end], s), "\uFFFD") + "…"
 }
 
 // wholeEscapes drops from kept, a prefix of s, the start of a visible

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -96,6 +97,8 @@ func TestCutKeepsEscapesWhole(t *testing.T) {
 		{`ab\x1b[2Jcd`, 7, `ab\x1b…`},
 		{`C:\Users\me\src`, 6, `C:\Us…`}, // a backslash of a path is no escape
 		{`a\b`, 2, `a…`},
+		{strings.Repeat("\xff", 8) + `\xyyy`, 10, "\ufffd\\…"}, // cut by bytes (a panic when by runes rebuilt); \xyy is no escape
+		{"é\ufffdé" + strings.Repeat("x", 9), 4, "é\ufffdé…"},
 	} {
 		if got := Cut(tc.in, tc.n); got != tc.want {
 			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
