@@ -492,11 +492,17 @@ var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
 // inURLAuthority reports whether the ':' at colon follows the user of a
 // URL ("scheme://user:"), not a label ("Email:").
 func inURLAuthority(b []byte, colon int) bool {
-	k := colon
-	for k > 0 && colon-k < 256 && (emailLocal[b[k-1]] || b[k-1] == '~' || b[k-1] == '!' || b[k-1] == '$') {
-		k--
+	// Back over the user (and any ':' or '=' of a password) to the scheme's
+	// "://", within the word.
+	for k := colon; k >= 3 && colon-k < 256; k-- {
+		if string(b[k-3:k]) == "://" {
+			return true
+		}
+		if c := b[k-1]; c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '/' || c == '@' || c == '\\' {
+			return false
+		}
 	}
-	return k >= 3 && string(b[k-3:k]) == "://"
+	return false
 }
 
 func allLetters(s []byte) bool {

@@ -65,6 +65,8 @@ var secretCases = []struct{ class, in, want string }{
 	// Credentials in URLs, private keys, people.
 	{"database URL", "postgres://admin:Hunter2@db:5432/x", "postgres://admin:[REDACTED]@db:5432/x"},
 	{"redis URL without user", "redis://:s3cr3t@cache.local:6379", "redis://:[REDACTED]@cache.local:6379"},
+	{"URL password holding a colon", "https://bob:pa:ss@host.example.com/x", "https://bob:[REDACTED]@host.example.com/x"},
+	{"URL password holding an equals sign", "https://b=ob:pw@host.example.com/x", "https://b=ob:[REDACTED]@host.example.com/x"},
 	{"git remote with a token", "https://x-access-token:abc123def456@github.com/o/r.git", "https://x-access-token:[REDACTED]@github.com/o/r.git"},
 	{"private key", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nafter", "[REDACTED]\nafter"},
 	{"email", "mail alice.smith+cc@example.co.uk now", "mail [EMAIL] now"},
