@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -174,8 +175,11 @@ func (o *ExportOptions) write(render func(io.Writer) (export.Stats, error)) (exp
 		return render(o.F.Out())
 	}
 	dir := filepath.Dir(o.Output)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) || err == nil && !fi.IsDir() {
 		return export.Stats{}, fmt.Errorf("-o %s: no directory %s to write it in", o.Output, dir)
+	}
+	if fi, err := os.Stat(o.Output); err == nil && fi.IsDir() {
+		return export.Stats{}, fmt.Errorf("-o %s is a directory: name the file to write", o.Output)
 	}
 	tmp, err := os.CreateTemp(dir, ".cctx-export-*")
 	if err != nil {
@@ -195,6 +199,10 @@ func (o *ExportOptions) write(render func(io.Writer) (export.Stats, error)) (exp
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err // the temporary file's name means nothing to the user
+		}
 		return stats, fmt.Errorf("-o %s: %w", o.Output, err)
 	}
 	return stats, nil
