@@ -95,7 +95,7 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 		if !flatAgent {
 			pending[s.Session()] = true
 		}
-		if s.TopLevel() && s.Mtime.Before(limit) {
+		if s.TopLevel() && !flatAgent && s.Mtime.Before(limit) {
 			r := risk[s.Session()]
 			if r == nil {
 				r = &Risk{Session: s.Session(), Modified: s.Mtime}

@@ -129,6 +129,17 @@ func TestLongLinesReadAgainFromTheFile(t *testing.T) {
 		f, _ := os.Open(path)
 		check("New on a file", New(f, o), &is)
 		f.Close()
+		is = nil
+		zf, err := OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sec, _ := zf.Section(0, -1)
+		if _, ok := sec.(*Section); !ok {
+			t.Fatalf("a plain file's Section is a %T, not a *Section: long lines would be held", sec)
+		}
+		check("New on a File.Section", New(sec, o), &is)
+		zf.Close()
 	}
 	if len(strings.Split(content, "\n")) < 10 {
 		t.Fatal("short file")

@@ -281,10 +281,6 @@ func (f *File) spooled() (*os.File, error) {
 	return tmp, nil
 }
 
-// Section streams the text from start to end (end < 0: to its end). A
-// seekable file starts decompressing at the frame holding start; a
-// compressed file without a seek table is decompressed from its start and
-// the text before start dropped. Closing the reader returns its decoder.
 // Section is a part of a plain file. A Reader made on one (New) reads a
 // line too long to hold again from it by offset instead of putting it
 // together: a line over the limit then costs holdBytes, not the limit.
@@ -293,6 +289,10 @@ type Section struct{ *io.SectionReader }
 // Close does nothing: the File is closed by its owner.
 func (Section) Close() error { return nil }
 
+// Section streams the text from start to end (end < 0: to its end). A
+// seekable file starts decompressing at the frame holding start; a
+// compressed file without a seek table is decompressed from its start and
+// the text before start dropped. Closing the reader returns its decoder.
 func (f *File) Section(start, end int64) (io.ReadCloser, error) {
 	if !f.compressed {
 		if end < 0 {
