@@ -268,6 +268,7 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 	}{
 		{[]string{"tok"}, `cctx: error: unknown command "tok" for "cctx" (did you mean tokens?)` + "\n"},
 		{[]string{"nosuch"}, `cctx: error: unknown command "nosuch" for "cctx"` + "\n"},
+		{[]string{"help", "tok"}, `cctx: error: no help topic "tok" (did you mean tokens?)` + "\n"},
 		{[]string{"help", "nonexist"}, `cctx: error: no help topic "nonexist": the commands are in 'cctx --help'` + "\n"},
 		{[]string{"archive", "extra"}, `cctx: error: cctx archive takes no arguments, got "extra" (see 'cctx archive --help')` + "\n"},
 		{[]string{"resume", "abcd", "--print", "--json"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply\n"},

@@ -103,6 +103,9 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			target, rest, err := root.Find(args)
 			if err != nil || target == nil || len(rest) > 0 || len(args) > 0 && target == root {
+				if sugg := root.SuggestionsFor(args[0]); len(sugg) > 0 {
+					return usageErrorf("no help topic %q (did you mean %s?)", strings.Join(args, " "), strings.Join(sugg, " or "))
+				}
 				return usageErrorf("no help topic %q: the commands are in 'cctx --help'", strings.Join(args, " "))
 			}
 			return target.Help()
