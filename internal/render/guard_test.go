@@ -222,4 +222,17 @@ func TestColouredTablePassesTheGuard(t *testing.T) {
 			t.Errorf("line ends in padding: %q", l)
 		}
 	}
+	// A raw reset in a cell's text (one a view forgot to escape) is not
+	// taken for tablewriter's: the guard still shows it.
+	tbl = NewTable(Options{TTY: true, Theme: on}, "ID", "TITLE")
+	tbl.Row(on.Cyan("ef958aa1"), "a \x1b[0m title")
+	b.Reset()
+	g = NewGuard(&b, on)
+	if err := tbl.Render(g); err != nil {
+		t.Fatal(err)
+	}
+	g.Flush()
+	if !strings.Contains(b.String(), `a \x1b[0m title`) {
+		t.Errorf("a raw reset in a cell passed as colour:\n%q", b.String())
+	}
 }

@@ -58,14 +58,39 @@ func (t Theme) On() bool { return t.on }
 
 // tableResets marks the SGR resets tablewriter writes after a cell that
 // holds colour (its own, unmarked "\x1b[0m", which the Guard would
-// escape into visible text) as the theme's own. A cell's text from a
-// transcript is escaped before it reaches the table, so every raw reset
-// there is tablewriter's.
+// escape into visible text) as the theme's own. Only a reset where
+// tablewriter puts one is marked: right after one of the theme's
+// sequences and the cell's padding. A raw reset anywhere else (text a
+// view forgot to escape) is left for the Guard to show as an escape.
 func (t Theme) tableResets(b []byte) []byte {
 	if !t.on {
 		return b
 	}
-	return bytes.ReplaceAll(b, []byte("\x1b[0m"), []byte(t.reset()))
+	raw, own, open := []byte("\x1b[0m"), []byte(t.reset()), []byte("\x1b["+t.mark+";")
+	var out []byte
+	for {
+		i := bytes.Index(b, raw)
+		if i < 0 {
+			return append(out, b...)
+		}
+		j := i
+		for j > 0 && b[j-1] == ' ' {
+			j--
+		}
+		ours := false
+		if j > 0 && b[j-1] == 'm' {
+			if k := bytes.LastIndexByte(b[:j-1], 0x1b); k >= 0 && bytes.HasPrefix(b[k:], open) && !bytes.ContainsAny(b[k+len(open):j-1], "\x1b") {
+				ours = true
+			}
+		}
+		out = append(out, b[:i]...)
+		if ours {
+			out = append(out, own...)
+		} else {
+			out = append(out, raw...)
+		}
+		b = b[i+len(raw):]
+	}
 }
 
 // reset is the theme's own SGR reset ("" when colour is off).
