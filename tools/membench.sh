@@ -46,28 +46,9 @@ go build -o "$WORK/gencorpus" ./tools/gencorpus
 [ -d "$WORK/line" ] || "$WORK/gencorpus" -line "$LINE" -dir "$WORK/line"
 find "$WORK/chain" "$WORK/line" -type f -print0 | xargs -0 cat >/dev/null # page cache
 
-# measure CMD...: sets RESULT_S (median wall s), RESULT_CPU (median
-# user+sys s), RESULT_RSS (largest peak RSS, MiB).
-measure() {
-	local times=() cpus=() rss=0 i t0 t1 m u s
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(date +%s%N)
-		if ! "$TIME" -f '%M %U %S' -o "$WORK/rss" "$@" >/dev/null 2>"$WORK/stderr"; then
-			echo "failed: $* : $(head -c 300 "$WORK/stderr")" >&2
-			return 1
-		fi
-		t1=$(date +%s%N)
-		times+=($(((t1 - t0) / 1000)))
-		read -r m u s <"$WORK/rss"
-		((m > rss)) && rss=$m
-		cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}')")
-	done
-	local med
-	med=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p")
-	RESULT_S=$(awk -v u="$med" 'BEGIN{printf "%.2f", u/1e6}')
-	RESULT_CPU=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(((RUNS + 1) / 2))p")
-	RESULT_RSS=$(awk -v k="$rss" 'BEGIN{printf "%.0f", k/1024}')
-}
+# measure CMD...: see measure_run (tools/measure.sh).
+. tools/measure.sh # the scripts run from the repository root
+measure() { measure_run "$@"; }
 
 row() { printf '%-8s %-26s %8s %7s %11s %14s\n' "$@"; }
 for file in chain line; do
