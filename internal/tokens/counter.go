@@ -92,15 +92,7 @@ func (c *Counter) index() {
 	for n := range int32(c.rows.len()) {
 		r := c.rows.at(n)
 		r.next = -1
-		if head, ok := c.byMID[r.mid]; ok {
-			last := head
-			for c.rows.at(last).next >= 0 {
-				last = c.rows.at(last).next
-			}
-			c.rows.at(last).next = n
-		} else {
-			c.byMID[r.mid] = n
-		}
+		c.link(r.mid, n)
 	}
 }
 
@@ -367,6 +359,21 @@ func (c *Counter) find(k key) (int32, bool) {
 	return -1, false
 }
 
+// link puts row n at the end of the rows of its message id (the list
+// find walks).
+func (c *Counter) link(mid hash128, n int32) {
+	head, ok := c.byMID[mid]
+	if !ok {
+		c.byMID[mid] = n
+		return
+	}
+	last := head
+	for c.rows.at(last).next >= 0 {
+		last = c.rows.at(last).next
+	}
+	c.rows.at(last).next = n
+}
+
 // put merges one line (or one response of another counter) into the
 // counter. This is the dedup rule; see the package comment.
 func (c *Counter) put(k key, in row, id ids) {
@@ -374,16 +381,8 @@ func (c *Counter) put(k key, in row, id ids) {
 	if !seen {
 		in.mid, in.rid, in.hasRID, in.next = k.mid, k.rid, k.hasRID, -1
 		n := int32(c.rows.len())
-		if head, ok := c.byMID[k.mid]; ok {
-			last := head
-			for c.rows.at(last).next >= 0 {
-				last = c.rows.at(last).next
-			}
-			c.rows.at(last).next = n
-		} else {
-			c.byMID[k.mid] = n
-		}
 		c.rows.add(in)
+		c.link(k.mid, n)
 		if c.keepIDs {
 			c.ids = append(c.ids, id)
 		}
