@@ -314,7 +314,7 @@ func TestShowCountsUsageWithoutRereading(t *testing.T) {
 		t.Fatal(err)
 	}
 	u := tokens.CountTree(tr, "", "", nil)
-	total, rs := u.Total, u.Responses
+	total, rs := u.Total, u.Responses()
 	// m1 (three lines, the largest usage kept) and m2; the synthetic
 	// placeholder carries no tokens.
 	if total.APICalls != 2 || total.Tokens != 152+12 || len(rs) != 2 {

@@ -352,7 +352,7 @@ func firstUserLine(a *tree.Agent) *tree.Node {
 func (r *reporter) tokens(prices *tokens.Prices) {
 	usage := tokens.CountTree(r.t, "", "", prices)
 	r.byAgt = map[string][]tokens.Response{}
-	for _, rs := range usage.Responses {
+	for _, rs := range usage.Responses() {
 		if rs.AgentID == "" {
 			r.res.Main.Add(&rs, prices)
 			if _, ok := prices.Cost(&rs); !ok && !slices.Contains(r.res.MainUnpriced, rs.Model) {

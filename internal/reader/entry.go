@@ -458,7 +458,11 @@ func plainInt(v []byte) bool {
 // ids of a split response, the parent that is the previous line's uuid),
 // so a string equal to the last one of its field is shared, not copied.
 // A nil *lineStrings copies every string.
-type lineStrings struct{ last [numFields]string }
+type lineStrings struct {
+	last [numFields]string
+	// alloc makes a string of bytes (nil: string(b)); see Reader.SetStrings.
+	alloc func(b []byte) string
+}
 
 type strField int
 
@@ -495,7 +499,12 @@ func (ls *lineStrings) str(f strField, v []byte) string {
 	if last := ls.last[f]; string(inner) == last {
 		return last
 	}
-	s := string(inner)
+	var s string
+	if ls.alloc != nil {
+		s = ls.alloc(inner)
+	} else {
+		s = string(inner)
+	}
 	ls.last[f] = s
 	return s
 }

@@ -1,7 +1,8 @@
 package tokens
 
 import (
-	"sort"
+	"iter"
+	"slices"
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -9,11 +10,39 @@ import (
 
 // TreeUsage is the usage of one session counted from its tree.
 type TreeUsage struct {
-	Total     Total
-	Responses []Response // a timeline: sorted by time
+	Total Total
 	// MainPath is the path the counter recorded for the main file
 	// (Response.File of its lines).
 	MainPath string
+
+	c     *Counter
+	order []int32 // the counter's rows as a timeline
+}
+
+// All yields the responses as a timeline (sorted by time, stable), each
+// made when it is reached into one value that the next step overwrites:
+// copy a response to keep it. A session of a million lines has half a
+// million responses; show --tail 1 needs a handful of them kept, and
+// made as a list they cost ~135 MB (issue 23.3).
+func (u TreeUsage) All() iter.Seq[*Response] {
+	return func(yield func(*Response) bool) {
+		var r Response
+		for _, i := range u.order {
+			r = u.c.response(i)
+			if !yield(&r) {
+				return
+			}
+		}
+	}
+}
+
+// Responses are the responses as a timeline, as a list.
+func (u TreeUsage) Responses() []Response {
+	out := make([]Response, 0, len(u.order))
+	for r := range u.All() {
+		out = append(out, *r)
+	}
+	return out
 }
 
 // CountTree totals the usage of a session from its tree, exactly as
@@ -57,10 +86,20 @@ func CountTree(t *tree.Tree, sessionID, mainPath string, prices *Prices) TreeUsa
 		}
 		cf.Add(e)
 	})
-	rs := c.Responses()
-	// cctx tokens lists a session's responses as a timeline.
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Time.Before(rs[j].Time) })
-	return TreeUsage{Total: Sum(rs, prices), Responses: rs, MainPath: mainPath}
+	// cctx tokens lists a session's responses as a timeline: the rows in
+	// the order first seen, sorted stably by time (mostly sorted already).
+	u := TreeUsage{MainPath: mainPath, c: c, order: make([]int32, c.rows.len())}
+	for i := range u.order {
+		u.order[i] = int32(i)
+	}
+	byTime := func(a, b int32) int { return c.rows.at(a).when().Compare(c.rows.at(b).when()) }
+	if !slices.IsSortedFunc(u.order, byTime) {
+		slices.SortStableFunc(u.order, byTime)
+	}
+	for r := range u.All() {
+		u.Total.Add(r, prices)
+	}
+	return u
 }
 
 // NodesTokens is the total tokens of the API responses of some nodes, each
@@ -71,14 +110,26 @@ func CountTree(t *tree.Tree, sessionID, mainPath string, prices *Prices) TreeUsa
 // sidechain replay (Counter.put). It sums without building the responses:
 // a run of a million lines made half a million of them just for one number.
 func NodesTokens(nodes []*tree.Node) int64 {
-	type resp struct {
+	type resp struct { // 32 bytes: the bools after the int32
 		rid       string
-		hasRID    bool
-		sidechain bool
 		tokens    int64
 		next      int32 // next response of the same message.id, -1 for none
+		hasRID    bool
+		sidechain bool
 	}
-	var rs []resp
+	// Sized once from the number of lines with usage: grown by appends, the
+	// table and the list of a million-line run left ~130 MB of garbage
+	// behind (issue 23.3).
+	lines, withID := 0, 0
+	for _, n := range nodes {
+		if n.Type == "assistant" && n.HasUsage() {
+			lines++
+			if n.MessageID != "" {
+				withID++
+			}
+		}
+	}
+	rs := make([]resp, 0, lines)
 	var byMID map[string]int32
 	find := func(mid, rid string) (int32, bool) {
 		head, ok := byMID[mid]
@@ -110,7 +161,7 @@ func NodesTokens(nodes []*tree.Node) int64 {
 		if mid != "" {
 			anonSeen = false
 			if byMID == nil {
-				byMID = map[string]int32{}
+				byMID = make(map[string]int32, withID)
 			}
 			if i, seen = find(mid, rid); !seen {
 				in.rid, in.hasRID = rid, rid != ""

@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -168,7 +169,7 @@ type piece struct {
 	start, end int64 // byte range; end -1: to the end of the file
 	metaPath   string
 
-	nodes     []*Node
+	nodes     nodeList
 	dropped   []reader.Entry // assistant lines with usage but no uuid
 	issues    []reader.Issue
 	lines     int
@@ -220,6 +221,7 @@ func (p *piece) parse(r *reader.Reader) {
 	f := p.file
 	var nodes slab[Node]
 	var in interner
+	r.SetStrings(in.bytes)
 	for {
 		e, ok := r.Next()
 		if !ok {
@@ -250,7 +252,7 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		e.Facts = nil // the reader's
 		n.setEntry(&e, fa, &in)
-		p.nodes = append(p.nodes, n)
+		p.nodes.add(n)
 	}
 	p.lines, p.readErr = r.Line(), r.Err()
 	p.done, p.doneLines = r.Done()
@@ -269,7 +271,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 	t.Files = append(t.Files, f)
 	total := 0
 	for _, p := range pieces {
-		total += len(p.nodes)
+		total += p.nodes.n
 	}
 	// Sized once: growing a map of a few hundred thousand uuids step by
 	// step cost more than filling it.
@@ -308,7 +310,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		if f.CWD == "" {
 			f.CWD = p.cwd
 		}
-		for _, n := range p.nodes {
+		for n := range p.nodes.all() {
 			n.Line += base
 			if old := idx.put(n); old != nil {
 				dups = append(dups, dup{n, old.Line})
@@ -317,7 +319,7 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 			}
 			nodes = append(nodes, n)
 		}
-		p.nodes = nil // in nodes now
+		p.nodes = nodeList{} // in nodes now
 		f.Done, f.DoneLines = p.done, base+p.doneLines
 		base += p.lines
 		if p.readErr != nil && f.Agent == nil {
@@ -849,3 +851,35 @@ func (b *builder) index() {
 }
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// nodeList is a piece's nodes in order, in chunks: a list grown by
+// appends allocated five times its final size on a piece of a million
+// lines (Go grows a large slice by a quarter), garbage that raised the
+// peak of reading a long session (issue 23.3).
+type nodeList struct {
+	chunks [][]*Node
+	n      int
+}
+
+func (l *nodeList) add(n *Node) {
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
+		size := 8 << min(k, 10) // 8, 16, … 8,192: a small file wastes little
+		l.chunks = append(l.chunks, make([]*Node, 0, size))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = append(*last, n)
+	l.n++
+}
+
+// all yields the nodes in order.
+func (l *nodeList) all() iter.Seq[*Node] {
+	return func(yield func(*Node) bool) {
+		for _, c := range l.chunks {
+			for _, n := range c {
+				if !yield(n) {
+					return
+				}
+			}
+		}
+	}
+}

@@ -526,7 +526,7 @@ const maxArenaString = 1024
 // str returns s, its bytes in the arena when it is short. The arena's
 // chunks grow from 1 KiB to 64 KiB: a small file wastes little.
 func (in *interner) str(s string) string {
-	if len(s) == 0 || len(s) > maxArenaString {
+	if len(s) == 0 || len(s) > maxArenaString || in.owns(s) {
 		return s
 	}
 	if len(in.arena)+len(s) > cap(in.arena) {
@@ -535,6 +535,25 @@ func (in *interner) str(s string) string {
 	start := len(in.arena)
 	in.arena = append(in.arena, s...)
 	return unsafe.String(&in.arena[start], len(s))
+}
+
+// bytes is str for the reader's strings (reader.Reader.SetStrings): they
+// are made in the arena once instead of copied there from the reader's.
+func (in *interner) bytes(b []byte) string {
+	if len(b) == 0 || len(b) > maxArenaString {
+		return string(b)
+	}
+	return in.str(unsafe.String(&b[0], len(b)))
+}
+
+// owns reports whether s is in the arena's current chunk: a string the
+// reader made there (bytes) is not copied again.
+func (in *interner) owns(s string) bool {
+	if len(s) == 0 || cap(in.arena) == 0 {
+		return false
+	}
+	p, lo := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(in.arena)))
+	return p >= lo && p+uintptr(len(s)) <= lo+uintptr(len(in.arena))
 }
 
 func (in *interner) uuid(s string) string {

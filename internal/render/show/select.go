@@ -1,6 +1,7 @@
 package show
 
 import (
+	"iter"
 	"regexp"
 	"sort"
 	"time"
@@ -95,8 +96,10 @@ func (d *Doc) AgentTotal(id string) tokens.Total { return d.agentTotals[id] }
 
 // Report is what the token counter found for the session.
 type Report struct {
-	Total     tokens.Total
-	Responses []tokens.Response
+	Total tokens.Total
+	// Responses yields the session's responses as a timeline, each into
+	// one value the next overwrites (tokens.TreeUsage.All); nil for none.
+	Responses iter.Seq[*tokens.Response]
 	Models    []string // by tokens, largest first
 	// FileKey maps a tree file to the path the counter read it at
 	// (Response.File); nil: File.Path.
@@ -329,20 +332,30 @@ func (d *Doc) attachUsage(rep Report) {
 			byLine[lineKey{fileKey(n.File), n.Line}] = nil
 		}
 	}
-	for i := range rep.Responses {
-		r := &rep.Responses[i]
+	if rep.Responses == nil {
+		rep.Responses = func(func(*tokens.Response) bool) {}
+	}
+	for r := range rep.Responses {
+		var kept *tokens.Response // r is overwritten by the next: a copy for the maps
+		keep := func() *tokens.Response {
+			if kept == nil {
+				cp := *r
+				kept = &cp
+			}
+			return kept
+		}
 		if r.MessageID != "" {
 			k := [2]string{r.MessageID, r.RequestID}
 			if _, ok := byID[k]; ok {
-				byID[k] = r // the last one, as a map of every response kept
+				byID[k] = keep() // the last one, as a map of every response kept
 			}
 			if v, ok := byMID[r.MessageID]; ok && v == nil {
-				byMID[r.MessageID] = r
+				byMID[r.MessageID] = keep()
 			}
 		}
 		if k := (lineKey{r.File, r.Line}); len(byLine) > 0 {
 			if _, ok := byLine[k]; ok {
-				byLine[k] = r
+				byLine[k] = keep()
 			}
 		}
 		t := d.agentTotals[r.AgentID]
@@ -408,9 +421,9 @@ func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 
 // ModelsByTokens lists the models of a set of responses, most tokens
 // first, without the synthetic placeholder model.
-func ModelsByTokens(rs []tokens.Response) []string {
+func ModelsByTokens(rs iter.Seq[*tokens.Response]) []string {
 	by := map[string]int64{}
-	for _, r := range rs {
+	for r := range rs {
 		if r.Model == "" || r.Model == reader.SyntheticModel {
 			continue
 		}

@@ -1,8 +1,10 @@
 package show
 
 import (
-	"github.com/cctx-dev/cctx/internal/reader"
+	"iter"
 	"testing"
+
+	"github.com/cctx-dev/cctx/internal/reader"
 
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -55,14 +57,14 @@ func TestAttachUsage(t *testing.T) {
 			for _, n := range tc.items {
 				d.Items = append(d.Items, Item{Node: n})
 			}
-			d.attachUsage(Report{Responses: tc.resps})
+			d.attachUsage(Report{Responses: ptrs(tc.resps)})
 			for i, n := range tc.items {
 				got := d.Usage(n)
 				var want *tokens.Response
 				if tc.want[i] >= 0 {
 					want = &tc.resps[tc.want[i]]
 				}
-				if got != want {
+				if (got == nil) != (want == nil) || got != nil && *got != *want {
 					t.Errorf("item %d: usage %+v, want %+v", i, got, want)
 				}
 			}
@@ -70,8 +72,19 @@ func TestAttachUsage(t *testing.T) {
 	}
 	// Every response counts in its agent's total, shown or not.
 	d := &Doc{usage: map[*tree.Node]*tokens.Response{}, agentTotals: map[string]tokens.Total{}}
-	d.attachUsage(Report{Responses: []tokens.Response{resp("m1", "r1", 1, "a1"), resp("m2", "r2", 2, "a1"), resp("m3", "r3", 3, "")}})
+	d.attachUsage(Report{Responses: ptrs([]tokens.Response{resp("m1", "r1", 1, "a1"), resp("m2", "r2", 2, "a1"), resp("m3", "r3", 3, "")})})
 	if got := d.AgentTotal("a1").APICalls; got != 2 {
 		t.Errorf("agent a1 total: %d API calls, want 2", got)
+	}
+}
+
+// ptrs yields the responses of a list, as tokens.TreeUsage.All does.
+func ptrs(rs []tokens.Response) iter.Seq[*tokens.Response] {
+	return func(yield func(*tokens.Response) bool) {
+		for i := range rs {
+			if !yield(&rs[i]) {
+				return
+			}
+		}
 	}
 }
