@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"hash/maphash"
 	"iter"
 	"slices"
 
@@ -117,19 +118,51 @@ func NodesTokens(nodes []*tree.Node) int64 {
 		hasRID    bool
 		sidechain bool
 	}
-	// Sized once from the number of lines with usage: grown by appends, the
-	// table and the list of a million-line run left ~130 MB of garbage
-	// behind (issue 23.3).
-	lines, withID := 0, 0
+	counted := func(n *tree.Node) bool { return n.Type == "assistant" && n.HasUsage() && !n.Synthetic() }
+	// A message.id on one line only is a response of its own: summed
+	// without an entry in the table. The ids on more than one line are
+	// found by a filter of their hashes (a false positive only costs an
+	// entry): a table of every id of a million-line run, with the list of
+	// responses, was ~40 MB (issue 23.3).
+	withID := 0
 	for _, n := range nodes {
-		if n.Type == "assistant" && n.HasUsage() {
-			lines++
-			if n.MessageID != "" {
-				withID++
+		if counted(n) && n.MessageID != "" {
+			withID++
+		}
+	}
+	size := uint64(64)
+	for size < 32*uint64(withID) {
+		size <<= 1
+	}
+	once, twice := make([]uint64, size/64), make([]uint64, size/64)
+	bit := func(mid string) (int, uint64) {
+		h := maphash.String(midSeed, mid) & (size - 1)
+		return int(h / 64), 1 << (h % 64)
+	}
+	for _, n := range nodes {
+		if counted(n) && n.MessageID != "" {
+			if w, b := bit(n.MessageID); once[w]&b != 0 {
+				twice[w] |= b
+			} else {
+				once[w] |= b
 			}
 		}
 	}
-	rs := make([]resp, 0, lines)
+	shared := func(mid string) bool {
+		w, b := bit(mid)
+		return twice[w]&b != 0
+	}
+	tabled, withShared := 0, 0 // sized once: grown by appends, garbage
+	for _, n := range nodes {
+		if counted(n) && (n.MessageID == "" || shared(n.MessageID)) {
+			tabled++
+			if n.MessageID != "" {
+				withShared++
+			}
+		}
+	}
+	var sum int64
+	rs := make([]resp, 0, tabled)
 	var byMID map[string]int32
 	find := func(mid, rid string) (int32, bool) {
 		head, ok := byMID[mid]
@@ -152,16 +185,21 @@ func NodesTokens(nodes []*tree.Node) int64 {
 	anonSeen, anon := false, int32(-1)
 	var anonUsage reader.Usage
 	for _, n := range nodes {
-		if n.Type != "assistant" || !n.HasUsage() || n.Synthetic() {
+		if !counted(n) {
 			continue
 		}
 		mid, rid, u := n.MessageID, n.RequestID(), n.Usage()
+		if mid != "" && !shared(mid) {
+			anonSeen = false
+			sum += u.Total()
+			continue
+		}
 		in := resp{sidechain: n.Sidechain, tokens: u.Total(), next: -1}
 		i, seen := int32(-1), false
 		if mid != "" {
 			anonSeen = false
 			if byMID == nil {
-				byMID = make(map[string]int32, withID)
+				byMID = make(map[string]int32, withShared)
 			}
 			if i, seen = find(mid, rid); !seen {
 				in.rid, in.hasRID = rid, rid != ""
@@ -201,9 +239,11 @@ func NodesTokens(nodes []*tree.Node) int64 {
 			r.tokens = max(r.tokens, in.tokens)
 		}
 	}
-	var sum int64
 	for i := range rs {
 		sum += rs[i].tokens
 	}
 	return sum
 }
+
+// midSeed hashes message ids for NodesTokens' filter.
+var midSeed = maphash.MakeSeed()

@@ -310,7 +310,7 @@ func (b *builder) inlineSidechains() {
 		a := &Agent{ID: reader.InlineAgentID(n.UUID), File: t.Main, Inline: true, Roots: []*Node{n}}
 		if p := n.Parent; p != nil {
 			// A sidechain hanging off a main line: that line spawned it.
-			*p.kl() = removeNode(*p.kl(), n)
+			p.setKids(removeNode(p.Children(), n))
 			n.setParent(nil)
 			for _, f := range p.ToolUses() {
 				if c := b.calls[f.ID]; c != nil && c.Agent == nil {

@@ -378,11 +378,7 @@ type builder struct {
 	rep     *diag.Reporter
 	quiet   bool // warnings go to Tree.Warnings only (Options.Quiet)
 	fileIdx map[*File]*uuidIndex
-	// one backs the Children of a node's first child: the child's slot,
-	// by position. Most nodes have one child, and a slice of its own for
-	// each cost an allocation per node.
-	one   []*Node
-	calls map[string]*Call // Agent/Task calls by tool_use id
+	calls   map[string]*Call // Agent/Task calls by tool_use id
 
 	boundaries []*Node // compact boundaries of the main file, once needed
 	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
@@ -440,7 +436,7 @@ func (b *builder) readMeta(a *Agent, path string) {
 // finish links the nodes and computes everything the Tree offers.
 func (b *builder) finish() *Tree {
 	t := b.t
-	t.kids.lists = make([][]*Node, len(t.Nodes))
+	t.kids = newKidStore(len(t.Nodes))
 	for _, f := range t.Files {
 		f.kids = &t.kids
 	}
@@ -452,7 +448,6 @@ func (b *builder) finish() *Tree {
 	b.index()
 	b.linkAgents()
 	t.kids.compact(t.Nodes) // the children are final
-	b.one = nil
 	b.markForks()
 	b.selectLeaf()
 	if t.Leaf != nil {
@@ -594,19 +589,8 @@ func (b *builder) link() {
 	}
 }
 
-// addChild appends n to p's children. A first child takes n's slot of
-// b.one (capacity 1: a second child moves the list out).
-func (b *builder) addChild(p, n *Node) {
-	if l := p.kl(); len(*l) > 0 || cap(*l) > 0 {
-		*l = append(*l, n)
-		return
-	}
-	if b.one == nil {
-		b.one = make([]*Node, len(b.t.Nodes))
-	}
-	b.one[n.pos] = n
-	*p.kl() = b.one[n.pos : n.pos+1 : n.pos+1]
-}
+// addChild appends n to p's children.
+func (b *builder) addChild(p, n *Node) { b.t.kids.add(p, n) }
 
 // descends reports whether n is below anc (or is anc): linking anc under
 // n would close a cycle.
@@ -627,18 +611,16 @@ func reparent(n, p *Node) {
 		return
 	}
 	if old := n.Parent; old != nil {
-		*old.kl() = removeNode(*old.kl(), n)
+		old.setKids(removeNode(old.Children(), n))
 	}
 	n.setParent(p)
 	n.Relinked = true
 	if p == nil {
 		return
 	}
-	l := p.kl()
-	i := sort.Search(len(*l), func(i int) bool { return (*l)[i].pos > n.pos })
-	*l = append(*l, nil)
-	copy((*l)[i+1:], (*l)[i:])
-	(*l)[i] = n
+	l := p.Children()
+	i := sort.Search(len(l), func(i int) bool { return l[i].pos > n.pos })
+	p.setKids(slices.Insert(slices.Clip(l), i, n)) // clipped: a single child is the store's
 }
 
 func removeNode(s []*Node, n *Node) []*Node {
@@ -744,7 +726,7 @@ func (b *builder) cutCycles() {
 			}
 			b.warn(cut.File, cut.Line, "parentUuid cycle of %d entries; the link from %s to %s is cut", len(cycle), cut.Short(), short(cut.ParentUUID))
 			t.Cycles = append(t.Cycles, &Cycle{Node: cut, Parent: cut.ParentUUID, Members: len(cycle)})
-			*cut.Parent.kl() = removeNode(*cut.Parent.kl(), cut)
+			cut.Parent.setKids(removeNode(cut.Parent.Children(), cut))
 			cut.setParent(nil)
 		}
 		for _, w := range walk {

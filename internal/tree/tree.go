@@ -311,40 +311,87 @@ func (n *Node) Children() []*Node {
 		return nil
 	}
 	k := n.File.kids
-	if k.lists != nil {
-		if int(n.pos) < len(k.lists) {
-			return k.lists[n.pos]
-		}
-		return nil
+	if k.building() {
+		return k.get(n)
 	}
 	return k.all[n.kidAt : n.kidAt+n.kidN : n.kidAt+n.kidN]
 }
 
-// kl is the list of n's children while the tree is built.
-func (n *Node) kl() *[]*Node { return &n.File.kids.lists[n.pos] }
+// setKids makes l n's children while the tree is built.
+func (n *Node) setKids(l []*Node) { n.File.kids.set(n, l) }
 
-// kidStore holds the children of a tree's nodes: a list a node while the
-// tree is built (links are added, moved and cut), then one array, every
-// node's children after the previous node's (24 bytes a node less than a
-// slice each).
+// kidStore holds the children of a tree's nodes: while the tree is built
+// (links are added, moved and cut), a node's only child in one array
+// and the lists of the nodes that have more in a map; then one array,
+// every node's children after the previous node's (24 bytes a node less
+// than a slice each). A list a node while building cost 32 bytes a node
+// of garbage when the tree was done, most of them for one child.
 type kidStore struct {
-	lists [][]*Node // while building: by position
-	all   []*Node   // after: Node.kidAt, Node.kidN
+	only []*Node           // while building: the only child, by position
+	many map[int32][]*Node // while building: two children or more, by position
+	all  []*Node           // after: Node.kidAt, Node.kidN
+}
+
+func newKidStore(n int) kidStore {
+	return kidStore{only: make([]*Node, n), many: map[int32][]*Node{}}
+}
+
+func (k *kidStore) building() bool { return k.only != nil }
+
+// get is n's children while building: not to be appended to.
+func (k *kidStore) get(n *Node) []*Node {
+	if int(n.pos) >= len(k.only) {
+		return nil
+	}
+	if l, ok := k.many[n.pos]; ok {
+		return l
+	}
+	if k.only[n.pos] != nil {
+		return k.only[n.pos : n.pos+1 : n.pos+1]
+	}
+	return nil
+}
+
+// set makes l n's children while building.
+func (k *kidStore) set(n *Node, l []*Node) {
+	switch len(l) {
+	case 0:
+		k.only[n.pos] = nil
+		delete(k.many, n.pos)
+	case 1:
+		k.only[n.pos] = l[0]
+		delete(k.many, n.pos)
+	default:
+		k.only[n.pos] = nil
+		k.many[n.pos] = l
+	}
+}
+
+// add appends c to n's children while building.
+func (k *kidStore) add(n, c *Node) {
+	switch l := k.get(n); len(l) {
+	case 0:
+		k.only[n.pos] = c
+	case 1:
+		k.set(n, []*Node{l[0], c})
+	default:
+		k.many[n.pos] = append(l, c)
+	}
 }
 
 // compact moves the lists into one array.
 func (k *kidStore) compact(nodes []*Node) {
 	total := 0
-	for _, l := range k.lists {
-		total += len(l)
+	for _, n := range nodes {
+		total += len(k.get(n))
 	}
 	k.all = make([]*Node, 0, total)
-	for i, n := range nodes {
-		l := k.lists[i]
+	for _, n := range nodes {
+		l := k.get(n)
 		n.kidAt, n.kidN = int32(len(k.all)), int32(len(l))
 		k.all = append(k.all, l...)
 	}
-	k.lists = nil
+	k.only, k.many = nil, nil
 }
 
 // Agent is the subagent (file or inline sidechain) the node belongs to;
