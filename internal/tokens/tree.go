@@ -74,7 +74,10 @@ func CountTree(t *tree.Tree, sessionID, mainPath string, prices *Prices) TreeUsa
 	c.Grow(n)
 	var cur *tree.File
 	var cf *File
-	t.Entries(func(fl *tree.File, e *reader.Entry) {
+	// File.Add counts assistant lines and names inline agents from
+	// sidechain lines: nothing else changes the count.
+	skip := func(n *tree.Node) bool { return n.Type != "assistant" && !n.Sidechain }
+	t.Entries(skip, func(fl *tree.File, e *reader.Entry) {
 		if fl != cur {
 			src := Source{SessionID: sessionID, Path: fl.Path}
 			if fl == t.Main {

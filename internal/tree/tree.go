@@ -900,8 +900,10 @@ func (t *Tree) Forks() []*Node {
 // file, the envelope of every node and every Dropped line: all the lines a
 // token counter needs, in the order it would read them. A node's envelope
 // is put together for visit (Node.Entry) and is not valid after it
-// returns.
-func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
+// returns. skip, when not nil, names the nodes whose envelope visit does
+// not need (it is then not put together: most of the time of a counter
+// that wants only some lines).
+func (t *Tree) Entries(skip func(*Node) bool, visit func(f *File, e *reader.Entry)) {
 	var e reader.Entry // one for every node: visit keeps no pointer to it
 	i := 0
 	for _, f := range t.Files {
@@ -910,6 +912,9 @@ func (t *Tree) Entries(visit func(f *File, e *reader.Entry)) {
 			n := t.Nodes[i]
 			for ; d < len(f.Dropped) && f.Dropped[d].Line < n.Line; d++ {
 				visit(f, &f.Dropped[d])
+			}
+			if skip != nil && skip(n) {
+				continue
 			}
 			e = n.Entry()
 			visit(f, &e)

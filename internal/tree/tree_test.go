@@ -503,7 +503,7 @@ func shape(tr *Tree, stderr string) string {
 		}
 		fmt.Fprintf(&b, "%s@%d+%d<%s ", n.UUID, n.Line, n.Offset, p)
 	}
-	tr.Entries(func(_ *File, e *reader.Entry) { fmt.Fprintf(&b, "e%d ", e.Line) })
+	tr.Entries(nil, func(_ *File, e *reader.Entry) { fmt.Fprintf(&b, "e%d ", e.Line) })
 	if tr.Leaf != nil {
 		fmt.Fprintf(&b, "leaf %s ", tr.Leaf.UUID)
 	}
@@ -525,7 +525,7 @@ func TestEntriesKeepLinesThatAreNotNodes(t *testing.T) {
 		`{"type":"user","sessionId":"s1","message":{"role":"user","content":"no uuid"}}`, // line 7
 	)
 	var got []string
-	tr.Entries(func(f *File, e *reader.Entry) {
+	tr.Entries(nil, func(f *File, e *reader.Entry) {
 		if f != tr.Main {
 			t.Errorf("line %d: file %v", e.Line, f.Name)
 		}
