@@ -5,6 +5,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/agents"
 	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
 
@@ -63,9 +64,9 @@ against the transcript; a mismatch is a warning.
 
 func agentsRun(o *AgentsOptions) error {
 	f := o.F
-	prices, err := loadPrices(o.Pricing)
+	prices, err := tokens.PricesFrom(o.Pricing)
 	if err != nil {
-		return err
+		return &UsageError{Err: err}
 	}
 	finder, err := f.Finder()
 	if err != nil {
