@@ -104,5 +104,5 @@ func agentsRun(o *AgentsOptions) error {
 	if err != nil {
 		return err
 	}
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }

@@ -149,7 +149,7 @@ func exportRun(o *ExportOptions) error {
 		return err
 	}
 	o.tell(stats)
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }
 
 func (o *ExportOptions) renderOptions(s *session.Session, format export.Format) export.Options {

@@ -189,7 +189,7 @@ func grepRun(o *GrepOptions) error {
 	f.Report().Note("searched %d session(s), %d file(s), %s; %d line(s) read past the prefilter %q",
 		stats.Sessions, stats.Files, render.Bytes(stats.Bytes), stats.Lines, pat.Literals())
 	if len(o.Sessions) > 0 {
-		if err := unreadableFiles(f); err != nil {
+		if err := f.Report().Unreadable(); err != nil {
 			return err
 		}
 	}

@@ -12,8 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/follow"
+	"github.com/cctx-dev/cctx/internal/pager"
 	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render/show"
+	"github.com/cctx-dev/cctx/internal/search"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -126,8 +128,10 @@ func (o *ShowOptions) validate() error {
 		return usageErrorf("--leaf needs a uuid or a prefix of one (cctx tree lists the leaves)")
 	}
 	var err error
-	o.grep, err = grepPattern(o.Grep)
-	return err
+	if o.grep, err = search.GrepFlag(o.Grep); err != nil {
+		return &UsageError{Err: err}
+	}
+	return nil
 }
 
 func showRun(o *ShowOptions) error {
@@ -169,7 +173,7 @@ func showRun(o *ShowOptions) error {
 	if err == nil && o.Follow {
 		err = o.follow(out, s, t)
 	}
-	if isClosedPipe(err) {
+	if pager.IsClosed(err) {
 		return nil // the pager was closed: not an error
 	}
 	if err != nil {
@@ -180,7 +184,7 @@ func showRun(o *ShowOptions) error {
 		f.Report().Info("no turn matches --grep %s", o.Grep)
 		return &silentError{code: ExitError}
 	}
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }
 
 // redactor is --redact's, or nil: show redacts each line as it reads it.

@@ -113,7 +113,9 @@ func tokensRun(o *TokensOptions) error {
 	res := tokenreport.Report(finder, inputs, o.plan.Prices, o.plan.Window, f.readOptions(),
 		tokenreport.Options{By: o.plan.By, Zone: o.plan.Zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
 	f.warnPrices(res.UnpricedModels(), o.plan.Prices)
-	f.sayUnderstated(res.Total)
+	if note := res.Total.UnderstatedNote(); note != "" {
+		f.Report().Note("%s", note)
+	}
 	scopes := res.BudgetScopes(o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
 	if len(res.Sessions) == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
@@ -131,7 +133,7 @@ func tokensRun(o *TokensOptions) error {
 	// user named, nor a budget that passed: that is an error. Over every
 	// session (no budget), an unreadable file is a warning, as in ls.
 	if len(o.Sessions) > 0 || o.plan.Budget.Set() {
-		return unreadableFiles(f)
+		return f.Report().Unreadable()
 	}
 	return nil
 }
@@ -173,7 +175,7 @@ func tokensStream(o *TokensOptions) error {
 		return err
 	}
 	if len(o.Sessions) > 0 {
-		return unreadableFiles(f)
+		return f.Report().Unreadable()
 	}
 	return nil
 }

@@ -66,5 +66,5 @@ func treeRun(o *TreeOptions) error {
 	if err != nil {
 		return err
 	}
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }

@@ -110,3 +110,45 @@ func TestViolationLines(t *testing.T) {
 		t.Errorf("ViolationLines(nil) = %q, %q", over, unchecked)
 	}
 }
+
+func TestPriceWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		unpriced []string
+		priced   []string // models looked up before: an estimated one is warned about
+		want     []string // each warning's start
+	}{
+		{name: "none"},
+		{name: "priced", priced: []string{"claude-sonnet-4-5-20250929"}},
+		{name: "unpriced", unpriced: []string{"gpt-x", "llama"}, want: []string{"no price for model(s) gpt-x, llama: their cost is unknown (add them with --pricing FILE)"}},
+		{name: "estimated", priced: []string{"claude-opus-9-9"}, want: []string{"model claude-opus-9-9 has no price: its cost is estimated at the "}},
+		{name: "both", unpriced: []string{"gpt-x"}, priced: []string{"claude-opus-9-9"}, want: []string{"no price for model(s) gpt-x:", "model claude-opus-9-9 has no price"}},
+	} {
+		p := DefaultPrices()
+		for _, m := range tc.priced {
+			p.Model(m)
+		}
+		got := p.Warnings(tc.unpriced)
+		ok := len(got) == len(tc.want)
+		for i := 0; ok && i < len(got); i++ {
+			ok = strings.HasPrefix(got[i], tc.want[i])
+		}
+		if !ok {
+			t.Errorf("%s: Warnings = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestUnderstatedNote(t *testing.T) {
+	for _, tc := range []struct {
+		t    Total
+		want string
+	}{
+		{Total{APICalls: 5}, ""},
+		{Total{APICalls: 5, OutputUnderstated: 2}, "2 of 5 API calls kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count): their output tokens are understated"},
+	} {
+		if got := tc.t.UnderstatedNote(); got != tc.want {
+			t.Errorf("UnderstatedNote(%+v) = %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}
