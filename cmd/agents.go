@@ -68,17 +68,9 @@ func agentsRun(o *AgentsOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	finder, err := f.Finder()
-	if err != nil {
-		return err
-	}
-	s, err := finder.Resolve(o.Session)
-	if err != nil {
-		return err
-	}
 	// The model's own warnings (islands, cycles) are not this command's:
 	// what concerns agents, it says itself.
-	t, err := tree.OpenQuiet(finder, s, f.IO.In, f.Report())
+	_, t, err := f.loadTree(o.Session, tree.OpenQuiet)
 	if err != nil {
 		return err
 	}

@@ -166,9 +166,10 @@ func (f *Factory) listing() (*session.Finder, error) {
 	return finder, nil
 }
 
-// loadTree resolves a <session> argument and builds its tree: the main
-// file with its subagent files, or one transcript on standard input.
-func (f *Factory) loadTree(arg string) (*session.Session, *tree.Tree, error) {
+// loadTree resolves a <session> argument and builds its tree with open
+// (tree.Open, or tree.OpenQuiet): the main file with its subagent files,
+// or one transcript on standard input. The caller closes the tree.
+func (f *Factory) loadTree(arg string, open func(*session.Finder, *session.Session, io.Reader, *diag.Reporter) (*tree.Tree, error)) (*session.Session, *tree.Tree, error) {
 	finder, err := f.Finder()
 	if err != nil {
 		return nil, nil, err
@@ -177,7 +178,7 @@ func (f *Factory) loadTree(arg string) (*session.Session, *tree.Tree, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := tree.Open(finder, s, f.IO.In, f.Report())
+	t, err := open(finder, s, f.IO.In, f.Report())
 	return s, t, err
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cctx-dev/cctx/internal/buildinfo"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -23,6 +24,9 @@ const (
 	ExitUsage  = 2 // bad flag or argument, unknown or ambiguous session
 	ExitBudget = 3 // a --max-* budget was exceeded
 )
+
+// Version is set at link time (-ldflags "-X github.com/cctx-dev/cctx/cmd.Version=…").
+var Version = ""
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *Factory) *cobra.Command {
@@ -51,7 +55,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
   cctx resume ef95                # reopen it in Claude Code, in its directory
   cctx tokens --since 7d --max-cost 20 --budget-total   # exit 3 when the week cost more
   cctx tokens --by block --since 1d      # 5-hour plan windows, the current one live with --watch`,
-		Version:       version(),
+		Version:       buildinfo.Version(Version),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(c *cobra.Command, args []string) error {

@@ -142,7 +142,7 @@ func showRun(o *ShowOptions) error {
 		// error); after following, this finds nothing left.
 		defer f.Report().FollowEnded(false, nil)
 	}
-	s, t, err := f.loadTree(o.Session)
+	s, t, err := f.loadTree(o.Session, tree.Open)
 	if err != nil {
 		return err
 	}
