@@ -4,11 +4,14 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -120,6 +123,16 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 // Execute runs cctx on the process's arguments and returns the exit code.
 func Execute() int {
 	return Run(os.Args[1:], SystemIO(), session.OSEnv(), time.Now)
+}
+
+// untilInterrupt is ctx, or when it is nil a context that Ctrl-C (or
+// SIGTERM) ends: how show --follow and tokens --watch stop. stop lets the
+// signals go.
+func untilInterrupt(ctx context.Context) (_ context.Context, stop func()) {
+	if ctx != nil {
+		return ctx, func() {}
+	}
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // boundMemory sets a soft memory limit for a command whose live memory

@@ -3,10 +3,7 @@ package cmd
 import (
 	"context"
 	"io"
-	"os"
-	"os/signal"
 	"regexp"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -222,12 +219,8 @@ func (o *ShowOptions) termOptions() show.TermOptions {
 // follow prints what the session's files gain until Ctrl-C (or Context).
 func (o *ShowOptions) follow(w io.Writer, s *session.Session, t *tree.Tree) error {
 	f := o.F
-	ctx := o.Context
-	if ctx == nil {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-	}
+	ctx, stop := untilInterrupt(o.Context)
+	defer stop()
 	finder, err := f.Finder()
 	if err != nil {
 		return err

@@ -1,11 +1,7 @@
 package cmd
 
 import (
-	"context"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -21,10 +17,7 @@ import (
 // later ones would break the frame on the terminal they share.
 func tokensWatch(o *TokensOptions) error {
 	f := o.F
-	ctx, stop := o.Context, func() {}
-	if ctx == nil {
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	}
+	ctx, stop := untilInterrupt(o.Context)
 	defer stop()
 	screen := render.NewScreen(f.Out(), f.Render())
 	for n := 0; ; n++ {
