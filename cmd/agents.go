@@ -5,6 +5,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/agents"
 	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
 
@@ -63,21 +64,13 @@ against the transcript; a mismatch is a warning.
 
 func agentsRun(o *AgentsOptions) error {
 	f := o.F
-	prices, err := loadPrices(o.Pricing)
+	prices, err := tokens.PricesFrom(o.Pricing)
 	if err != nil {
-		return err
-	}
-	finder, err := f.Finder()
-	if err != nil {
-		return err
-	}
-	s, err := finder.Resolve(o.Session)
-	if err != nil {
-		return err
+		return &UsageError{Err: err}
 	}
 	// The model's own warnings (islands, cycles) are not this command's:
 	// what concerns agents, it says itself.
-	t, err := tree.OpenQuiet(finder, s, f.IO.In, f.Report())
+	_, t, err := f.loadTree(o.Session, tree.OpenQuiet)
 	if err != nil {
 		return err
 	}
@@ -103,5 +96,5 @@ func agentsRun(o *AgentsOptions) error {
 	if err != nil {
 		return err
 	}
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }

@@ -94,7 +94,7 @@ func archiveRun(o *ArchiveOptions) error {
 	if err != nil {
 		return err
 	}
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }
 
 // where are the live roots to archive and the archive directory.

@@ -58,14 +58,7 @@ func cobraMessage(msg string) string {
 func candidates(cands []*session.Session) []string {
 	var out []string
 	for _, s := range cands {
-		project := s.ProjectKey()
-		updated := s.ModTime
-		if in, err := session.Lite(s); err == nil {
-			if in.Project != "" {
-				project = in.Project
-			}
-			updated = in.UpdatedAt
-		}
+		project, updated := s.Describe()
 		out = append(out, fmt.Sprintf("%s  %s  %s", s.ID, project, render.Timestamp(updated)))
 	}
 	return out

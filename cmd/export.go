@@ -12,12 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cctx-dev/cctx/internal/buildinfo"
 	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/render/export"
 	"github.com/cctx-dev/cctx/internal/render/show"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
+	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 // ExportOptions are the flags of cctx export.
@@ -126,7 +128,7 @@ func exportRun(o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	s, t, err := f.loadTree(o.Session)
+	s, t, err := f.loadTree(o.Session, tree.Open)
 	if err != nil {
 		return err
 	}
@@ -149,11 +151,11 @@ func exportRun(o *ExportOptions) error {
 		return err
 	}
 	o.tell(stats)
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }
 
 func (o *ExportOptions) renderOptions(s *session.Session, format export.Format) export.Options {
-	opts := export.Options{Format: format, Location: time.Local, Generator: "cctx " + version()}
+	opts := export.Options{Format: format, Location: time.Local, Generator: "cctx " + buildinfo.Version(Version)}
 	if !o.NoRedact {
 		opts.Redact = redact.New(o.F.Env.Home).Bytes
 	}

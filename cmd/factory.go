@@ -1,10 +1,7 @@
 package cmd
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
@@ -129,14 +126,12 @@ func (f *Factory) Finder() (*session.Finder, error) {
 	if f.finder != nil {
 		return f.finder, nil
 	}
-	roots, err := session.Roots(f.Globals.Dirs, f.Env)
-	var cfg *session.ConfigDirError
-	if err != nil && !errors.As(err, &cfg) {
+	finder, err := session.FinderFor(f.Globals.Dirs, f.Env, f.Report())
+	if err != nil {
 		return nil, &UsageError{Err: err}
 	}
-	f.finder = session.NewFinder(roots, f.Report())
+	f.finder = finder
 	f.finder.Cache = f.Cache().Sub("ls")
-	f.finder.RootsErr = err // only for what looks sessions up
 	return f.finder, nil
 }
 
@@ -149,37 +144,12 @@ func (f *Factory) Render() render.Options {
 	return o
 }
 
-// resolveColor applies --color, then CLICOLOR_FORCE, then NO_COLOR, then
-// whether stdout is a terminal (and TERM is not dumb).
-func (f *Factory) resolveColor() error {
-	switch f.Globals.Color {
-	case "always":
-		f.color = true
-	case "never":
-		f.color = false
-	case "auto", "":
-		switch {
-		case f.Env.Getenv("CLICOLOR_FORCE") != "" && f.Env.Getenv("CLICOLOR_FORCE") != "0":
-			f.color = true
-		case f.Env.Getenv("NO_COLOR") != "":
-			f.color = false
-		default:
-			f.color = f.IO.IsStdoutTTY() && f.Env.Getenv("TERM") != "dumb"
-		}
-	default:
-		return usageErrorf("--color must be auto, always or never, not %q", f.Globals.Color)
+// resolveColor settles colour once (render.ColorOn) and makes the theme.
+func (f *Factory) resolveColor() (err error) {
+	if f.color, err = render.ColorOn(f.Globals.Color, f.Env.Getenv, f.IO.IsStdoutTTY()); err != nil {
+		return &UsageError{Err: err}
 	}
 	f.theme = render.NewTheme(f.color)
-	return nil
-}
-
-// unreadableFiles is the error of a command whose output leaves out files
-// it could not read (reported as they were met): the output stands for
-// what was read, and the exit code says it is not all.
-func unreadableFiles(f *Factory) error {
-	if n := f.Report().UnreadableFiles(); n > 0 {
-		return fmt.Errorf("%d file(s) could not be read: the output above leaves them out", n)
-	}
 	return nil
 }
 
@@ -196,9 +166,10 @@ func (f *Factory) listing() (*session.Finder, error) {
 	return finder, nil
 }
 
-// loadTree resolves a <session> argument and builds its tree: the main
-// file with its subagent files, or one transcript on standard input.
-func (f *Factory) loadTree(arg string) (*session.Session, *tree.Tree, error) {
+// loadTree resolves a <session> argument and builds its tree with open
+// (tree.Open, or tree.OpenQuiet): the main file with its subagent files,
+// or one transcript on standard input. The caller closes the tree.
+func (f *Factory) loadTree(arg string, open func(*session.Finder, *session.Session, io.Reader, *diag.Reporter) (*tree.Tree, error)) (*session.Session, *tree.Tree, error) {
 	finder, err := f.Finder()
 	if err != nil {
 		return nil, nil, err
@@ -207,7 +178,7 @@ func (f *Factory) loadTree(arg string) (*session.Session, *tree.Tree, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := tree.Open(finder, s, f.IO.In, f.Report())
+	t, err := open(finder, s, f.IO.In, f.Report())
 	return s, t, err
 }
 
@@ -223,35 +194,15 @@ func (f *Factory) readOptions() tokens.ReadOptions {
 func (f *Factory) Cache() *cache.Store {
 	if !f.storeMade {
 		f.storeMade = true
-		if f.Globals.NoCache || cache.Disabled(f.Env.Getenv) {
-			return nil
-		}
-		dir, err := cache.Dir(f.Env.Getenv, f.Env.Home)
-		if err != nil {
-			f.Report().Note("no cache: %v", err)
-			return nil
-		}
-		f.store = cache.Open(dir, f.Report().Note)
+		f.store = cache.ForCommand(f.Globals.NoCache, f.Env.Getenv, f.Env.Home, f.Report().Note)
 	}
 	return f.store
 }
 
-// warnPrices says which models of the output have no price (their cost is
-// unknown) and which were priced by an estimate.
+// warnPrices says which models of the output have no price and which
+// were priced by an estimate (tokens.Prices.Warnings).
 func (f *Factory) warnPrices(unpriced []string, prices *tokens.Prices) {
-	if len(unpriced) > 0 {
-		f.Report().Warn("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(unpriced, ", "))
-	}
-	for _, m := range prices.Estimated() {
-		f.Report().Warn("%s", prices.EstimateNote(m))
-	}
-}
-
-// sayUnderstated notes, once, that some responses kept only the usage they
-// began streaming with: their output count is less than was billed. (A
-// terminal table says it under the table; JSON has it in every total.)
-func (f *Factory) sayUnderstated(t tokens.Total) {
-	if n := t.OutputUnderstated; n > 0 {
-		f.Report().Note("%d of %d API calls kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count): their output tokens are understated", n, t.APICalls)
+	for _, w := range prices.Warnings(unpriced) {
+		f.Report().Warn("%s", w)
 	}
 }

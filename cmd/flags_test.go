@@ -167,17 +167,19 @@ func TestTokensFlags(t *testing.T) {
 		check   func(o *TokensOptions) bool
 		wantErr string
 	}{
-		{args: []string{"tokens"}, check: func(o *TokensOptions) bool { return len(o.Sessions) == 0 && !o.budget.Set() && o.prices != nil }},
+		{args: []string{"tokens"}, check: func(o *TokensOptions) bool {
+			return len(o.Sessions) == 0 && !o.plan.Budget.Set() && o.plan.Prices != nil
+		}},
 		{args: []string{"tokens", "a1b2", "c3d4", "--by", "model"},
-			check: func(o *TokensOptions) bool { return len(o.Sessions) == 2 && o.by == tokens.ByModel }},
+			check: func(o *TokensOptions) bool { return len(o.Sessions) == 2 && o.plan.By == tokens.ByModel }},
 		{args: []string{"tokens", "--max-tokens", "400k", "--max-output-tokens", "1.5M", "--max-context", "150k", "--max-api-calls", "90", "--max-cost", "$5", "--budget-total"},
 			check: func(o *TokensOptions) bool {
-				b := o.budget
+				b := o.plan.Budget
 				return b.Tokens == 400000 && b.Output == 1500000 && b.Context == 150000 && b.APICalls == 90 && b.CostUSD == 5 && o.BudgetTotal
 			}},
 		{args: []string{"tokens", "--since", "2026-11-01", "--until", "2026-11-02"},
 			check: func(o *TokensOptions) bool {
-				return o.dates.Since.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) && o.dates.Until.After(time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC))
+				return o.plan.Window.Since.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) && o.plan.Window.Until.After(time.Date(2026, 11, 2, 23, 59, 0, 0, time.UTC))
 			}},
 		{args: []string{"tokens", "--by", "fortnight"}, wantErr: `--by "fortnight": choose one of`},
 		{args: []string{"tokens", "--max-tokens", "lots"}, wantErr: "--max-tokens"},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cctx-dev/cctx/internal/dates"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/search"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -157,9 +158,9 @@ func grepRun(o *GrepOptions) error {
 		return err
 	}
 	roles, _ := o.roles()
-	dates, err := parseRange(o.Since, o.Until, f.Now())
+	window, err := dates.ParseRange(o.Since, o.Until, f.Now())
 	if err != nil {
-		return err
+		return &UsageError{Err: err}
 	}
 	find := f.Finder
 	if len(o.Sessions) == 0 {
@@ -169,7 +170,7 @@ func grepRun(o *GrepOptions) error {
 	if err != nil {
 		return err
 	}
-	sel := search.Selection{Since: dates.Since, Until: dates.Until}
+	sel := search.Selection{Since: window.Since, Until: window.Until}
 	if o.Project != "" {
 		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}
@@ -178,7 +179,7 @@ func grepRun(o *GrepOptions) error {
 		return err
 	}
 	ro := f.Render()
-	so, view := o.searchOptions(pat, roles, dates, ro)
+	so, view := o.searchOptions(pat, roles, window, ro)
 	var stats search.Stats
 	so.Stats = &stats
 	found, err := render.Grep(f.Out(), search.Run(finder, targets, so), ro, view)
@@ -188,7 +189,7 @@ func grepRun(o *GrepOptions) error {
 	f.Report().Note("searched %d session(s), %d file(s), %s; %d line(s) read past the prefilter %q",
 		stats.Sessions, stats.Files, render.Bytes(stats.Bytes), stats.Lines, pat.Literals())
 	if len(o.Sessions) > 0 {
-		if err := unreadableFiles(f); err != nil {
+		if err := f.Report().Unreadable(); err != nil {
 			return err
 		}
 	}
@@ -202,7 +203,7 @@ func grepRun(o *GrepOptions) error {
 }
 
 // searchOptions are how the search runs and how its results print.
-func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, dates dateRange, ro render.Options) (search.Options, render.GrepOptions) {
+func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, window dates.Range, ro render.Options) (search.Options, render.GrepOptions) {
 	f := o.F
 	mode := search.Hits
 	switch {
@@ -212,7 +213,7 @@ func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, d
 		mode = search.Counts
 	}
 	so := search.Options{
-		Pattern: pat, Roles: roles, Mode: mode, MaxCount: o.MaxCount, Since: dates.Since, Until: dates.Until,
+		Pattern: pat, Roles: roles, Mode: mode, MaxCount: o.MaxCount, Since: window.Since, Until: window.Until,
 		Details: mode == search.Hits && (ro.TTY || f.Globals.JSON), Context: o.Context, MatchText: f.Globals.JSON,
 		Every: f.Globals.Strict, Report: f.Report(), Stdin: f.IO.In,
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/cctx-dev/cctx/internal/dates"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -88,11 +89,11 @@ func lsRun(o *LsOptions) error {
 	if err != nil {
 		return err
 	}
-	dates, err := parseRange(o.Since, o.Until, f.Now())
+	window, err := dates.ParseRange(o.Since, o.Until, f.Now())
 	if err != nil {
-		return err
+		return &UsageError{Err: err}
 	}
-	lo := session.ListOptions{Since: dates.Since, Until: dates.Until, IncludeEmpty: o.Empty, Limit: o.Limit}
+	lo := session.ListOptions{Since: window.Since, Until: window.Until, IncludeEmpty: o.Empty, Limit: o.Limit}
 	if o.Project != "" {
 		lo.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}

@@ -4,15 +4,19 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cctx-dev/cctx/internal/buildinfo"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -23,6 +27,9 @@ const (
 	ExitUsage  = 2 // bad flag or argument, unknown or ambiguous session
 	ExitBudget = 3 // a --max-* budget was exceeded
 )
+
+// Version is set at link time (-ldflags "-X github.com/cctx-dev/cctx/cmd.Version=…").
+var Version = ""
 
 // NewRootCmd builds the command tree.
 func NewRootCmd(f *Factory) *cobra.Command {
@@ -51,7 +58,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
   cctx resume ef95                # reopen it in Claude Code, in its directory
   cctx tokens --since 7d --max-cost 20 --budget-total   # exit 3 when the week cost more
   cctx tokens --by block --since 1d      # 5-hour plan windows, the current one live with --watch`,
-		Version:       version(),
+		Version:       buildinfo.Version(Version),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(c *cobra.Command, args []string) error {
@@ -116,6 +123,16 @@ func newHelpCmd(root *cobra.Command) *cobra.Command {
 // Execute runs cctx on the process's arguments and returns the exit code.
 func Execute() int {
 	return Run(os.Args[1:], SystemIO(), session.OSEnv(), time.Now)
+}
+
+// untilInterrupt is ctx, or when it is nil a context that Ctrl-C (or
+// SIGTERM) ends: how show --follow and tokens --watch stop. stop lets the
+// signals go.
+func untilInterrupt(ctx context.Context) (_ context.Context, stop func()) {
+	if ctx != nil {
+		return ctx, func() {}
+	}
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // boundMemory sets a soft memory limit for a command whose live memory

@@ -3,17 +3,16 @@ package cmd
 import (
 	"context"
 	"io"
-	"os"
-	"os/signal"
 	"regexp"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/follow"
+	"github.com/cctx-dev/cctx/internal/pager"
 	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render/show"
+	"github.com/cctx-dev/cctx/internal/search"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -126,8 +125,10 @@ func (o *ShowOptions) validate() error {
 		return usageErrorf("--leaf needs a uuid or a prefix of one (cctx tree lists the leaves)")
 	}
 	var err error
-	o.grep, err = grepPattern(o.Grep)
-	return err
+	if o.grep, err = search.GrepFlag(o.Grep); err != nil {
+		return &UsageError{Err: err}
+	}
+	return nil
 }
 
 func showRun(o *ShowOptions) error {
@@ -138,7 +139,7 @@ func showRun(o *ShowOptions) error {
 		// error); after following, this finds nothing left.
 		defer f.Report().FollowEnded(false, nil)
 	}
-	s, t, err := f.loadTree(o.Session)
+	s, t, err := f.loadTree(o.Session, tree.Open)
 	if err != nil {
 		return err
 	}
@@ -169,7 +170,7 @@ func showRun(o *ShowOptions) error {
 	if err == nil && o.Follow {
 		err = o.follow(out, s, t)
 	}
-	if isClosedPipe(err) {
+	if pager.IsClosed(err) {
 		return nil // the pager was closed: not an error
 	}
 	if err != nil {
@@ -180,7 +181,7 @@ func showRun(o *ShowOptions) error {
 		f.Report().Info("no turn matches --grep %s", o.Grep)
 		return &silentError{code: ExitError}
 	}
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }
 
 // redactor is --redact's, or nil: show redacts each line as it reads it.
@@ -218,12 +219,8 @@ func (o *ShowOptions) termOptions() show.TermOptions {
 // follow prints what the session's files gain until Ctrl-C (or Context).
 func (o *ShowOptions) follow(w io.Writer, s *session.Session, t *tree.Tree) error {
 	f := o.F
-	ctx := o.Context
-	if ctx == nil {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-	}
+	ctx, stop := untilInterrupt(o.Context)
+	defer stop()
 	finder, err := f.Finder()
 	if err != nil {
 		return err

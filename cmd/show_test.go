@@ -982,19 +982,6 @@ func TestShowFollowDoesNotReplayASecondTranscript(t *testing.T) {
 	}
 }
 
-// Only a pager named plainly is looked up before it runs; what the shell
-// must expand is left to it.
-func TestPlainWord(t *testing.T) {
-	for w, want := range map[string]bool{
-		"less": true, "/usr/bin/less": true, "no-such-pager": true,
-		"$HOME/bin/p": false, `"/path/p"`: false, "exec": false, "LESS=R": false, "~/bin/p": false,
-	} {
-		if got := plainWord(w); got != want {
-			t.Errorf("plainWord(%q) = %v, want %v", w, got, want)
-		}
-	}
-}
-
 // followRaw starts `show --raw -f` on the session at p, in its folder's
 // projects dir, and returns once the session's lines are printed.
 func followRaw(t *testing.T, p string) (*syncBuffer, context.Context, context.CancelFunc, chan error) {

@@ -2,8 +2,6 @@ package cmd
 
 import (
 	"context"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,31 +13,18 @@ import (
 
 // TokensOptions are the flags of cctx tokens.
 type TokensOptions struct {
-	F        *Factory
-	Sessions []string
-	By       string
-	Project  string
-	Since    string
-	Until    string
-	Pricing  string
-	TZ       string
-	Format   string
-	Watch    string // --watch: seconds between frames ("" off)
-
-	MaxTokens, MaxOutput, MaxContext, MaxCalls, MaxCost string
-	BudgetTotal                                         bool
+	F           *Factory
+	Sessions    []string
+	Project     string
+	BudgetTotal bool
+	// The flags that say what to count and how: --by, --since, --until,
+	// --pricing, --tz, --format, --watch and the --max-* budgets.
+	tokens.Query
 
 	// Context ends --watch; nil: Ctrl-C does.
 	Context context.Context
 
-	// What the flags say, parsed by validate.
-	by       tokens.Grouping
-	budget   tokens.Budget
-	dates    dateRange
-	prices   *tokens.Prices
-	zone     *time.Location
-	format   string        // table, json, markdown or ndjson
-	interval time.Duration // --watch; 0: no watch
+	plan tokens.Plan // what the flags say, parsed by validate
 }
 
 // NewCmdTokens builds `cctx tokens`.
@@ -108,43 +93,47 @@ seconds until Ctrl-C; in a pipe it prints one snapshot per interval.`,
 
 func tokensRun(o *TokensOptions) error {
 	switch {
-	case o.interval > 0:
+	case o.plan.Interval > 0:
 		return tokensWatch(o)
-	case o.format == formatNDJSON:
+	case o.plan.Format == tokens.FormatNDJSON:
 		return tokensStream(o)
 	}
 	f := o.F
-	if o.by != tokens.ByTool && o.by != tokens.ByAgentType { // these build trees
+	if o.plan.By != tokens.ByTool && o.plan.By != tokens.ByAgentType { // these build trees
 		defer boundMemory()()
 	}
-	finder, inputs, err := o.inputs(o.dates)
+	finder, inputs, err := o.inputs()
 	if err != nil {
 		return err
 	}
 	// The shape of the report follows the arguments, not how many sessions
 	// had responses: one session argument is a per-response report.
 	single := len(o.Sessions) == 1
-	withResponses := single || o.by == tokens.ByResponse
-	res := tokenreport.Report(finder, inputs, o.prices, o.window(), f.readOptions(),
-		tokenreport.Options{By: o.by, Zone: o.zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
-	f.warnPrices(res.UnpricedModels(), o.prices)
-	f.sayUnderstated(res.Total)
-	scopes := res.BudgetScopes(o.by, o.BudgetTotal || single && !o.by.PerGroup())
-	violations := o.budget.CheckScopes(scopes)
-	if len(res.Sessions) == 0 && o.format == formatTable && !f.Globals.JSON {
+	withResponses := single || o.plan.By == tokens.ByResponse
+	res := tokenreport.Report(finder, inputs, o.plan.Prices, o.plan.Window, f.readOptions(),
+		tokenreport.Options{By: o.plan.By, Zone: o.plan.Zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
+	f.warnPrices(res.UnpricedModels(), o.plan.Prices)
+	if note := res.Total.UnderstatedNote(); note != "" {
+		f.Report().Note("%s", note)
+	}
+	scopes := res.BudgetScopes(o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
+	violations := o.plan.Budget.CheckScopes(scopes)
+	if len(res.Sessions) == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
 		f.Report().Info("no sessions to count%s%s", finder.Where(), o.filtered())
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {
 		return err
 	}
 	if len(violations) > 0 {
-		return budgetError(violations)
+		be := &BudgetError{} // the report was printed: Run says why, exits 3 (or 1)
+		be.Lines, be.Unchecked = tokens.ViolationLines(violations)
+		return be
 	}
 	// Counts that leave out a file are not an answer for the sessions the
 	// user named, nor a budget that passed: that is an error. Over every
 	// session (no budget), an unreadable file is a warning, as in ls.
-	if len(o.Sessions) > 0 || o.budget.Set() {
-		return unreadableFiles(f)
+	if len(o.Sessions) > 0 || o.plan.Budget.Set() {
+		return f.Report().Unreadable()
 	}
 	return nil
 }
@@ -154,51 +143,46 @@ func (o *TokensOptions) print(res tokenreport.Result, withResponses bool, scopes
 	f := o.F
 	ro := f.Render()
 	switch {
-	case o.format == formatJSON:
-		doc := render.NewTokensJSON(res.Report, o.by, withResponses)
-		if o.budget.Set() {
+	case o.plan.Format == tokens.FormatJSON:
+		doc := render.NewTokensJSON(res.Report, o.plan.By, withResponses)
+		if o.plan.Budget.Set() {
 			doc.Budget = render.NewBudgetJSON(violations)
 		}
-		doc.AddCurrent(res.Report, o.by, f.Now())
+		doc.AddCurrent(res.Report, o.plan.By, f.Now())
 		doc.AddTools(res.Tools)
 		return render.JSON(f.OutJSON(), doc, ro)
-	case o.format == formatMarkdown:
-		return render.TokensMarkdown(f.Out(), res.Report, render.TokensOptions{By: o.by, Tools: res.Tools}, o.budget.Lines(scopes), ro)
+	case o.plan.Format == tokens.FormatMarkdown:
+		return render.TokensMarkdown(f.Out(), res.Report, render.TokensOptions{By: o.plan.By, Tools: res.Tools}, o.plan.Budget.Lines(scopes), ro)
 	}
 	// A pipe gets one table: the responses, or the groups of --by.
-	rows := withResponses && (f.IO.IsStdoutTTY() || o.by == "" || o.by == tokens.ByResponse)
-	return render.Tokens(f.Out(), res.Report, ro, render.TokensOptions{By: o.by, Responses: rows, Single: len(o.Sessions) == 1, Tools: res.Tools})
+	rows := withResponses && (f.IO.IsStdoutTTY() || o.plan.By == "" || o.plan.By == tokens.ByResponse)
+	return render.Tokens(f.Out(), res.Report, ro, render.TokensOptions{By: o.plan.By, Responses: rows, Single: len(o.Sessions) == 1, Tools: res.Tools})
 }
 
 // tokensStream writes every response as a line of JSON as soon as its
 // project folder is counted (--format ndjson).
 func tokensStream(o *TokensOptions) error {
 	f := o.F
-	_, inputs, err := o.inputs(o.dates)
+	_, inputs, err := o.inputs()
 	if err != nil {
 		return err
 	}
-	out := render.NewNDJSON(f.OutJSON(), o.prices)
-	if err := tokens.Stream(inputs, o.prices, o.window(), f.readOptions(), out.Write); err != nil {
+	out := render.NewNDJSON(f.OutJSON(), o.plan.Prices)
+	if err := tokens.Stream(inputs, o.plan.Prices, o.plan.Window, f.readOptions(), out.Write); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
 		return err
 	}
 	if len(o.Sessions) > 0 {
-		return unreadableFiles(f)
+		return f.Report().Unreadable()
 	}
 	return nil
 }
 
-// window is the time window of the report.
-func (o *TokensOptions) window() tokens.Window {
-	return tokens.Window{Since: o.dates.Since, Until: o.dates.Until}
-}
-
 // inputs are the sessions to count: those named, or every session under
 // the roots (which must then all be there), narrowed by --project.
-func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input, error) {
+func (o *TokensOptions) inputs() (*session.Finder, []tokens.Input, error) {
 	f := o.F
 	find := f.Finder
 	if len(o.Sessions) == 0 {
@@ -208,33 +192,10 @@ func (o *TokensOptions) inputs(dates dateRange) (*session.Finder, []tokens.Input
 	if err != nil {
 		return nil, nil, err
 	}
-	sel := tokens.Selection{Args: o.Sessions, Since: dates.Since, Cache: f.Cache()}
+	sel := tokens.Selection{Args: o.Sessions, Since: o.plan.Window.Since, Cache: f.Cache()}
 	if o.Project != "" {
 		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}
 	inputs, err := tokens.Inputs(finder, sel)
 	return finder, inputs, err
-}
-
-// budgetError is the error of a run with exceeded or unchecked budgets:
-// the report was printed; Run says why on stderr and exits 3 (or 1).
-func budgetError(vs []tokens.ScopedViolation) error {
-	be := &BudgetError{}
-	for _, v := range vs {
-		if v.Unchecked() {
-			be.Unchecked = append(be.Unchecked, v.Scope+": "+v.String())
-		} else {
-			be.Lines = append(be.Lines, v.Scope+": "+v.String())
-		}
-	}
-	return be
-}
-
-// groupingNames lists the --by values, for help and errors.
-func groupingNames() string {
-	var names []string
-	for _, g := range append(tokens.Groupings, tokens.ByTool) {
-		names = append(names, string(g))
-	}
-	return strings.Join(names, ", ")
 }

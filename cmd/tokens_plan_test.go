@@ -152,24 +152,26 @@ func TestTokensPlanFlags(t *testing.T) {
 		wantErr string
 	}{
 		{args: []string{"tokens", "--by", "block"}, check: func(o *TokensOptions) bool {
-			return o.by == tokens.ByBlock && o.zone == time.Local && o.format == formatTable
+			return o.plan.By == tokens.ByBlock && o.plan.Zone == time.Local && o.plan.Format == tokens.FormatTable
 		}},
 		{args: []string{"tokens", "--tz", "Europe/Paris", "--by", "week", "--since", "2026-11-01"},
 			check: func(o *TokensOptions) bool {
-				return o.zone.String() == "Europe/Paris" && o.dates.Since.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, paris))
+				return o.plan.Zone.String() == "Europe/Paris" && o.plan.Window.Since.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, paris))
 			}},
-		{args: []string{"tokens", "--tz", "utc"}, check: func(o *TokensOptions) bool { return o.zone == time.UTC }},
-		{args: []string{"tokens", "--json"}, check: func(o *TokensOptions) bool { return o.format == formatJSON }},
-		{args: []string{"tokens", "--format", "markdown", "--max-cost", "3"}, check: func(o *TokensOptions) bool { return o.format == formatMarkdown }},
-		{args: []string{"tokens", "--by", "response", "--format", "ndjson"}, check: func(o *TokensOptions) bool { return o.format == formatNDJSON }},
-		{args: []string{"tokens", "--by", "tool"}, check: func(o *TokensOptions) bool { return o.by == tokens.ByTool }},
+		{args: []string{"tokens", "--tz", "utc"}, check: func(o *TokensOptions) bool { return o.plan.Zone == time.UTC }},
+		{args: []string{"tokens", "--json"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatJSON }},
+		{args: []string{"tokens", "--format", "markdown", "--max-cost", "3"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatMarkdown }},
+		{args: []string{"tokens", "--by", "response", "--format", "ndjson"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatNDJSON }},
+		{args: []string{"tokens", "--by", "tool"}, check: func(o *TokensOptions) bool { return o.plan.By == tokens.ByTool }},
 		{args: []string{"tokens", "--watch"}, check: func(o *TokensOptions) bool {
-			return o.interval == 5*time.Second && o.by == tokens.ByBlock && len(o.Sessions) == 0 && o.dates.Since.Equal(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
+			return o.plan.Interval == 5*time.Second && o.plan.By == tokens.ByBlock && len(o.Sessions) == 0 && o.plan.Window.Since.Equal(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 		}},
-		{args: []string{"tokens", "--watch", "2"}, check: func(o *TokensOptions) bool { return o.interval == 2*time.Second && len(o.Sessions) == 0 }},
-		{args: []string{"tokens", "--watch", "1.5", "--by", "day"}, check: func(o *TokensOptions) bool { return o.interval == 1500*time.Millisecond && o.by == tokens.ByDay }},
-		{args: []string{"tokens", "--watch=3", "1234"}, check: func(o *TokensOptions) bool { return o.interval == 3*time.Second && len(o.Sessions) == 1 }},
-		{args: []string{"tokens", "abcd", "--watch"}, check: func(o *TokensOptions) bool { return o.interval == 5*time.Second && o.Sessions[0] == "abcd" }},
+		{args: []string{"tokens", "--watch", "2"}, check: func(o *TokensOptions) bool { return o.plan.Interval == 2*time.Second && len(o.Sessions) == 0 }},
+		{args: []string{"tokens", "--watch", "1.5", "--by", "day"}, check: func(o *TokensOptions) bool {
+			return o.plan.Interval == 1500*time.Millisecond && o.plan.By == tokens.ByDay
+		}},
+		{args: []string{"tokens", "--watch=3", "1234"}, check: func(o *TokensOptions) bool { return o.plan.Interval == 3*time.Second && len(o.Sessions) == 1 }},
+		{args: []string{"tokens", "abcd", "--watch"}, check: func(o *TokensOptions) bool { return o.plan.Interval == 5*time.Second && o.Sessions[0] == "abcd" }},
 		{args: []string{"tokens", "--tz", "Mars/Olympus"}, wantErr: `--tz "Mars/Olympus": not a time zone`},
 		{args: []string{"tokens", "--format", "yaml"}, wantErr: `--format "yaml": choose one of table, json, markdown, ndjson`},
 		{args: []string{"tokens", "--format", "markdown", "--json"}, wantErr: "--json and --format markdown: choose one"},
@@ -236,7 +238,7 @@ func TestTokensWatchFrames(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
-			o.Context, o.interval = ctx, 10*time.Millisecond
+			o.Context, o.plan.Interval = ctx, 10*time.Millisecond
 			out := &frameWriter{after: 3, stop: cancel}
 			o.F.IO.Out = out
 			if err := tokensRun(o); err != nil {

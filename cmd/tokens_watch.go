@@ -1,11 +1,7 @@
 package cmd
 
 import (
-	"context"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -21,10 +17,7 @@ import (
 // later ones would break the frame on the terminal they share.
 func tokensWatch(o *TokensOptions) error {
 	f := o.F
-	ctx, stop := o.Context, func() {}
-	if ctx == nil {
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	}
+	ctx, stop := untilInterrupt(o.Context)
 	defer stop()
 	screen := render.NewScreen(f.Out(), f.Render())
 	for n := 0; ; n++ {
@@ -37,7 +30,7 @@ func tokensWatch(o *TokensOptions) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-time.After(o.interval):
+		case <-time.After(o.plan.Interval):
 		}
 	}
 }
@@ -47,25 +40,25 @@ func (o *TokensOptions) frame(screen *render.Screen) error {
 	f := o.F
 	now := f.Now()
 	if o.Since == "" {
-		o.dates.Since = now.Add(-watchWindow)
+		o.plan.Window.Since = now.Add(-tokens.WatchWindow)
 	}
-	finder, inputs, err := o.inputs(o.dates)
+	finder, inputs, err := o.inputs()
 	if err != nil {
 		return err
 	}
-	res := tokenreport.Report(finder, inputs, o.prices, o.window(), f.readOptions(), tokenreport.Options{By: o.by, Zone: o.zone, DropEmpty: true})
-	if o.format == formatJSON {
-		doc := render.NewTokensJSON(res.Report, o.by, false)
-		doc.AddCurrent(res.Report, o.by, now)
+	res := tokenreport.Report(finder, inputs, o.plan.Prices, o.plan.Window, f.readOptions(), tokenreport.Options{By: o.plan.By, Zone: o.plan.Zone, DropEmpty: true})
+	if o.plan.Format == tokens.FormatJSON {
+		doc := render.NewTokensJSON(res.Report, o.plan.By, false)
+		doc.AddCurrent(res.Report, o.plan.By, now)
 		return render.JSON(f.OutJSON(), doc, f.Render())
 	}
-	st, ok := res.Current(o.by, now)
+	st, ok := res.Current(o.plan.By, now)
 	var lines []tokens.BudgetLine
 	if ok {
-		lines = o.budget.Lines([]tokens.Scope{{Name: "current", Total: st.Total}})
+		lines = o.plan.Budget.Lines([]tokens.Scope{{Name: "current", Total: st.Total}})
 	}
 	return screen.Frame(func(w io.Writer) error {
-		return render.Watch(w, res.Report, render.WatchOptions{By: o.by, Now: now, Interval: o.interval, Budget: o.budget, Lines: lines}, f.Render())
+		return render.Watch(w, res.Report, render.WatchOptions{By: o.plan.By, Now: now, Interval: o.plan.Interval, Budget: o.plan.Budget, Lines: lines}, f.Render())
 	})
 }
 

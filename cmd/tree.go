@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/tree"
 )
 
 // TreeOptions are the flags of cctx tree.
@@ -54,10 +55,11 @@ parent is missing) and cycles are listed at the end.
 
 func treeRun(o *TreeOptions) error {
 	f := o.F
-	_, t, err := f.loadTree(o.Session)
+	_, t, err := f.loadTree(o.Session, tree.Open)
 	if err != nil {
 		return err
 	}
+	defer t.Close()
 	if f.Globals.JSON {
 		err = render.JSON(f.Out(), render.NewTreeJSON(t, o.Agents), f.Render())
 	} else {
@@ -66,5 +68,5 @@ func treeRun(o *TreeOptions) error {
 	if err != nil {
 		return err
 	}
-	return unreadableFiles(f)
+	return f.Report().Unreadable()
 }

@@ -138,6 +138,17 @@ func (r *Reporter) UnreadableFiles() int {
 	return r.files
 }
 
+// Unreadable is the error of a command whose output leaves out files it
+// could not read (reported as they were met by FileError): the output
+// stands for what was read, and the exit code says it is not all. It is
+// nil when every file was read.
+func (r *Reporter) Unreadable() error {
+	if n := r.UnreadableFiles(); n > 0 {
+		return fmt.Errorf("%d file(s) could not be read: the output above leaves them out", n)
+	}
+	return nil
+}
+
 // Info says something about the output that is not a problem (what a
 // listing left out, why it is empty): "cctx: 50 of 212 sessions shown".
 // It is always printed, and no warning.

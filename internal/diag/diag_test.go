@@ -1,6 +1,8 @@
 package diag
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -97,6 +99,28 @@ func TestFollowingHoldsBackTheLineBeingWritten(t *testing.T) {
 		r.FollowEnded(tc.followed, []reader.Issue{tail})
 		if r.Warnings() != 1 || strings.Count(b.String(), "cctx: warning: ") != 1 || !strings.Contains(b.String(), tc.want) {
 			t.Errorf("%s: %d warning(s): %q, want one for %s", tc.name, r.Warnings(), b.String(), tc.want)
+		}
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	for _, tc := range []struct {
+		files int
+		want  string
+	}{
+		{0, ""},
+		{1, "1 file(s) could not be read: the output above leaves them out"},
+		{3, "3 file(s) could not be read: the output above leaves them out"},
+	} {
+		var b strings.Builder
+		r := New(&b, false, false)
+		r.Warn("not a file error")
+		for i := 0; i < tc.files; i++ {
+			r.FileError("a.jsonl", errors.New("permission denied"))
+		}
+		err := r.Unreadable()
+		if got := fmt.Sprint(err); tc.want == "" && err != nil || tc.want != "" && got != tc.want {
+			t.Errorf("%d unreadable files: Unreadable() = %v, want %q", tc.files, err, tc.want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package search
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -21,6 +24,26 @@ func SmartCase(p string) (*regexp.Regexp, error) {
 		return nil, compileError(p, err)
 	}
 	return re, nil
+}
+
+// GrepFlag compiles show's --grep (SmartCase; "" is no pattern). A
+// pattern that does not compile is an error that quotes it as typed
+// (%q would double its backslashes), or as Go quotes it when it holds a
+// backquote or what a terminal would not print.
+func GrepFlag(p string) (*regexp.Regexp, error) {
+	if p == "" {
+		return nil, nil
+	}
+	re, err := SmartCase(p)
+	var pe *PatternError
+	if errors.As(err, &pe) {
+		shown := "`" + p + "`"
+		if strings.ContainsAny(p, "`") || !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+			shown = strconv.Quote(p) // escapes control characters too
+		}
+		return nil, fmt.Errorf("--grep %s: %s (a regular expression; escape ( [ * + ? with \\)", shown, pe.Msg)
+	}
+	return re, err
 }
 
 // HasCapital reports whether a regular expression has a capital letter

@@ -1,6 +1,9 @@
 package search
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Smart case: a capital makes --grep case-sensitive, but the letters of
 // escapes, classes and group names are syntax, not text to match.
@@ -35,6 +38,33 @@ func TestGrepSmartCase(t *testing.T) {
 		}
 		if got := re.MatchString(tc.text); got != tc.match {
 			t.Errorf("--grep %s on %q: match %v, want %v (%s)", tc.pattern, tc.text, got, tc.match, re)
+		}
+	}
+}
+
+func TestGrepFlag(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		match   string // a text the pattern matches ("" with an error or no pattern)
+		wantErr string
+	}{
+		{in: ""},
+		{in: "migration", match: "MIGRATION done"},
+		{in: "Migration", match: "a Migration"},
+		{in: "a(", wantErr: "--grep `a(`: missing closing ) (a regular expression; escape ( [ * + ? with \\)"},
+		{in: `\p{Foo}`, wantErr: "--grep `\\p{Foo}`: invalid character class range (a regular expression; escape ( [ * + ? with \\)"},
+		{in: "a`(", wantErr: "--grep \"a`(\": missing closing ) (a regular expression; escape ( [ * + ? with \\)"},
+		{in: "\x1b[(", wantErr: `--grep "\x1b[(": missing closing ] (a regular expression; escape ( [ * + ? with \)`},
+		{in: "\xff(", wantErr: `--grep "\xff(": `},
+	} {
+		re, err := GrepFlag(tc.in)
+		switch {
+		case tc.wantErr != "":
+			if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) {
+				t.Errorf("GrepFlag(%q) error = %v, want %q", tc.in, err, tc.wantErr)
+			}
+		case err != nil, tc.in == "" && re != nil, tc.match != "" && (re == nil || !re.MatchString(tc.match)):
+			t.Errorf("GrepFlag(%q) = %v, %v; want a pattern matching %q", tc.in, re, err, tc.match)
 		}
 	}
 }

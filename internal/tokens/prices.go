@@ -187,6 +187,20 @@ func (p *Prices) EstimateNote(model string) string {
 		model, p.EstimatedAs(model), Family(model))
 }
 
+// Warnings are what a command says of the prices of its output: which
+// models have no price (their cost is unknown: unpriced), and each model
+// priced by an estimate so far.
+func (p *Prices) Warnings(unpriced []string) []string {
+	var out []string
+	if len(unpriced) > 0 {
+		out = append(out, fmt.Sprintf("no price for model(s) %s: their cost is unknown (add them with --pricing FILE)", strings.Join(unpriced, ", ")))
+	}
+	for _, m := range p.Estimated() {
+		out = append(out, p.EstimateNote(m))
+	}
+	return out
+}
+
 func (p *Prices) find(model string) found {
 	if p == nil {
 		return found{}

@@ -103,6 +103,19 @@ type ScopedViolation struct {
 	Scope string
 }
 
+// ViolationLines says each violation with its scope ("total: …"), the
+// exceeded budgets apart from those that could not be checked.
+func ViolationLines(vs []ScopedViolation) (exceeded, unchecked []string) {
+	for _, v := range vs {
+		if v.Unchecked() {
+			unchecked = append(unchecked, v.Scope+": "+v.String())
+		} else {
+			exceeded = append(exceeded, v.Scope+": "+v.String())
+		}
+	}
+	return exceeded, unchecked
+}
+
 // CheckBudgets checks the report's sessions against the budget, each on
 // its own, or their sum when total is set (a report of one session is
 // checked as that session).

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 )
 
@@ -126,4 +127,15 @@ func Sum(rs []Response, p *Prices) Total {
 		t.Add(&rs[i], p)
 	}
 	return t
+}
+
+// UnderstatedNote says, when some responses kept only the usage they began
+// streaming with, that their output count is less than was billed ("" when
+// none did). A command says it once (a terminal table says it under the
+// table; JSON has the count in every total).
+func (t Total) UnderstatedNote() string {
+	if t.OutputUnderstated == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d API calls kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count): their output tokens are understated", t.OutputUnderstated, t.APICalls)
 }

@@ -1,0 +1,38 @@
+package session
+
+import (
+	"errors"
+	"time"
+
+	"github.com/cctx-dev/cctx/internal/diag"
+)
+
+// FinderFor is the Finder of one run of a command: over the roots of dirs
+// (--dir), else of CLAUDE_CONFIG_DIR, else the defaults (Roots). A configured folder that is not there
+// (*ConfigDirError) is kept in RootsErr: a session named by its path, or
+// read from standard input, needs no roots, but a lookup or a listing
+// does. Any other error of Roots is returned.
+func FinderFor(dirs []string, env Env, rep *diag.Reporter) (*Finder, error) {
+	roots, err := Roots(dirs, env)
+	var cfg *ConfigDirError
+	if err != nil && !errors.As(err, &cfg) {
+		return nil, err
+	}
+	f := NewFinder(roots, rep)
+	f.RootsErr = err
+	return f, nil
+}
+
+// Describe is what tells a session from others (the candidates of an
+// ambiguous argument): its project (the cwd it recorded, else its
+// folder's name) and its last activity (else its file's time).
+func (s *Session) Describe() (project string, updated time.Time) {
+	project, updated = s.ProjectKey(), s.ModTime
+	if in, err := Lite(s); err == nil {
+		if in.Project != "" {
+			project = in.Project
+		}
+		updated = in.UpdatedAt
+	}
+	return project, updated
+}
