@@ -51,7 +51,9 @@ func writeChain(t testing.TB, n int) string {
 // of the lines that have usage, tool calls or a prompt in slabs; 417 with
 // uuids, message ids and prompts in a string arena, the timestamp as Unix
 // nanoseconds and slabs of 64 KiB (a whole number of pages); 409 with the
-// agent read from the file; 394 with the children in one array.
+// agent read from the file; 394 with the children in one array; 383 with
+// the reader's strings made in the tree's arena (requestIds were kept as
+// the reader's allocations).
 const maxNodeBytes = 400
 
 // TestHeapPerEntry is a bound, not a timing: the heap a tree of a 100k
