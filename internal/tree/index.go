@@ -124,7 +124,12 @@ func (t *Tree) msgLines(buf []*Node, n *Node) []*Node {
 	if n.MessageID == "" {
 		return append(buf, n)
 	}
-	for m := t.msgs.first(n); m != nil; {
+	return t.msgLinesFrom(buf, t.msgs.first(n))
+}
+
+// msgLinesFrom is msgLines from the response's first line.
+func (t *Tree) msgLinesFrom(buf []*Node, first *Node) []*Node {
+	for m := first; m != nil; {
 		buf = append(buf, m)
 		if m.msgNext == 0 {
 			break

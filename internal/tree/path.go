@@ -209,14 +209,16 @@ func (t *Tree) repair(path []*Node, on []bool) []*Node {
 		if n.Type != "assistant" {
 			continue
 		}
-		if n.MessageID != "" {
-			first := t.msgs.first(n)
+		if n.MessageID == "" {
+			members = append(members[:0], n)
+		} else {
+			first := t.msgs.first(n) // looked up once: half of repair's time was these lookups
 			if done.Has(first) {
 				continue
 			}
 			done.Add(first)
+			members = t.msgLinesFrom(members[:0], first)
 		}
-		members = t.msgLines(members[:0], n)
 		last := i
 		var extra []*Node
 		for _, m := range members {
