@@ -36,27 +36,25 @@ type Factory struct {
 	theme        render.Theme // of color, made once: the guards know its mark
 	report       *diag.Reporter
 	finder       *session.Finder
-	out, outJSON io.Writer      // stdout for text, for JSON text
-	flushes      []func() error // of the writers behind them, in order
+	so           *render.Stdout
 	red          *redact.Redactor
 	redactsInput bool
 	store        *cache.Store
 	storeMade    bool
 }
 
-// Out is stdout: every byte through render's Guard, which lets through
-// only text and cctx's own colours (whatever a view forgot to escape, no
-// terminal obeys it), or with --json through its JSON mode; with --redact
-// every line is redacted first. Commands write nowhere else.
+// Out is stdout (render.Stdout): every byte through render's Guard, or
+// with --json through its JSON mode; with --redact every line is redacted
+// first. Commands write nowhere else.
 func (f *Factory) Out() io.Writer {
 	if f.Globals.JSON {
 		return f.OutJSON()
 	}
-	if f.out == nil {
-		f.out, f.flushes = f.stdout(f.IO.Out, false, f.flushes)
-	}
-	return f.out
+	return f.stdout().Text()
 }
+
+// OutJSON is stdout for JSON text (--json, JSONL, raw transcript lines).
+func (f *Factory) OutJSON() io.Writer { return f.stdout().JSON() }
 
 // Terminal is the process's own streams, for a program cctx hands them
 // to (cctx resume runs claude with them on Windows, where there is no
@@ -65,35 +63,26 @@ func (f *Factory) Terminal() (in io.Reader, out, errOut io.Writer) {
 	return f.IO.In, f.IO.Out, f.IO.ErrOut
 }
 
-// OutJSON is stdout for JSON text (--json, JSONL, raw transcript lines):
-// through the Guard's JSON mode, which escapes as JSON does.
-func (f *Factory) OutJSON() io.Writer {
-	if f.outJSON == nil {
-		f.outJSON, f.flushes = f.stdout(f.IO.Out, true, f.flushes)
+func (f *Factory) stdout() *render.Stdout {
+	if f.so == nil {
+		f.so = f.guarded(f.IO.Out)
 	}
-	return f.outJSON
+	return f.so
 }
 
-// stdout guards w (and redacts what passes, with --redact), adding to
-// flushes what must be flushed when the output ends.
-func (f *Factory) stdout(w io.Writer, json bool, flushes []func() error) (io.Writer, []func() error) {
-	g := render.NewGuard(w, f.theme)
-	if json {
-		g = render.NewJSONGuard(w)
-	}
-	flushes = append(flushes, g.Flush)
+// guarded is w as stdout is guarded (and redacted, with --redact).
+func (f *Factory) guarded(w io.Writer) *render.Stdout {
+	var red func([]byte) []byte
 	if f.Globals.Redact && !f.redactsInput {
-		rl := render.NewRedactLines(g, f.redactor().Bytes)
-		return rl, append([]func() error{rl.Flush}, flushes...)
+		red = f.redactor().Bytes
 	}
-	return g, flushes
+	return render.NewStdout(w, f.theme, red)
 }
 
-// flushOut writes what the stdout writers still hold (a line being
-// redacted, a character cut at the end).
+// flushOut writes what the stdout writers still hold.
 func (f *Factory) flushOut() {
-	for _, fl := range f.flushes {
-		fl()
+	if f.so != nil {
+		f.so.Flush()
 	}
 }
 

@@ -30,11 +30,13 @@ func (f *Factory) pager(off, json bool) (io.Writer, func() error) {
 	if p == nil {
 		return stdout, direct
 	}
-	guarded, flushes := f.stdout(p.In, json, nil)
-	return guarded, func() error {
-		for _, fl := range flushes {
-			fl()
-		}
+	paged := f.guarded(p.In)
+	writer := paged.Text
+	if json {
+		writer = paged.JSON
+	}
+	return writer(), func() error {
+		paged.Flush()
 		return p.Wait()
 	}
 }
