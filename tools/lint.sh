@@ -39,7 +39,7 @@ done
 # package but cmd's streams names os.Stdout.
 for f in $(ls cmd/*.go | grep -v _test); do
   case "$f" in cmd/factory.go|cmd/pager.go|cmd/iostreams.go) continue;; esac
-  grep -n 'IO\.Out\b\|os\.Stdout\|NewGuard\|NewJSONGuard' "$f" | sed "s|^|lint: $f:|" | grep . >&2 && bad "$f writes stdout past the guard (use f.Out() or f.OutJSON())"
+  grep -n 'IO\.Out\b\|os\.Stdout\|NewGuard\|NewJSONGuard\|NewStdout' "$f" | sed "s|^|lint: $f:|" | grep . >&2 && bad "$f writes stdout past the guard (use f.Out() or f.OutJSON())"
 done
 grep -rln 'os\.Stdout' --include=*.go internal | grep -v _test.go | sed 's|^|lint: |' | grep . >&2 && bad "internal packages write os.Stdout: stdout is cmd's, through render's Guard"
 
