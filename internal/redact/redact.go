@@ -149,11 +149,15 @@ func escapingAt(b []byte, j int) bool {
 	return n%2 == 1
 }
 
-// afterEscape reports whether b[:i] ends with a whole JSON escape of one
-// letter (\n, \t, \r, \b, \f, \", \/, \\): in a JSON line the text before
-// i then ends in a separator (a newline, a tab), not in the letter the
-// escape is written with.
+// afterEscape reports whether b[:i] ends with a whole JSON escape (\n,
+// \t, \r, \b, \f, \", \/, \\, or \u and four hex digits, as a control
+// character is written): in a JSON line the text before i then ends in a
+// separator (a newline, a tab), not in the letter or digit the escape is
+// written with.
 func afterEscape(b []byte, i int) bool {
+	if i >= 6 && b[i-5] == 'u' && escapingAt(b, i-6) && allHex(b[i-4:i]) {
+		return true
+	}
 	return i >= 2 && escapingAt(b, i-2) && bytes.IndexByte([]byte(`ntrbf"/\`), b[i-1]) >= 0
 }
 

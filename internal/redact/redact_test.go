@@ -139,7 +139,7 @@ func TestRedactKeepsJSONValid(t *testing.T) {
 		if strings.Contains(c.class, "own ") {
 			continue
 		}
-		for i, text := range []string{c.in, "x\n" + c.in + "\ty", "x\t" + c.in, `{"k":` + jsonString(c.in) + "}"} {
+		for i, text := range []string{c.in, "x\n" + c.in + "\ty", "x\t" + c.in, "x\x01" + c.in, `{"k":` + jsonString(c.in) + "}"} {
 			line := []byte(`{"type":"user","message":{"content":` + jsonString(text) + `}}`)
 			got := r.Bytes(line)
 			if !json.Valid(got) {
@@ -149,11 +149,12 @@ func TestRedactKeepsJSONValid(t *testing.T) {
 			if bytes.Equal(got, line) {
 				t.Errorf("%s: nothing masked in %s", c.class, line)
 			}
-			// After a newline or a tab (JSON's \n, \t) it is masked as in
-			// text: the escape is a separator, not a letter of a name.
+			// After a newline, a tab or a control character (JSON's \n,
+			// \t, \u0001) it is masked as in text: the escape is a
+			// separator, not a letter or digit of a name.
 			var doc struct{ Message struct{ Content string } }
 			json.Unmarshal(got, &doc)
-			if want := strings.Replace(text, c.in, c.want, 1); i < 3 && doc.Message.Content != want {
+			if want := strings.Replace(text, c.in, c.want, 1); i < 4 && doc.Message.Content != want {
 				t.Errorf("%s: %q\n got %q\nwant %q", c.class, text, doc.Message.Content, want)
 			}
 		}
