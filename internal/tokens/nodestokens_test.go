@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,4 +129,51 @@ func TestNodesTokens(t *testing.T) {
 		}
 	}
 	t.Logf("%d sessions and agents compared", compared)
+}
+
+// TestNodesTokensFilter: the filter that finds the message ids on more
+// than one line may take an id on one line for a shared one (a false
+// positive): that only tables it, and the sum stays the counter's. Random
+// sessions of ids on one line and on several (split by requestId, replayed
+// in a sidechain, anonymous runs between them), summed with the filter at
+// its size and at 64 bits, where nearly every id collides with another.
+func TestNodesTokensFilter(t *testing.T) {
+	for _, bits := range []uint64{filterBitsPerID, 0} {
+		for seed := range uint64(40) {
+			rng := rand.New(rand.NewPCG(seed, bits))
+			ids := 5 + rng.IntN(200)
+			var lines []string
+			parent := ""
+			for i := range 2 * ids {
+				uuid := fmt.Sprintf("u%d", i)
+				mid, rid, extra := fmt.Sprintf("m%d", rng.IntN(ids)), "", ""
+				switch rng.IntN(8) {
+				case 0:
+					mid = "" // anonymous
+				case 1:
+					mid = fmt.Sprintf("once%d", i) // on this line only
+				}
+				if rng.IntN(3) > 0 {
+					rid = fmt.Sprintf("r%d", rng.IntN(3))
+				}
+				if rng.IntN(6) == 0 {
+					extra = `"isSidechain":true,`
+				}
+				out := 1 + rng.IntN(4)
+				if rng.IntN(10) == 0 {
+					out = 0 // a user line
+				}
+				lines = append(lines, ntLine(uuid, parent, mid, rid, 10*(1+rng.IntN(3)), out, extra))
+				parent = uuid
+			}
+			tr := loadLines(t, lines)
+			func() {
+				defer func(old uint64) { filterBitsPerID = old }(filterBitsPerID)
+				filterBitsPerID = bits
+				if got, want := NodesTokens(tr.Nodes), nodesTokensByCounter(tr.Nodes); got != want {
+					t.Errorf("%d bits an id, seed %d: NodesTokens = %d, a counter's sum %d", bits, seed, got, want)
+				}
+			}()
+		}
+	}
 }

@@ -134,7 +134,7 @@ func NodesTokens(nodes []*tree.Node) int64 {
 		}
 	}
 	size := uint64(64)
-	for size < 32*uint64(withID) {
+	for size < filterBitsPerID*uint64(withID) {
 		size <<= 1
 	}
 	once, twice := make([]uint64, size/64), make([]uint64, size/64)
@@ -250,3 +250,8 @@ func NodesTokens(nodes []*tree.Node) int64 {
 
 // midSeed hashes message ids for NodesTokens' filter.
 var midSeed = maphash.MakeSeed()
+
+// filterBitsPerID sizes NodesTokens' filter: at least this many bits an
+// id, so that an id on one line is tabled (a false positive) about once
+// in that many. A variable: a test makes the filter tiny to force them.
+var filterBitsPerID uint64 = 32
