@@ -628,7 +628,7 @@ func otherHome(b []byte, i, n int, windows bool, sp []span) []span {
 	switch before {
 	case '/':
 		drive := windows && i >= 3 && (isUpper(b[i-2]) || isLower(b[i-2])) && b[i-3] == '/' // /c/Users, /mnt/c/Users
-		if i >= 2 && (isNameByte(b[i-2]) || b[i-2] == '-') && !drive && !afterEscape(b, i-1) {
+		if i >= 2 && !drive && glued(b, i-1) {
 			return sp // a path inside another: example.com/home/x, src/home/
 		}
 	case '\\':
@@ -677,6 +677,18 @@ func otherHome(b []byte, i, n int, windows bool, sp []span) []span {
 		return sp
 	}
 	return append(sp, span{name, e, UserMask})
+}
+
+// glued reports whether the text before b[i] ends in a byte of a name
+// (or a '-'): a JSON escape there is the character it stands for, so
+// caf\u00e9/home/x is a path inside another as café/home/x is, and \n or
+// \u0001 before it is a separator.
+func glued(b []byte, i int) bool {
+	c, esc := b[i-1], afterEscape(b, i)
+	if u, ok := uEscapeBefore(b, i); ok {
+		c, esc = u, false
+	}
+	return (isNameByte(c) || c == '-') && !esc
 }
 
 func isNameByte(c byte) bool {

@@ -155,10 +155,35 @@ func escapingAt(b []byte, j int) bool {
 // separator (a newline, a tab), not in the letter or digit the escape is
 // written with.
 func afterEscape(b []byte, i int) bool {
-	if i >= 6 && b[i-5] == 'u' && escapingAt(b, i-6) && allHex(b[i-4:i]) {
+	if _, ok := uEscapeBefore(b, i); ok {
 		return true
 	}
 	return i >= 2 && escapingAt(b, i-2) && bytes.IndexByte([]byte(`ntrbf"/\`), b[i-1]) >= 0
+}
+
+// uEscapeBefore returns, when b[:i] ends with a whole \u escape, the byte
+// the text has before i: the character itself when it is ASCII, else 0x80
+// (a byte of its UTF-8 form, a letter of a name as isNameByte has it).
+func uEscapeBefore(b []byte, i int) (byte, bool) {
+	if i < 6 || b[i-5] != 'u' || !escapingAt(b, i-6) || !allHex(b[i-4:i]) {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b[i-4 : i] {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		v = v<<4 | int(c)
+	}
+	if v >= 0x80 {
+		return 0x80, true
+	}
+	return byte(v), true
 }
 
 // boundary moves i forward out of a JSON escape it is inside of (\n,

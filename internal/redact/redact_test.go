@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -201,4 +202,50 @@ func TestRedactLeavesBase64DataAlone(t *testing.T) {
 	if got := New("").String(data); got != data {
 		t.Error("long base64 data (an image) must not be masked")
 	}
+}
+
+// TestRedactUnicodeEscapes: a JSON line that writes characters as \u
+// escapes (a control character as Claude Code does, <, > and & as Go's
+// encoder does, every character beyond ASCII as Python's does) decodes to
+// the text masked as the text itself is: an escape of a letter beyond
+// ASCII is a letter of a name, not a separator.
+func TestRedactUnicodeEscapes(t *testing.T) {
+	r := New("/home/alice")
+	for _, text := range []string{
+		"x\x01/home/bob/x", "a</home/bob/x", "a&/home/bob/x", // a home after a separator: masked
+		"café/home/bob/x", "中/home/bob/x", "/srv/café/home/bob", // a path inside another: not
+		"ébob@example.com", "<bob@example.com>", "x\x01bob@example.com", "a&bob@example.com",
+	} {
+		want := r.String(text)
+		for _, line := range []string{escapeAll(text, false), escapeAll(text, true)} {
+			got := r.Bytes([]byte(line))
+			var doc struct{ C string }
+			if err := json.Unmarshal(got, &doc); err != nil {
+				t.Fatalf("%s: %v", got, err)
+			}
+			if doc.C != want {
+				t.Errorf("%s\n  decodes to %q, want %q (the text masked)", line, doc.C, want)
+			}
+		}
+	}
+}
+
+// escapeAll writes {"c":text} with <, >, & and control characters as \u
+// escapes, and with ascii every character beyond ASCII too.
+func escapeAll(text string, ascii bool) string {
+	var b strings.Builder
+	b.WriteString(`{"c":"`)
+	for _, c := range text {
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(c)
+		case c < 0x20 || c == '<' || c == '>' || c == '&' || ascii && c >= 0x80 && c <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, c)
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteString(`"}`)
+	return b.String()
 }
