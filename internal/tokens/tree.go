@@ -55,6 +55,14 @@ func (u TreeUsage) Responses() []Response {
 // tree's); mainPath is the path to record for the main file ("" takes
 // its own: standard input is spooled to a temporary file).
 func CountTree(t *tree.Tree, sessionID, mainPath string, prices *Prices) TreeUsage {
+	// File.Add counts assistant lines and names inline agents from
+	// sidechain lines: nothing else changes the count.
+	return countTree(t, sessionID, mainPath, prices, func(n *tree.Node) bool { return n.Type != "assistant" && !n.Sidechain })
+}
+
+// countTree is CountTree with the nodes the counter is not fed (skip,
+// nil for none: a test checks that skipping them changes nothing).
+func countTree(t *tree.Tree, sessionID, mainPath string, prices *Prices, skip func(*tree.Node) bool) TreeUsage {
 	if sessionID == "" {
 		sessionID = t.SessionID
 	}
@@ -74,9 +82,6 @@ func CountTree(t *tree.Tree, sessionID, mainPath string, prices *Prices) TreeUsa
 	c.Grow(n)
 	var cur *tree.File
 	var cf *File
-	// File.Add counts assistant lines and names inline agents from
-	// sidechain lines: nothing else changes the count.
-	skip := func(n *tree.Node) bool { return n.Type != "assistant" && !n.Sidechain }
 	t.Entries(skip, func(fl *tree.File, e *reader.Entry) {
 		if fl != cur {
 			src := Source{SessionID: sessionID, Path: fl.Path}

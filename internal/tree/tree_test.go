@@ -537,6 +537,23 @@ func TestEntriesKeepLinesThatAreNotNodes(t *testing.T) {
 	if n := len(tr.Main.Dropped); n != 2 {
 		t.Errorf("%d dropped lines, want 2", n)
 	}
+	// The nodes skip names are left out; the lines that are not nodes
+	// never are, and stay in file order.
+	for _, tc := range []struct {
+		name string
+		skip func(*Node) bool
+		want string
+	}{
+		{"none", func(*Node) bool { return false }, "1: 2:m1 3:m7 5: 6:m9"},
+		{"users", func(n *Node) bool { return n.Type == "user" }, "2:m1 3:m7 6:m9"},
+		{"every node", func(*Node) bool { return true }, "2:m1 3:m7"},
+	} {
+		got = got[:0]
+		tr.Entries(tc.skip, func(_ *File, e *reader.Entry) { got = append(got, fmt.Sprintf("%d:%s", e.Line, e.MessageID)) })
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("skip %s: Entries = %q, want %q", tc.name, strings.Join(got, " "), tc.want)
+		}
+	}
 }
 
 // The main file's start and cwd are those of its first line, in line
