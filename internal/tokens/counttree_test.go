@@ -3,6 +3,7 @@ package tokens
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -52,5 +53,44 @@ func TestCountTreeSkip(t *testing.T) {
 	}
 	if len(agents) != 2 {
 		t.Errorf("agents %v, want the main one and the sidechain's", agents)
+	}
+}
+
+// TestCountTreeTimeline: the responses as a timeline, sorted by time and
+// stably (responses at one time in the order first seen; a line without
+// a timestamp first), each yielded by All into one value that Responses
+// copies; the total is their sum.
+func TestCountTreeTimeline(t *testing.T) {
+	at := func(line, ts string) string {
+		if ts == "" {
+			return strings.Replace(line, `"timestamp":"2026-01-01T00:00:00Z",`, "", 1)
+		}
+		return strings.Replace(line, "2026-01-01T00:00:00Z", ts, 1)
+	}
+	tr := loadLines(t, []string{
+		at(ntLine("a1", "", "m1", "r1", 10, 1, ""), "2026-01-01T00:00:03Z"),
+		at(ntLine("a2", "a1", "m2", "r2", 10, 2, ""), "2026-01-01T00:00:01Z"),
+		at(ntLine("a3", "a2", "m3", "r3", 10, 3, ""), "2026-01-01T00:00:03Z"),
+		at(ntLine("a4", "a3", "m4", "r4", 10, 4, ""), "2026-01-01T00:00:01Z"),
+		at(ntLine("a5", "a4", "m5", "r5", 10, 5, ""), ""),
+		at(ntLine("a6", "a5", "m1", "r1", 10, 6, ""), "2026-01-01T00:00:03Z"), // m1's second line: not a response of its own
+	})
+	u := CountTree(tr, "", "", nil)
+	var got []string
+	for _, r := range u.Responses() {
+		got = append(got, r.MessageID)
+	}
+	if want := "m5 m2 m4 m1 m3"; strings.Join(got, " ") != want {
+		t.Errorf("timeline %q, want %q", strings.Join(got, " "), want)
+	}
+	if s := Sum(u.Responses(), nil); !reflect.DeepEqual(s, u.Total) {
+		t.Errorf("total %+v, the sum of the responses %+v", u.Total, s)
+	}
+	var ptrs []*Response
+	for r := range u.All() {
+		ptrs = append(ptrs, r)
+	}
+	if len(ptrs) != 5 || ptrs[0] != ptrs[4] || ptrs[0].MessageID != "m3" {
+		t.Errorf("All yields %d responses into one value, the last m3 (got %v)", len(ptrs), ptrs)
 	}
 }
