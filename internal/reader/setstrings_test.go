@@ -10,9 +10,9 @@ import (
 )
 
 // TestSetStrings: with a caller's allocator the reader reads the same
-// entries, makes every new string through it (a string equal to the last
-// of its field is shared, not made again), and hands it bytes the caller
-// must copy: the line's, which the next line overwrites.
+// entries and makes every string of the envelope through it (a string
+// equal to the last of its field is shared, not made again; one escaped
+// in the line is decoded, not made).
 func TestSetStrings(t *testing.T) {
 	paths, _ := filepath.Glob("../../testdata/*/*/*.jsonl")
 	if len(paths) < 10 {
