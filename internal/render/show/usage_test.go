@@ -44,6 +44,9 @@ func TestAttachUsage(t *testing.T) {
 		{"once, on the first shown line",
 			[]*tree.Node{line("assistant", "m1", "r1", 1), line("assistant", "m1", "r1", 2)},
 			[]tokens.Response{resp("m1", "r1", 2, "")}, []int{0, -1}},
+		{"once, found by id and request and by id alone",
+			[]*tree.Node{line("assistant", "m1", "r1", 1), line("assistant", "m1", "", 2)},
+			[]tokens.Response{resp("m1", "r1", 1, ""), resp("m2", "r2", 3, "")}, []int{0, -1}},
 		{"user lines get none",
 			[]*tree.Node{line("user", "m1", "r1", 1)},
 			[]tokens.Response{resp("m1", "r1", 1, "")}, []int{-1}},
@@ -78,11 +81,14 @@ func TestAttachUsage(t *testing.T) {
 	}
 }
 
-// ptrs yields the responses of a list, as tokens.TreeUsage.All does.
+// ptrs yields the responses of a list as tokens.TreeUsage.All does: into
+// one value, overwritten at each step (what attachUsage keeps, it copies).
 func ptrs(rs []tokens.Response) iter.Seq[*tokens.Response] {
 	return func(yield func(*tokens.Response) bool) {
+		var r tokens.Response
 		for i := range rs {
-			if !yield(&rs[i]) {
+			r = rs[i]
+			if !yield(&r) {
 				return
 			}
 		}
