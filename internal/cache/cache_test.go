@@ -187,3 +187,46 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A folder's blob is written with its entries and read back as it was;
+// setting the same bytes again writes nothing, and nil drops it.
+func TestStoreBlob(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	tests := []struct {
+		name    string
+		set     []byte
+		want    []byte
+		written bool
+	}{
+		{"a blob", []byte("sum"), []byte("sum"), true},
+		{"the same again", []byte("sum"), []byte("sum"), false},
+		{"another", []byte("other"), []byte("other"), true},
+		{"none", nil, nil, true},
+		{"none again", nil, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := FileOf(cdir, dir)
+			before, _ := os.Stat(file)
+			s := Open(cdir, func(f string, a ...any) { t.Errorf(f, a...) })
+			s.SetBlob(dir, tt.set)
+			s.Flush()
+			after, _ := os.Stat(file)
+			if written := before == nil || !os.SameFile(before, after); written != tt.written {
+				t.Errorf("written = %v, want %v", written, tt.written)
+			}
+			if got := Open(cdir, nil).Blob(dir); !bytes.Equal(got, tt.want) {
+				t.Errorf("Blob = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	b, _ := os.ReadFile(FileOf(cdir, dir))
+	if _, blob, err := DecodeFile(b, dir); err != nil || blob != nil {
+		t.Errorf("DecodeFile = %q, %v", blob, err)
+	}
+	var nilStore *Store
+	nilStore.SetBlob(dir, []byte("x"))
+	if nilStore.Blob(dir) != nil {
+		t.Error("a nil store has a blob")
+	}
+}
