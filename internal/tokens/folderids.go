@@ -1,9 +1,6 @@
 package tokens
 
-import (
-	"container/heap"
-	"slices"
-)
+import "container/heap"
 
 // folderIDs holds the message ids of each project folder already counted,
 // so that a report deduplicated a folder at a time can tell, at the end,
@@ -20,15 +17,7 @@ type folderIDs struct {
 }
 
 // add records the ids of one folder's table.
-func (f *folderIDs) add(c *Counter) {
-	ids := make([]uint64, c.rows.len())
-	for j := range int32(c.rows.len()) {
-		ids[j] = c.rows.at(j).mid[0]
-	}
-	slices.Sort(ids)
-	// One message.id has several rows when it came with several requestIds.
-	f.sets = append(f.sets, slices.Compact(ids))
-}
+func (f *folderIDs) add(c *Counter) { f.sets = append(f.sets, idsOf(c)) }
 
 // shared reports whether an id is in two of the folders: a k-way merge of
 // the sorted slices, where a repeat is an id met in two of them.
