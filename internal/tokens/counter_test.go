@@ -434,8 +434,9 @@ func TestWantedPicksLinesFromTheirStart(t *testing.T) {
 
 // Without the per-response list, responses are deduplicated a project
 // folder at a time. A session copied into another folder shares its
-// message ids with the original: then the report is made again with one
-// table, and comes out as it would have. Each warning is given once.
+// message ids with the original: then the report is made again, the two
+// folders in one table, and comes out as one table of all makes it. Each
+// warning is given once.
 func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 	const a, b, c = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222", "cccccccc-3333-4333-8333-333333333333"
 	line := func(uuid, mid, sid, ts string, out int) string {
@@ -459,6 +460,12 @@ func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 			"-q/" + b + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 4), line("u1", "m1", a, "2026-01-01T10:00:00Z", 10),
 				line("u2", "m2", b, "2026-01-02T10:00:00Z", 20), "not json either"},
 			"-p/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30)},
+		}, 3},
+		{"a session resumed in another folder, a third folder apart", map[string][]string{
+			"-p/" + a + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10), "not json"},
+			"-q/" + b + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 4), line("u1", "m1", a, "2026-01-01T10:00:00Z", 10),
+				line("u2", "m2", b, "2026-01-02T10:00:00Z", 20), "not json either"},
+			"-r/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30), "not json"},
 		}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -137,20 +137,58 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *ca
 		all[i] = i
 	}
 	if detail {
-		return buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, true, false)
+		rep, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, true, false)
+		return rep
 	}
 	// Claude Code resumes and forks a session within its project folder,
 	// so responses are deduplicated a folder at a time and a folder's
 	// table is dropped once its totals are taken: memory follows the
 	// largest folder, not the whole history. A message.id met in two
 	// folders (a folder renamed, a session copied) would make that
-	// inexact: then the report is made again with one table. A folder
-	// whose files are all unchanged since its sum was kept (foldersum.go)
-	// is not counted again.
-	if rep := buildGroups(sorted, byFolder(sorted), prices, w, o, store, onErr, false, true); rep != nil {
-		return rep
+	// inexact: then the report is made again, the folders that share
+	// message ids in one table (responses without a common id never meet
+	// in a table: a table of them all counts each as theirs does). A
+	// folder whose files are all unchanged since its sum was kept
+	// (foldersum.go) is not counted again.
+	groups := byFolder(sorted)
+	for range 2 {
+		rep, joined := buildGroups(sorted, groups, prices, w, o, store, onErr, false, true)
+		if rep != nil {
+			return rep
+		}
+		groups = joinGroups(groups, joined)
 	}
-	return buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, false, false)
+	rep, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, false, false)
+	return rep
+}
+
+// joinGroups makes each set of groups (indices into groups) one group, in the
+// place of its first; members stay in reading order.
+func joinGroups(groups [][]int, sets [][]int) [][]int {
+	into := make([]int, len(groups)) // a group → the set it joins, -1 none
+	for g := range into {
+		into[g] = -1
+	}
+	for s, set := range sets {
+		for _, g := range set {
+			into[g] = s
+		}
+	}
+	var out [][]int
+	for g, members := range groups {
+		switch s := into[g]; {
+		case s < 0:
+			out = append(out, members)
+		case sets[s][0] == g:
+			var all []int
+			for _, h := range sets[s] {
+				all = append(all, groups[h]...)
+			}
+			sort.Ints(all)
+			out = append(out, all)
+		}
+	}
+	return out
 }
 
 // byStart is a copy of inputs in the order they are counted: by start.
@@ -198,7 +236,8 @@ func byFolder(sorted []Input) [][]int {
 
 // buildGroups counts each group of sessions in a table of its own, in
 // start order within the group. With more than one group it checks that
-// no message.id is in two of them, and returns nil if one is. The issues
+// no message.id is in two of them, and returns nil and the sets of groups
+// that share one if one is. The issues
 // and errors of the sessions are given to o.OnIssue and onErr at the end,
 // in start order whatever the groups: the same warnings in the same order
 // in every kind of report, and none twice when the report is made again.
@@ -206,7 +245,7 @@ func byFolder(sorted []Input) [][]int {
 // group whose sum is kept and still holds is taken from it, and the sum
 // of each group counted is kept.
 func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, store *cache.Store, onErr func(path string, err error),
-	detail, folders bool) *Report {
+	detail, folders bool) (*Report, [][]int) {
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, Estimated: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
 	rep.Sessions = make([]*SessionReport, len(sorted))
 	for i, in := range sorted {
@@ -301,8 +340,8 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			sm.save(sorted, members, fs)
 		}
 	}
-	if done.shared() {
-		return nil // a response in two folders: count with one table
+	if joined := done.joined(); joined != nil {
+		return nil, joined // a response in two folders: count them in one table
 	}
 	for _, sr := range rep.Sessions {
 		// A session with no recorded cwd still needs a key to group by:
@@ -342,7 +381,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			}
 		}
 	}
-	return rep
+	return rep, nil
 }
 
 // sumOf is the sum of the group of members just totalled: its sessions'
