@@ -369,7 +369,7 @@ func hashes(r io.ReaderAt, offset int64) (head, tail uint32, err error) {
 // load reads a folder file; entries is nil when there is none or it
 // cannot be used (err says why).
 func load(file, key string) (map[string]*Entry, []byte, error) {
-	b, err := os.ReadFile(file)
+	b, err := readFile(file)
 	if err != nil {
 		return nil, nil, err
 	}

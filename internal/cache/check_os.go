@@ -30,3 +30,6 @@ func Check(path string, e *Entry) State {
 	}
 	return Miss // same size, another time: rewritten
 }
+
+// readFile reads a cache file.
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -3,7 +3,9 @@
 package cache
 
 import (
+	"errors"
 	"io"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -76,4 +78,32 @@ func (fd fdReader) ReadAt(b []byte, off int64) (int, error) {
 		n += m
 	}
 	return n, nil
+}
+
+// readFile is os.ReadFile with the system's calls (a warm run loads the
+// cache file of every project folder: hundreds).
+func readFile(path string) ([]byte, error) {
+	fd, err := openRead(path)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	for {
+		if err = unix.Fstat(fd, &st); err != unix.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("not a regular file")}
+	}
+	b := make([]byte, st.Size)
+	n, err := fdReader(fd).ReadAt(b, 0)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil, &os.PathError{Op: "read", Path: path, Err: err}
+	}
+	return b[:n], nil
 }
