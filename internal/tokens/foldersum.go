@@ -32,7 +32,7 @@ import (
 
 // sumVersion is part of every digest: bump it when what a sum holds, or
 // how a table's totals are taken (the dedup rule, pricing), changes.
-const sumVersion = 1
+const sumVersion = 2
 
 // folderSum is one folder's sum.
 type folderSum struct {
@@ -250,18 +250,34 @@ func idsOf(c *Counter) []uint64 {
 	return slices.Compact(ids)
 }
 
+// encodeTotal writes a total's numbers after a mask of those that are
+// not 0 (most are: web searches, unpriced and estimated calls, one of the
+// cache-write splits), which only are written.
 func encodeTotal(e *cache.Encoder, t *Total) {
-	for _, v := range [...]int64{t.Input, t.Output, t.CacheCreation, t.CacheCreation5m, t.CacheCreation1h, t.CacheRead, t.Tokens,
-		t.WebSearch, t.APICalls, t.MaxContext, t.UnpricedCalls, t.OutputUnderstated, t.EstimatedCalls, t.pico} {
-		e.Varint(v)
+	vs := [...]int64{t.Input, t.Output, t.CacheCreation, t.CacheCreation5m, t.CacheCreation1h, t.CacheRead, t.Tokens,
+		t.WebSearch, t.APICalls, t.MaxContext, t.UnpricedCalls, t.OutputUnderstated, t.EstimatedCalls, t.pico}
+	var mask uint64
+	for i, v := range vs {
+		if v != 0 {
+			mask |= 1 << i
+		}
+	}
+	e.Uvarint(mask)
+	for _, v := range vs {
+		if v != 0 {
+			e.Varint(v)
+		}
 	}
 }
 
 func decodeTotal(d *cache.Decoder) Total {
 	var t Total
-	for _, p := range [...]*int64{&t.Input, &t.Output, &t.CacheCreation, &t.CacheCreation5m, &t.CacheCreation1h, &t.CacheRead, &t.Tokens,
+	mask := d.Uvarint()
+	for i, p := range [...]*int64{&t.Input, &t.Output, &t.CacheCreation, &t.CacheCreation5m, &t.CacheCreation1h, &t.CacheRead, &t.Tokens,
 		&t.WebSearch, &t.APICalls, &t.MaxContext, &t.UnpricedCalls, &t.OutputUnderstated, &t.EstimatedCalls, &t.pico} {
-		*p = d.Varint()
+		if mask&(1<<i) != 0 {
+			*p = d.Varint()
+		}
 	}
 	t.Cost = float64(t.pico) / 1e12
 	return t
