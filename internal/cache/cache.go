@@ -276,9 +276,10 @@ func (s *Store) Forget(key, path string) {
 	f.mu.Unlock()
 }
 
-// Flush writes each folder file that changed. Entries of files not used
-// in this run are kept while their file exists. A write that fails is
-// noted and costs only speed.
+// Flush writes each folder file that changed, and ends the run: a later
+// Lookup checks its file again (tokens --watch counts every few seconds
+// with one store). Entries of files not used in this run are kept while
+// their file exists. A write that fails is noted and costs only speed.
 func (s *Store) Flush() {
 	if s == nil {
 		return
@@ -287,9 +288,11 @@ func (s *Store) Flush() {
 	defer s.mu.Unlock()
 	for _, f := range s.folders {
 		f.mu.Lock()
+		used := f.used
+		f.used, f.checked = map[string]bool{}, map[string]State{}
 		if f.dirty {
 			for p := range f.entries {
-				if !f.used[p] {
+				if !used[p] {
 					if _, err := os.Lstat(p); err != nil {
 						delete(f.entries, p)
 					}

@@ -230,3 +230,30 @@ func TestStoreBlob(t *testing.T) {
 		t.Error("a nil store has a blob")
 	}
 }
+
+// A run checks a file once (what it read stays what it uses); Flush ends
+// the run, and the next Lookup of the same store checks the file again.
+func TestFlushEndsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	s := Open(t.TempDir(), nil)
+	e, _ := Stamp(p, 3, 1, nil)
+	s.Put(dir, e)
+	s.Flush()
+	steps := []struct {
+		name  string
+		do    func()
+		state State
+	}{
+		{"unchanged", func() {}, Same},
+		{"grown in the run", func() { appendTo(t, p, []byte("{}\n")) }, Same},
+		{"after Flush", func() { s.Flush() }, Grown},
+	}
+	for _, st := range steps {
+		st.do()
+		if _, got := s.Lookup(dir, p); got != st.state {
+			t.Errorf("%s: Lookup = %d, want %d", st.name, got, st.state)
+		}
+	}
+}
