@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -167,5 +168,39 @@ func appendBytes(t *testing.T, p string, b []byte) {
 	defer f.Close()
 	if _, err := f.Write(b); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// One store for several reports (tokens --watch counts again every few
+// seconds with the cache it opened once): a file that grew between two
+// reports is read again, whole report or totals.
+func TestStoreAcrossReports(t *testing.T) {
+	folder := "-Users-user-project"
+	for _, detail := range []bool{false, true} {
+		t.Run(fmt.Sprint("detail ", detail), func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "projects")
+			dir := filepath.Join(root, folder)
+			copyDir(t, filepath.Join(testcorpus.Samples(), folder), dir)
+			store := cache.Open(t.TempDir(), nil)
+			count := func(store *cache.Store) string {
+				f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+				inputs, _ := Inputs(f, Selection{Cache: store})
+				rep := Count(inputs, DefaultPrices(), Window{}, ReadOptions{Cache: store}, detail)
+				return fmt.Sprintf("%+v %d", rep.Total, len(rep.Responses))
+			}
+			count(store)
+			count(store)
+			// Another session's lines, as new responses (ids of their own).
+			b, _ := os.ReadFile(filepath.Join(dir, "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
+			b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte(`"msg_`), []byte(`"msg_new`)), []byte(`"req_`), []byte(`"req_new`))
+			before := count(nil)
+			appendBytes(t, filepath.Join(dir, "0d3b22c1-ba90-4fd3-b8d2-056ffc626725.jsonl"), b)
+			if count(nil) == before {
+				t.Fatal("the append changes no count")
+			}
+			if got, want := count(store), count(nil); got != want {
+				t.Errorf("after an append, the same store counts\n%s\nwant\n%s", got, want)
+			}
+		})
 	}
 }
