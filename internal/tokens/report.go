@@ -237,13 +237,13 @@ func byFolder(sorted []Input) [][]int {
 // buildGroups counts each group of sessions in a table of its own, in
 // start order within the group. With more than one group it checks that
 // no message.id is in two of them, and returns nil and the sets of groups
-// that share one if one is. The issues
-// and errors of the sessions are given to o.OnIssue and onErr at the end,
-// in start order whatever the groups: the same warnings in the same order
-// in every kind of report, and none twice when the report is made again.
-// With folders (each group a project folder's sessions) and a cache, a
-// group whose sum is kept and still holds is taken from it, and the sum
-// of each group counted is kept.
+// that share one if one is. The issues and errors of the sessions are
+// given to o.OnIssue and onErr at the end, in start order whatever the
+// groups: the same warnings in the same order in every kind of report,
+// and none twice when the report is made again. With folders (each group
+// a project folder's sessions, or several that share message ids) and a
+// cache, a folder whose sum is kept and still holds is taken from it, and
+// the sum of each folder counted is kept.
 func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, store *cache.Store, onErr func(path string, err error),
 	detail, folders bool) (*Report, [][]int) {
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, Estimated: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
