@@ -101,9 +101,9 @@ type sums struct {
 	got    []*folderSum
 }
 
-// loadSums finds the usable sum of each group, checking the groups in
-// parallel (the checks open every file).
-func loadSums(sorted []Input, groups [][]int, store *cache.Store, prices *Prices, w Window) *sums {
+// loadSums finds the usable sum of each group that needs one, checking
+// the groups in parallel (the checks open every file).
+func loadSums(sorted []Input, groups [][]int, store *cache.Store, prices *Prices, w Window, need func(g int) bool) *sums {
 	s := &sums{store: store, prices: pricesKey(prices), got: make([]*folderSum, len(groups))}
 	s.hasWin = [2]bool{!w.Since.IsZero(), !w.Until.IsZero()}
 	if s.hasWin[0] {
@@ -117,7 +117,9 @@ func loadSums(sorted []Input, groups [][]int, store *cache.Store, prices *Prices
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for g := range next {
-				s.got[g] = s.load(sorted, groups[g])
+				if need(g) {
+					s.got[g] = s.load(sorted, groups[g])
+				}
 			}
 		})
 	}

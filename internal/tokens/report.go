@@ -137,7 +137,7 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *ca
 		all[i] = i
 	}
 	if detail {
-		rep, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, true, false)
+		rep, _, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, true, nil)
 		return rep
 	}
 	// Claude Code resumes and forks a session within its project folder,
@@ -151,14 +151,15 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *ca
 	// folder whose files are all unchanged since its sum was kept
 	// (foldersum.go) is not counted again.
 	groups := byFolder(sorted)
+	var counted map[string]*folderSum // by the first pass, each folder alone
 	for range 2 {
-		rep, joined := buildGroups(sorted, groups, prices, w, o, store, onErr, false, true)
+		rep, joined, sums := buildGroups(sorted, groups, prices, w, o, store, onErr, false, counted)
 		if rep != nil {
 			return rep
 		}
-		groups = joinGroups(groups, joined)
+		groups, counted = joinGroups(groups, joined), sums
 	}
-	rep, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, false, false)
+	rep, _, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, false, nil)
 	return rep
 }
 
@@ -236,32 +237,43 @@ func byFolder(sorted []Input) [][]int {
 
 // buildGroups counts each group of sessions in a table of its own, in
 // start order within the group. With more than one group it checks that
-// no message.id is in two of them, and returns nil and the sets of groups
-// that share one if one is. The issues and errors of the sessions are
-// given to o.OnIssue and onErr at the end, in start order whatever the
-// groups: the same warnings in the same order in every kind of report,
-// and none twice when the report is made again. With folders (each group
-// a project folder's sessions, or several that share message ids) and a
-// cache, a folder whose sum is kept and still holds is taken from it, and
-// the sum of each folder counted is kept.
+// no message.id is in two of them, and returns nil, the sets of groups
+// that share one and the sum of each folder counted alone (of the groups
+// that are one folder) if one is. The issues and errors of the sessions
+// are given to o.OnIssue and onErr at the end, in start order whatever
+// the groups: the same warnings in the same order in every kind of
+// report, and none twice when the report is made again. Without detail,
+// a group that is one folder is taken from its sum in counted (a first
+// pass's: folders non-nil) or in the cache, when there is one that still
+// holds; and the sum of each folder counted is kept in the cache.
 func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, store *cache.Store, onErr func(path string, err error),
-	detail, folders bool) (*Report, [][]int) {
+	detail bool, counted map[string]*folderSum) (*Report, [][]int, map[string]*folderSum) {
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, Estimated: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
 	rep.Sessions = make([]*SessionReport, len(sorted))
 	for i, in := range sorted {
 		rep.Sessions[i] = &SessionReport{Input: in, ID: in.Session.ID}
 	}
+	keys := make([]string, len(groups)) // the folder of each group that is one ("": not one)
+	if !detail {
+		for g, members := range groups {
+			keys[g] = folderKey(sorted, members)
+		}
+	}
 	var sm *sums
-	if folders && !detail && store != nil {
-		sm = loadSums(sorted, groups, store, prices, w)
+	if !detail && store != nil {
+		sm = loadSums(sorted, groups, store, prices, w, func(g int) bool { return keys[g] != "" && counted[keys[g]] == nil })
 	}
 	summed := func(g int) *folderSum {
+		if fs := counted[keys[g]]; fs != nil && keys[g] != "" {
+			return fs
+		}
 		if sm == nil {
 			return nil
 		}
 		return sm.got[g]
 	}
-	var order []int // sessions to read, in reading order: group after group
+	sums := map[string]*folderSum{} // of the folders, for a second pass
+	var order []int                 // sessions to read, in reading order: group after group
 	readAt := make([]int, len(sorted))
 	for g, members := range groups {
 		for _, i := range members {
@@ -272,11 +284,8 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			}
 		}
 	}
-	var done folderIDs // the message ids of each group, when there are several
-	var issues [][]reader.Issue
-	if sm != nil {
-		issues = make([][]reader.Issue, len(sorted)) // of the sessions of sums
-	}
+	var done folderIDs                            // the message ids of each group, when there are several
+	issues := make([][]reader.Issue, len(sorted)) // of the sessions of sums
 
 	read := readInOrder(sorted, order, o, store, detail)
 	for g, members := range groups {
@@ -293,9 +302,8 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 				issues[i] = ss.issues
 			}
 			rep.merge(&fs.part)
-			if len(groups) > 1 {
-				done.sets = append(done.sets, fs.ids)
-			}
+			done.sets = append(done.sets, fs.ids)
+			sums[keys[g]] = fs
 			continue
 		}
 		var c *Counter
@@ -325,23 +333,25 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		var part folderPart
 		rep.total(c, members, w, detail, &part)
 		rep.merge(&part)
-		var ids []uint64
-		if len(groups) > 1 || sm != nil {
-			ids = idsOf(c)
+		if len(groups) == 1 && keys[g] == "" {
+			continue
 		}
-		if len(groups) > 1 {
-			done.sets = append(done.sets, ids)
+		ids := idsOf(c)
+		done.sets = append(done.sets, ids)
+		if keys[g] == "" {
+			continue
+		}
+		var fs *folderSum
+		if clean {
+			fs = rep.sumOf(members, firstBucket, ids, part, func(i int) []reader.Issue { return read(readAt[i]).issues })
+			sums[keys[g]] = fs
 		}
 		if sm != nil {
-			var fs *folderSum
-			if clean {
-				fs = rep.sumOf(members, firstBucket, ids, part, func(i int) []reader.Issue { return read(readAt[i]).issues })
-			}
 			sm.save(sorted, members, fs)
 		}
 	}
 	if joined := done.joined(); joined != nil {
-		return nil, joined // a response in two folders: count them in one table
+		return nil, joined, sums // a response in two folders: count them in one table
 	}
 	for _, sr := range rep.Sessions {
 		// A session with no recorded cwd still needs a key to group by:
@@ -381,7 +391,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			}
 		}
 	}
-	return rep, nil
+	return rep, nil, nil
 }
 
 // sumOf is the sum of the group of members just totalled: its sessions'
