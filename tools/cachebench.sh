@@ -13,7 +13,8 @@
 # shared machine), largest peak RSS. APPEND_KB (default 1024) bytes of
 # whole lines of another session are appended to the largest session
 # before each timed run after an append, then cut off again at the end.
-# Every cached output is compared with the --no-cache one (exact).
+# Every cached output is compared with the --no-cache one (exact). BIN=path
+# measures that build instead of building this checkout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: tools/cachebench.sh TREE..." >&2; exit 2; }
@@ -23,12 +24,16 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/cctx-cachebench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 TIME=/usr/bin/time
 "$TIME" -f %M true >/dev/null 2>&1 || { echo "cachebench.sh: GNU time is needed (apt-get install time)" >&2; exit 1; }
-go build -o "$WORK/cctx" .
-CCTX=$WORK/cctx
+if [ -n "${BIN:-}" ]; then
+	CCTX=$(realpath "$BIN") # another build, to measure it against this one
+else
+	go build -o "$WORK/cctx" .
+	CCTX=$WORK/cctx
+fi
 unset CCTX_NO_CACHE
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-echo "== $(nproc) cores, $(go version | cut -d' ' -f3), git $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)'), load $(load)"
+echo "== $(nproc) cores, $(go version | cut -d' ' -f3), ${BIN:+BIN=$BIN, not }git $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (dirty)'), load $(load)"
 
 # timeit CMD...: one run; sets T_S (wall), T_CPU, T_RSS (MiB).
 timeit() {

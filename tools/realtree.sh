@@ -31,14 +31,16 @@ mapfile -t MAINS < <(cd "$CORPUS" && find . -mindepth 3 -maxdepth 3 -name '*.jso
 N=${#MAINS[@]}
 echo "realtree.sh: $N sessions in $CORPUS, $COPIES copies of $PER_COPY" >&2
 
-# The remapping of copy $1: every uuid, msg_ and req_ id made new, the
-# same way for the same id within a copy (a resumed session still replays
-# its original); stdin to stdout.
+# The remapping of copy $1: every uuid, msg_ and req_ id made new (with a
+# provider's tag too: msg_bdrk_…, msg_vrtx_…; left alone, Bedrock's ids
+# were the same in every copy, and every report was made again with one
+# table), the same way for the same id within a copy (a resumed session
+# still replays its original); stdin to stdout.
 REMAP='
 	BEGIN { use Digest::MD5 qw(md5_hex); $c = shift @ARGV; }
 	sub uuid { my $h = md5_hex("$c/$_[0]"); substr($h,0,8)."-".substr($h,8,4)."-4".substr($h,13,3)."-8".substr($h,17,3)."-".substr($h,20,12) }
 	s{([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})}{ $u{$1} //= uuid($1) }ge;
-	s{\b(msg_|req_)([0-9A-Za-z]{8,})}{ $1 . substr($2, 0, length($2) - 6) . substr(md5_hex("$c/$2"), 0, 6) }ge;
+	s{\b(msg_|req_)((?:[a-z]{4}_)?)([0-9A-Za-z]{8,})}{ $1 . $2 . substr($3, 0, length($3) - 6) . substr(md5_hex("$c/$3"), 0, 6) }ge;
 '
 remap() { perl -pe "$REMAP" "$1"; }
 

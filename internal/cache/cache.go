@@ -36,7 +36,7 @@ import (
 // Version is the format of the cache files; a file of another version is
 // ignored. Bump it whenever the layout of a file or of an Entry.Data
 // changes meaning.
-const Version = 1
+const Version = 2
 
 var magic = [8]byte{'C', 'C', 'T', 'X', 'C', 'A', 'C', 'H'}
 
@@ -127,6 +127,7 @@ type folder struct {
 	entries map[string]*Entry
 	used    map[string]bool  // paths looked up or put in this run
 	checked map[string]State // what Check said of an entry in this run
+	blob    []byte           // the folder's own summary (SetBlob)
 	dirty   bool
 }
 
@@ -178,16 +179,43 @@ func (s *Store) folder(key string) *folder {
 	}
 	s.mu.Unlock()
 	f.once.Do(func() {
-		entries, err := load(f.file, key)
+		entries, blob, err := load(f.file, key)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			s.note("cache: ignoring %s: %v", f.file, err)
 		}
 		if entries == nil {
 			entries = map[string]*Entry{}
 		}
-		f.entries = entries
+		f.entries, f.blob = entries, blob
 	})
 	return f
+}
+
+// Blob is what its user last kept with SetBlob for the project folder key
+// as a whole (nil: nothing). Like Entry.Data it is never looked inside,
+// and never checked: its user says what it describes, and checks it
+// against the entries of the folder's files (Lookup).
+func (s *Store) Blob(key string) []byte {
+	if s == nil {
+		return nil
+	}
+	f := s.folder(key)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.blob
+}
+
+// SetBlob replaces the blob of the project folder key (nil: none).
+func (s *Store) SetBlob(key string, b []byte) {
+	if s == nil {
+		return
+	}
+	f := s.folder(key)
+	f.mu.Lock()
+	if !bytes.Equal(f.blob, b) {
+		f.blob, f.dirty = b, true
+	}
+	f.mu.Unlock()
 }
 
 // Lookup finds the entry of the file at path, in the cache of the project
@@ -248,9 +276,10 @@ func (s *Store) Forget(key, path string) {
 	f.mu.Unlock()
 }
 
-// Flush writes each folder file that changed. Entries of files not used
-// in this run are kept while their file exists. A write that fails is
-// noted and costs only speed.
+// Flush writes each folder file that changed, and ends the run: a later
+// Lookup checks its file again (tokens --watch counts every few seconds
+// with one store). Entries of files not used in this run are kept while
+// their file exists. A write that fails is noted and costs only speed.
 func (s *Store) Flush() {
 	if s == nil {
 		return
@@ -259,48 +288,23 @@ func (s *Store) Flush() {
 	defer s.mu.Unlock()
 	for _, f := range s.folders {
 		f.mu.Lock()
+		used := f.used
+		f.used, f.checked = map[string]bool{}, map[string]State{}
 		if f.dirty {
 			for p := range f.entries {
-				if !f.used[p] {
+				if !used[p] {
 					if _, err := os.Lstat(p); err != nil {
 						delete(f.entries, p)
 					}
 				}
 			}
-			if err := write(f.file, f.key, f.entries); err != nil {
+			if err := write(f.file, f.key, f.entries, f.blob); err != nil {
 				s.note("cache: cannot write %s: %v", f.file, err)
 			}
 			f.dirty = false
 		}
 		f.mu.Unlock()
 	}
-}
-
-// Check compares an entry with the file at path now.
-func Check(path string, e *Entry) State {
-	fh, err := os.Open(path)
-	if err != nil {
-		return Miss
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return Miss
-	}
-	if inode(st) != e.Inode || st.Size() < e.Offset {
-		return Miss
-	}
-	head, tail, err := hashes(fh, e.Offset)
-	if err != nil || head != e.Head || tail != e.Tail {
-		return Miss
-	}
-	if st.Size() == e.Size && st.ModTime().UnixNano() == e.ModTime {
-		return Same
-	}
-	if st.Size() > e.Offset {
-		return Grown
-	}
-	return Miss // same size, another time: rewritten
 }
 
 // zstdMagic starts a compressed transcript: its offsets are not the
@@ -362,38 +366,44 @@ func hashes(r io.ReaderAt, offset int64) (head, tail uint32, err error) {
 }
 
 // The file: magic, version (u32), CRC-32C of the rest (u32), then the
-// project folder and the entries, as uvarint-prefixed strings and
-// varints.
+// project folder, the entries and the folder's blob, as uvarint-prefixed
+// strings and varints.
 
 // load reads a folder file; entries is nil when there is none or it
 // cannot be used (err says why).
-func load(file, key string) (map[string]*Entry, error) {
-	b, err := os.ReadFile(file)
+func load(file, key string) (map[string]*Entry, []byte, error) {
+	b, err := readFile(file)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return Decode(b, key)
+	return DecodeFile(b, key)
 }
 
 // Decode reads the entries of a cache file's bytes, which must be of this
 // version and of the project folder key.
 func Decode(b []byte, key string) (map[string]*Entry, error) {
+	entries, _, err := DecodeFile(b, key)
+	return entries, err
+}
+
+// DecodeFile is Decode, with the folder's blob (SetBlob).
+func DecodeFile(b []byte, key string) (map[string]*Entry, []byte, error) {
 	if len(b) < 16 || !bytes.Equal(b[:8], magic[:]) {
-		return nil, errors.New("not a cctx cache file")
+		return nil, nil, errors.New("not a cctx cache file")
 	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != Version {
-		return nil, fmt.Errorf("version %d, not %d", v, Version)
+		return nil, nil, fmt.Errorf("version %d, not %d", v, Version)
 	}
 	if crc32.Checksum(b[16:], castagnoli) != binary.LittleEndian.Uint32(b[12:]) {
-		return nil, errors.New("checksum mismatch (truncated or corrupt)")
+		return nil, nil, errors.New("checksum mismatch (truncated or corrupt)")
 	}
 	d := &Decoder{b: b[16:]}
 	if d.String() != key {
-		return nil, errors.New("written for another folder")
+		return nil, nil, errors.New("written for another folder")
 	}
 	n := d.Uvarint()
 	if n > uint64(len(d.b)) {
-		return nil, errors.New("corrupt entry count")
+		return nil, nil, errors.New("corrupt entry count")
 	}
 	entries := make(map[string]*Entry, n)
 	for range n {
@@ -401,21 +411,31 @@ func Decode(b []byte, key string) (map[string]*Entry, error) {
 			Offset: d.Varint(), Lines: d.Varint(), Head: uint32(d.Uvarint()), Tail: uint32(d.Uvarint())}
 		e.Data = d.Bytes()
 		if d.Err() != nil {
-			return nil, d.Err()
+			return nil, nil, d.Err()
 		}
 		if e.Offset < 0 || e.Lines < 0 || e.Size != e.Offset {
-			return nil, errors.New("corrupt entry")
+			return nil, nil, errors.New("corrupt entry")
 		}
 		entries[e.Path] = e
 	}
-	if d.Err() == nil && len(d.b) != 0 {
-		return nil, errors.New("trailing bytes")
+	blob := d.Bytes()
+	if len(blob) == 0 {
+		blob = nil
 	}
-	return entries, d.Err()
+	if d.Err() != nil {
+		return nil, nil, d.Err()
+	}
+	if len(d.b) != 0 {
+		return nil, nil, errors.New("trailing bytes")
+	}
+	return entries, blob, nil
 }
 
 // Encode is the bytes of a cache file holding entries.
-func Encode(key string, entries map[string]*Entry) []byte {
+func Encode(key string, entries map[string]*Entry) []byte { return EncodeFile(key, entries, nil) }
+
+// EncodeFile is Encode, with the folder's blob.
+func EncodeFile(key string, entries map[string]*Entry, blob []byte) []byte {
 	var e Encoder
 	e.b = append(e.b, magic[:]...)
 	e.b = binary.LittleEndian.AppendUint32(e.b, Version)
@@ -433,6 +453,7 @@ func Encode(key string, entries map[string]*Entry) []byte {
 		e.Uvarint(uint64(x.Tail))
 		e.Bytes(x.Data)
 	}
+	e.Bytes(blob)
 	binary.LittleEndian.PutUint32(e.b[12:], crc32.Checksum(e.b[16:], castagnoli))
 	return e.b
 }
@@ -456,7 +477,7 @@ func decodePath(d *Decoder, key string) string {
 
 // write replaces file with the entries, through a temporary file renamed
 // over it.
-func write(file, key string, entries map[string]*Entry) error {
+func write(file, key string, entries map[string]*Entry, blob []byte) error {
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -465,7 +486,7 @@ func write(file, key string, entries map[string]*Entry) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(Encode(key, entries))
+	_, err = tmp.Write(EncodeFile(key, entries, blob))
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

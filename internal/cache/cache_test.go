@@ -187,3 +187,73 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A folder's blob is written with its entries and read back as it was;
+// setting the same bytes again writes nothing, and nil drops it.
+func TestStoreBlob(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	tests := []struct {
+		name    string
+		set     []byte
+		want    []byte
+		written bool
+	}{
+		{"a blob", []byte("sum"), []byte("sum"), true},
+		{"the same again", []byte("sum"), []byte("sum"), false},
+		{"another", []byte("other"), []byte("other"), true},
+		{"none", nil, nil, true},
+		{"none again", nil, nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := FileOf(cdir, dir)
+			before, _ := os.Stat(file)
+			s := Open(cdir, func(f string, a ...any) { t.Errorf(f, a...) })
+			s.SetBlob(dir, tt.set)
+			s.Flush()
+			after, _ := os.Stat(file)
+			if written := before == nil || !os.SameFile(before, after); written != tt.written {
+				t.Errorf("written = %v, want %v", written, tt.written)
+			}
+			if got := Open(cdir, nil).Blob(dir); !bytes.Equal(got, tt.want) {
+				t.Errorf("Blob = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	b, _ := os.ReadFile(FileOf(cdir, dir))
+	if _, blob, err := DecodeFile(b, dir); err != nil || blob != nil {
+		t.Errorf("DecodeFile = %q, %v", blob, err)
+	}
+	var nilStore *Store
+	nilStore.SetBlob(dir, []byte("x"))
+	if nilStore.Blob(dir) != nil {
+		t.Error("a nil store has a blob")
+	}
+}
+
+// A run checks a file once (what it read stays what it uses); Flush ends
+// the run, and the next Lookup of the same store checks the file again.
+func TestFlushEndsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	s := Open(t.TempDir(), nil)
+	e, _ := Stamp(p, 3, 1, nil)
+	s.Put(dir, e)
+	s.Flush()
+	steps := []struct {
+		name  string
+		do    func()
+		state State
+	}{
+		{"unchanged", func() {}, Same},
+		{"grown in the run", func() { appendTo(t, p, []byte("{}\n")) }, Same},
+		{"after Flush", func() { s.Flush() }, Grown},
+	}
+	for _, st := range steps {
+		st.do()
+		if _, got := s.Lookup(dir, p); got != st.state {
+			t.Errorf("%s: Lookup = %d, want %d", st.name, got, st.state)
+		}
+	}
+}

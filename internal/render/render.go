@@ -44,10 +44,32 @@ func TildePath(p, home string) string {
 	return p
 }
 
+// jsonStreamer is a document that writes itself as encoding/json writes
+// it, byte for byte, faster, in pieces that each end between two values
+// (ok false: not this one, and nothing was emitted).
+type jsonStreamer interface {
+	streamJSON(emit func([]byte) error) (ok bool, err error)
+}
+
 // JSON writes v as JSON, indented on a terminal. The C1 and bidi
 // controls and U+2028/U+2029 are written as \u escapes, as ESC is, and a
 // bad byte sequence as one \ufffd (termsafe.JSON).
 func JSON(w io.Writer, v any, o Options) error {
+	if s, ok := v.(jsonStreamer); ok {
+		if o.TTY {
+			var all []byte
+			if ok, _ := s.streamJSON(func(b []byte) error { all = append(all, b...); return nil }); ok {
+				var buf bytes.Buffer
+				if err := json.Indent(&buf, all, "", "  "); err != nil {
+					return err
+				}
+				_, err := w.Write(termsafe.JSON(buf.Bytes()))
+				return err
+			}
+		} else if ok, err := s.streamJSON(func(b []byte) error { _, err := w.Write(termsafe.JSON(b)); return err }); ok {
+			return err
+		}
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
@@ -120,3 +122,155 @@ func (n *NDJSONWriter) Write(r *tokens.Response) error {
 
 // Flush writes what is buffered.
 func (n *NDJSONWriter) Flush() error { return n.buf.Flush() }
+
+// streamJSON writes the document as encoding/json writes it (compact,
+// then a newline), built by hand and given to emit in pieces of a few
+// hundred KiB, each ending between two sessions; when it is the plain
+// report (no groups, responses, budget, current group or tools: else ok
+// false, nothing is emitted, and JSON takes the reflective way). Over
+// thousands of sessions, reflection and the compaction of each total,
+// then the growing of a buffer of megabytes, made most of a warm report's
+// time.
+func (doc TokensJSON) streamJSON(emit func([]byte) error) (ok bool, err error) {
+	if len(doc.Groups) > 0 || len(doc.Responses) > 0 || doc.Budget != nil || doc.Current != nil || len(doc.Tools) > 0 || doc.ToolsTotal != nil {
+		return false, nil
+	}
+	const piece = 256 << 10
+	b := make([]byte, 0, piece+piece/4)
+	b = append(b, `{"schema_version":`...)
+	b = strconv.AppendInt(b, int64(doc.SchemaVersion), 10)
+	b = append(b, `,"pricing":{"date":`...)
+	b = appendJSONString(b, doc.Pricing.Date)
+	b = append(b, `,"unpriced_models":`...)
+	b = appendJSONList(b, doc.Pricing.UnpricedModels, appendJSONString)
+	b = append(b, `,"estimated_models":`...)
+	b = appendJSONList(b, doc.Pricing.EstimatedModels, func(b []byte, m EstimatedModelJSON) []byte {
+		b = append(b, `{"model":`...)
+		b = appendJSONString(b, m.Model)
+		b = append(b, `,"priced_as":`...)
+		b = appendJSONString(b, m.PricedAs)
+		return append(b, '}')
+	})
+	b = append(b, `},"group_by":`...)
+	b = appendJSONString(b, doc.GroupBy)
+	b = append(b, `,"total":`...)
+	b = doc.Total.AppendJSON(b)
+	b = append(b, `,"sessions":`...)
+	if doc.Sessions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range doc.Sessions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendSessionJSON(b, &doc.Sessions[i])
+			if len(b) >= piece {
+				if err := emit(b); err != nil {
+					return true, err
+				}
+				b = b[:0]
+			}
+		}
+		b = append(b, ']')
+	}
+	return true, emit(append(b, '}', '\n'))
+}
+
+func appendSessionJSON(b []byte, s *SessionTokens) []byte {
+	b = append(b, `{"session_id":`...)
+	b = appendJSONString(b, s.SessionID)
+	b = append(b, `,"project":`...)
+	b = appendJSONString(b, s.Project)
+	b = append(b, `,"path":`...)
+	b = appendJSONString(b, s.Path)
+	b = append(b, `,"started_at":`...)
+	b = appendJSONString(b, s.StartedAt)
+	b = append(b, `,"total":`...)
+	b = s.Total.AppendJSON(b)
+	b = append(b, `,"agents":`...)
+	b = appendJSONList(b, s.Agents, func(b []byte, a AgentJSON) []byte {
+		b = append(b, `{"agent_id":`...)
+		b = appendJSONString(b, a.AgentID)
+		b = append(b, `,"total":`...)
+		return append(a.Total.AppendJSON(b), '}')
+	})
+	b = append(b, `,"models":`...)
+	b = appendJSONList(b, s.Models, func(b []byte, m ModelJSON) []byte {
+		b = append(b, `{"model":`...)
+		b = appendJSONString(b, m.Model)
+		b = append(b, `,"total":`...)
+		return append(m.Total.AppendJSON(b), '}')
+	})
+	return append(b, '}')
+}
+
+// appendJSONList appends a list as encoding/json does: null when nil.
+func appendJSONList[T any](b []byte, list []T, one func([]byte, T) []byte) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, x := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = one(b, x)
+	}
+	return append(b, ']')
+}
+
+// appendJSONString appends s quoted as encoding/json quotes it without
+// HTML escaping: \" \\ \b \f \n \r \t, other controls as \u00xx, a bad
+// byte as \ufffd, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

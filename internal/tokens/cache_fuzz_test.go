@@ -34,10 +34,11 @@ func countWith(root, dir string) string {
 }
 
 // FuzzCache writes what the fuzzer makes as the cache file of each
-// project folder (asData: as the summary of every file, in a cache file
-// that is otherwise whole and valid) and counts the folders. A cache file
-// that does not decode must change nothing, and is rebuilt; a valid one
-// with nonsense summaries must not crash or hang the count.
+// project folder (asData: as the summary of every file, and as the
+// folder's sum after its true digest, in a cache file that is otherwise
+// whole and valid) and counts the folders. A cache file that does not
+// decode must change nothing, and is rebuilt; a valid one with nonsense
+// summaries must not crash or hang the count.
 func FuzzCache(f *testing.F) {
 	root := filepath.Join(f.TempDir(), "projects")
 	var keys []string
@@ -50,6 +51,9 @@ func FuzzCache(f *testing.F) {
 	if got := countWith(root, warm); got != want {
 		f.Fatal("a first run with the cache differs from one without")
 	}
+	if totalsWith(root, warm, DefaultPrices(), Window{}) != totalsWith(root, "", DefaultPrices(), Window{}) {
+		f.Fatal("a first run of totals with the cache differs from one without")
+	}
 	for _, k := range keys {
 		b, err := os.ReadFile(cache.FileOf(warm, k))
 		if err != nil {
@@ -57,10 +61,14 @@ func FuzzCache(f *testing.F) {
 		}
 		f.Add(b, false)
 		f.Add(b[:len(b)/2], false)
-		entries, _ := cache.Decode(b, k)
+		entries, blob, _ := cache.DecodeFile(b, k)
 		for _, e := range entries {
 			f.Add(e.Data, true)
 			f.Add(e.Data[:len(e.Data)-1], true)
+		}
+		if len(blob) > 32 {
+			f.Add(blob[32:], true)
+			f.Add(blob[32:len(blob)-1], true)
 		}
 	}
 	f.Add([]byte("CCTXCACH"), false)
@@ -77,11 +85,14 @@ func FuzzCache(f *testing.F) {
 			content := b
 			if asData {
 				real, _ := os.ReadFile(cache.FileOf(warm, k))
-				entries, _ := cache.Decode(real, k)
+				entries, blob, _ := cache.DecodeFile(real, k)
+				if len(blob) >= 32 {
+					blob = append(blob[:32:32], b...)
+				}
 				for _, e := range entries {
 					e.Data = b
 				}
-				content = cache.Encode(k, entries)
+				content = cache.EncodeFile(k, entries, blob)
 			}
 			if err := os.WriteFile(file, content, 0o600); err != nil {
 				t.Fatal(err)
@@ -89,6 +100,7 @@ func FuzzCache(f *testing.F) {
 		}
 		got := countWith(root, dir)
 		if asData {
+			totalsWith(root, dir, DefaultPrices(), Window{})
 			return
 		}
 		if _, err := cache.Decode(b, keys[0]); err != nil && got != want {

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -456,11 +458,19 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 // hashBytes is hashString(string(prefix)+string(b)), without making the
 // string.
 func hashBytes(prefix byte, b []byte) hash128 {
+	var a uint64
+	var buf [128]byte
+	if len(b) < len(buf) {
+		buf[0] = prefix
+		n := copy(buf[1:], b)
+		a = xxhash.Sum64(buf[:n+1])
+	} else {
+		d := xxhash.New()
+		d.Write([]byte{prefix})
+		d.Write(b)
+		a = d.Sum64()
+	}
 	var h maphash.Hash
-	h.SetSeed(seedA)
-	h.WriteByte(prefix)
-	h.Write(b)
-	a := h.Sum64()
 	h.SetSeed(seedB)
 	h.WriteByte(prefix)
 	h.Write(b)

@@ -29,6 +29,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -191,8 +193,12 @@ type key struct {
 
 var seedA, seedB = maphash.MakeSeed(), maphash.MakeSeed()
 
+// hashString is a fingerprint's 128 bits: its first half is xxhash, the
+// same in every run (a project folder's summary keeps the first halves of
+// its message ids, so that a later run can tell whether another folder
+// has one: folderIDs), its second maphash.
 func hashString(s string) hash128 {
-	return hash128{maphash.String(seedA, s), maphash.String(seedB, s)}
+	return hash128{xxhash.Sum64String(s), maphash.String(seedB, s)}
 }
 
 func keyOf(messageID, requestID string) key {

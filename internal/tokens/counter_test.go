@@ -1,7 +1,10 @@
 package tokens
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -434,8 +437,9 @@ func TestWantedPicksLinesFromTheirStart(t *testing.T) {
 
 // Without the per-response list, responses are deduplicated a project
 // folder at a time. A session copied into another folder shares its
-// message ids with the original: then the report is made again with one
-// table, and comes out as it would have. Each warning is given once.
+// message ids with the original: then the report is made again, the two
+// folders in one table, and comes out as one table of all makes it. Each
+// warning is given once.
 func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 	const a, b, c = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222", "cccccccc-3333-4333-8333-333333333333"
 	line := func(uuid, mid, sid, ts string, out int) string {
@@ -459,6 +463,12 @@ func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 			"-q/" + b + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 4), line("u1", "m1", a, "2026-01-01T10:00:00Z", 10),
 				line("u2", "m2", b, "2026-01-02T10:00:00Z", 20), "not json either"},
 			"-p/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30)},
+		}, 3},
+		{"a session resumed in another folder, a third folder apart", map[string][]string{
+			"-p/" + a + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10), "not json"},
+			"-q/" + b + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 4), line("u1", "m1", a, "2026-01-01T10:00:00Z", 10),
+				line("u2", "m2", b, "2026-01-02T10:00:00Z", 20), "not json either"},
+			"-r/" + c + ".jsonl": {line("u3", "m3", c, "2026-01-03T10:00:00Z", 30), "not json"},
 		}, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -551,5 +561,43 @@ func TestTimesOfAnyYear(t *testing.T) {
 	}
 	if want := "[2300-06-01T00:00:00.5Z 1600-01-01T00:00:00Z 2026-01-01T00:00:00Z]"; fmt.Sprint(got) != want {
 		t.Errorf("times %v, want %v", got, want)
+	}
+}
+
+// Total's JSON, built by hand, is what encoding/json made of its fields
+// (the reference below is the MarshalJSON it replaced).
+func TestTotalJSON(t *testing.T) {
+	type plain Total
+	reference := func(t Total) string {
+		var cost *float64
+		if t.CostKnown() {
+			c := float64(t.Micros()) / 1e6
+			cost = &c
+		}
+		b, _ := json.Marshal(struct {
+			plain
+			CostUSD       *float64 `json:"cost_usd"`
+			CostEstimated bool     `json:"cost_estimated"`
+		}{plain(t), cost, t.CostEstimated()})
+		return string(b)
+	}
+	tests := []Total{
+		{},
+		{Input: 1, Output: -2, CacheCreation: 3, CacheCreation5m: 4, CacheCreation1h: 5, CacheRead: 6, Tokens: 7, WebSearch: 8, APICalls: 9,
+			MaxContext: 10, UnpricedCalls: 11, OutputUnderstated: 12, EstimatedCalls: 13, pico: 14_000_000},
+		{UnpricedCalls: 1, pico: 5},
+		{pico: 1}, {pico: 499_999}, {pico: 500_000}, {pico: 1e18}, {pico: math.MaxInt64 - 500_000}, {pico: -3_000_000},
+		{EstimatedCalls: 1, pico: 123_456_789_012},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		tests = append(tests, Total{Input: rng.Int64(), Output: rng.Int64N(1e9), APICalls: rng.Int64N(3), MaxContext: -rng.Int64(),
+			UnpricedCalls: rng.Int64N(2), EstimatedCalls: rng.Int64N(2), pico: rng.Int64N(1 << uint(rng.IntN(62)))})
+	}
+	for _, tt := range tests {
+		got, _ := tt.MarshalJSON()
+		if want := reference(tt); string(got) != want {
+			t.Errorf("%+v:\n%s\nwant\n%s", tt, got, want)
+		}
 	}
 }

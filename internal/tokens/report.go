@@ -137,18 +137,59 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *ca
 		all[i] = i
 	}
 	if detail {
-		return buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, true)
+		rep, _, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, true, nil)
+		return rep
 	}
 	// Claude Code resumes and forks a session within its project folder,
 	// so responses are deduplicated a folder at a time and a folder's
 	// table is dropped once its totals are taken: memory follows the
 	// largest folder, not the whole history. A message.id met in two
 	// folders (a folder renamed, a session copied) would make that
-	// inexact: then the report is made again with one table.
-	if rep := buildGroups(sorted, byFolder(sorted), prices, w, o, store, onErr, false); rep != nil {
-		return rep
+	// inexact: then the report is made again, the folders that share
+	// message ids in one table (responses without a common id never meet
+	// in a table: a table of them all counts each as theirs does). A
+	// folder whose files are all unchanged since its sum was kept
+	// (foldersum.go) is not counted again.
+	groups := byFolder(sorted)
+	var counted map[string]*folderSum // by the first pass, each folder alone
+	for range 2 {
+		rep, joined, sums := buildGroups(sorted, groups, prices, w, o, store, onErr, false, counted)
+		if rep != nil {
+			return rep
+		}
+		groups, counted = joinGroups(groups, joined), sums
 	}
-	return buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, false)
+	rep, _, _ := buildGroups(sorted, [][]int{all}, prices, w, o, store, onErr, false, nil)
+	return rep
+}
+
+// joinGroups makes each set of groups (indices into groups) one group, in the
+// place of its first; members stay in reading order.
+func joinGroups(groups [][]int, sets [][]int) [][]int {
+	into := make([]int, len(groups)) // a group → the set it joins, -1 none
+	for g := range into {
+		into[g] = -1
+	}
+	for s, set := range sets {
+		for _, g := range set {
+			into[g] = s
+		}
+	}
+	var out [][]int
+	for g, members := range groups {
+		switch s := into[g]; {
+		case s < 0:
+			out = append(out, members)
+		case sets[s][0] == g:
+			var all []int
+			for _, h := range sets[s] {
+				all = append(all, groups[h]...)
+			}
+			sort.Ints(all)
+			out = append(out, all)
+		}
+	}
+	return out
 }
 
 // byStart is a copy of inputs in the order they are counted: by start.
@@ -196,65 +237,129 @@ func byFolder(sorted []Input) [][]int {
 
 // buildGroups counts each group of sessions in a table of its own, in
 // start order within the group. With more than one group it checks that
-// no message.id is in two of them, and returns nil if one is. The issues
-// and errors of the sessions are given to o.OnIssue and onErr at the end,
-// in start order whatever the groups: the same warnings in the same order
-// in every kind of report, and none twice when the report is made again.
+// no message.id is in two of them, and returns nil, the sets of groups
+// that share one and the sum of each folder counted alone (of the groups
+// that are one folder) if one is. The issues and errors of the sessions
+// are given to o.OnIssue and onErr at the end, in start order whatever
+// the groups: the same warnings in the same order in every kind of
+// report, and none twice when the report is made again. Without detail,
+// a group that is one folder is taken from its sum in counted (a first
+// pass's: folders non-nil) or in the cache, when there is one that still
+// holds; and the sum of each folder counted is kept in the cache.
 func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o reader.Options, store *cache.Store, onErr func(path string, err error),
-	detail bool) *Report {
+	detail bool, counted map[string]*folderSum) (*Report, [][]int, map[string]*folderSum) {
 	rep := &Report{Prices: prices, Unpriced: map[string]int64{}, Estimated: map[string]int64{}, projectOf: map[string]string{}, bucketAt: map[bucketKey]int{}}
 	rep.Sessions = make([]*SessionReport, len(sorted))
 	for i, in := range sorted {
 		rep.Sessions[i] = &SessionReport{Input: in, ID: in.Session.ID}
 	}
-	var order []int // sessions in reading order: group after group
-	groupOf := make([]int, len(sorted))
-	for g, members := range groups {
-		for _, i := range members {
-			order = append(order, i)
-			groupOf[i] = g
+	keys := make([]string, len(groups)) // the folder of each group that is one ("": not one)
+	if !detail {
+		for g, members := range groups {
+			keys[g] = folderKey(sorted, members)
 		}
 	}
-	var done folderIDs // the message ids of each group, when there are several
-
-	var c *Counter
-	var members []int
-	read := readInOrder(sorted, order, o, store, detail)
-	for k, i := range order {
-		one := read(k)
-		sr := rep.Sessions[i]
-		if sorted[i].Session.Path == session.StdinPath {
-			sr.ID = one.firstID
-			sr.Started, sr.Project = one.firstTime, one.firstCWD
-			id := one.c.name(sr.ID)
-			for j := range int32(one.c.rows.len()) {
-				one.c.rows.at(j).session = id
+	var sm *sums
+	if !detail && store != nil {
+		sm = loadSums(sorted, groups, store, prices, w, func(g int) bool { return keys[g] != "" && counted[keys[g]] == nil })
+	}
+	summed := func(g int) *folderSum {
+		if fs := counted[keys[g]]; fs != nil && keys[g] != "" {
+			return fs
+		}
+		if sm == nil {
+			return nil
+		}
+		return sm.got[g]
+	}
+	sums := map[string]*folderSum{} // of the folders, for a second pass
+	var order []int                 // sessions to read, in reading order: group after group
+	readAt := make([]int, len(sorted))
+	for g, members := range groups {
+		for _, i := range members {
+			readAt[i] = -1
+			if summed(g) == nil {
+				readAt[i] = len(order)
+				order = append(order, i)
 			}
+		}
+	}
+	var done folderIDs                            // the message ids of each group, when there are several
+	issues := make([][]reader.Issue, len(sorted)) // of the sessions of sums
+
+	read := readInOrder(sorted, order, o, store, detail)
+	for g, members := range groups {
+		if fs := summed(g); fs != nil {
+			for n, i := range members {
+				ss := &fs.sessions[n]
+				first := len(rep.buckets)
+				for _, b := range ss.buckets {
+					rep.bucket(bucketKey{i, b.key.agent, b.key.model}).Merge(b.total)
+				}
+				sr := rep.Sessions[i]
+				sr.Last = ss.last.when()
+				rep.sessionGroups(sr, first)
+				issues[i] = ss.issues
+			}
+			rep.merge(&fs.part)
+			done.sets = append(done.sets, fs.ids)
+			sums[keys[g]] = fs
+			continue
+		}
+		var c *Counter
+		clean := true // no file of the group went unread
+		for _, i := range members {
+			one := read(readAt[i])
+			clean = clean && len(one.errs) == 0
+			sr := rep.Sessions[i]
+			if sorted[i].Session.Path == session.StdinPath {
+				sr.ID = one.firstID
+				sr.Started, sr.Project = one.firstTime, one.firstCWD
+				id := one.c.name(sr.ID)
+				for j := range int32(one.c.rows.len()) {
+					one.c.rows.at(j).session = id
+				}
+			}
+			if c == nil {
+				c = newCounter(detail)
+			}
+			c.Merge(one.c)
+			one.c = nil
 		}
 		if c == nil {
 			c = newCounter(detail)
 		}
-		c.Merge(one.c)
-		one.c = nil
+		firstBucket := len(rep.buckets)
+		var part folderPart
+		rep.total(c, members, w, detail, &part)
+		rep.merge(&part)
+		if len(groups) == 1 && keys[g] == "" {
+			continue
+		}
+		ids := idsOf(c)
+		done.sets = append(done.sets, ids)
+		if keys[g] == "" {
+			continue
+		}
+		var fs *folderSum
+		if clean {
+			fs = rep.sumOf(members, firstBucket, ids, part, func(i int) []reader.Issue { return read(readAt[i]).issues })
+			sums[keys[g]] = fs
+		}
+		if sm != nil {
+			sm.save(sorted, members, fs)
+		}
+	}
+	if joined := done.joined(); joined != nil {
+		return nil, joined, sums // a response in two folders: count them in one table
+	}
+	for _, sr := range rep.Sessions {
 		// A session with no recorded cwd still needs a key to group by:
 		// its folder's name (the session's project stays "").
 		rep.projectOf[sr.ID] = sr.Project
 		if sr.Project == "" {
 			rep.projectOf[sr.ID] = sr.Session.ProjectKey()
 		}
-		members = append(members, i)
-		if k+1 == len(order) || groupOf[order[k+1]] != groupOf[i] {
-			rep.total(c, members, w, detail)
-			if len(groups) > 1 {
-				done.add(c)
-			}
-			c, members = nil, nil
-		}
-	}
-	if done.shared() {
-		return nil // a response in two folders: count with one table
-	}
-	for _, sr := range rep.Sessions {
 		rep.Total.Merge(sr.Total)
 	}
 	rep.all = append([]*SessionReport(nil), rep.Sessions...) // DropEmpty filters Sessions in place
@@ -268,14 +373,17 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		}
 		return a.ID > b.ID
 	})
-	at := make([]int, len(sorted)) // session → its place in order
-	for k, i := range order {
-		at[i] = k
-	}
 	for i := range sorted {
-		one := read(at[i])
-		for _, is := range one.issues {
-			o.OnIssue(is)
+		var one *readSession
+		if readAt[i] < 0 {
+			one = &readSession{issues: issues[i]}
+		} else {
+			one = read(readAt[i])
+		}
+		if o.OnIssue != nil {
+			for _, is := range one.issues {
+				o.OnIssue(is)
+			}
 		}
 		if onErr != nil {
 			for _, e := range one.errs {
@@ -283,7 +391,31 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			}
 		}
 	}
-	return rep
+	return rep, nil, nil
+}
+
+// sumOf is the sum of the group of members just totalled: its sessions'
+// buckets from firstBucket on.
+func (rep *Report) sumOf(members []int, firstBucket int, ids []uint64, part folderPart, issuesOf func(i int) []reader.Issue) *folderSum {
+	fs := &folderSum{ids: ids, part: part, sessions: make([]sessionSum, len(members))}
+	at := map[int]int{} // session → its place in members
+	for n, i := range members {
+		at[i] = n
+		sr := rep.Sessions[i]
+		ss := &fs.sessions[n]
+		if !sr.Last.IsZero() {
+			ss.last.hasTime, ss.last.sec, ss.last.nsec = true, sr.Last.Unix(), int32(sr.Last.Nanosecond())
+		}
+		ss.issues = issuesOf(i)
+	}
+	for _, b := range rep.buckets[firstBucket:] {
+		n, ok := at[b.key.session]
+		if !ok {
+			return nil
+		}
+		fs.sessions[n].buckets = append(fs.sessions[n].buckets, b)
+	}
+	return fs
 }
 
 // readSession is one session read into a counter of its own, with what
@@ -353,11 +485,8 @@ func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Sto
 					so.Want = func(line []byte) bool { return rs.firstTime.IsZero() || rs.firstCWD == "" || want(line) }
 				}
 				if !stdin {
-					var issues []reader.Issue
-					rs.c, issues, rs.errs = countSession(sorted[i], o, store, detail)
-					if o.OnIssue != nil {
-						rs.issues = issues
-					}
+					// Kept even when no one asks: a folder's sum keeps them.
+					rs.c, rs.issues, rs.errs = countSession(sorted[i], o, store, detail)
 					return
 				}
 				ReadSession(rs.c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
@@ -391,7 +520,7 @@ func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Sto
 
 // total takes the totals of one group's table: each session's responses
 // inside w, by agent and model, and the buckets GroupBy sums.
-func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
+func (rep *Report) total(c *Counter, members []int, w Window, detail bool, part *folderPart) {
 	// Attribute each response to the session that saw it first; the main
 	// copy of a sidechain replay may move it to a later session, so use the
 	// response's own session rather than the reading order. Sessions in
@@ -456,31 +585,37 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool) {
 			// Priced once, counted three times.
 			cost, ok, est := rep.Prices.price(&r)
 			if !ok {
-				rep.Unpriced[r.Model]++
+				part.count(&part.unpriced, r.Model)
 			} else if est {
-				rep.Estimated[r.Model]++
+				part.count(&part.estimated, r.Model)
 			}
 			rep.bucket(bucketKey{si, r.AgentID, r.Model}).addPriced(&r, cost, ok, est)
-			rep.addSlotPriced(&r, cost, ok, est)
+			part.addSlotPriced(&r, cost, ok, est)
 			if r.Time.After(sr.Last) {
 				sr.Last = r.Time
 			}
 		}
-		agents, models := map[string]*Total{}, map[string]*Total{}
-		for _, b := range rep.buckets[first:] {
-			sr.Total.Merge(b.total)
-			groupMerge(agents, b.key.agent, b.total)
-			groupMerge(models, b.key.model, b.total)
-		}
-		sr.Agents = groups(agents, func(a, b Group) bool {
-			if (a.Key == "") != (b.Key == "") {
-				return a.Key == ""
-			}
-			return a.Key < b.Key
-		})
-		sr.Models = groups(models, byTokens)
+		rep.sessionGroups(sr, first)
 		start = end
 	}
+}
+
+// sessionGroups makes a session's total, agents and models from its
+// buckets, rep.buckets[first:].
+func (rep *Report) sessionGroups(sr *SessionReport, first int) {
+	agents, models := map[string]*Total{}, map[string]*Total{}
+	for _, b := range rep.buckets[first:] {
+		sr.Total.Merge(b.total)
+		groupMerge(agents, b.key.agent, b.total)
+		groupMerge(models, b.key.model, b.total)
+	}
+	sr.Agents = groups(agents, func(a, b Group) bool {
+		if (a.Key == "") != (b.Key == "") {
+			return a.Key == ""
+		}
+		return a.Key < b.Key
+	})
+	sr.Models = groups(models, byTokens)
 }
 
 func groupMerge(m map[string]*Total, key string, t Total) {

@@ -1,9 +1,9 @@
 package tokens
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 )
 
 // Total sums responses. Its JSON form is the "total" object of every
@@ -54,18 +54,55 @@ func (t Total) CostEstimated() bool { return t.EstimatedCalls > 0 }
 
 // MarshalJSON adds cost_usd: a number, or null when not every response
 // could be priced; and cost_estimated.
-func (t Total) MarshalJSON() ([]byte, error) {
-	type plain Total
-	var cost *float64
-	if t.CostKnown() {
-		c := float64(t.Micros()) / 1e6
-		cost = &c
+func (t Total) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
+
+// AppendJSON appends the total's JSON object to b: what encoding/json
+// makes of its fields, cost_usd and cost_estimated, byte for byte, built
+// by hand (a report prints a total for each session, agent and model:
+// through reflection they were most of what a warm report spent).
+func (t Total) AppendJSON(b []byte) []byte {
+	for i, f := range [...]struct {
+		name string
+		v    int64
+	}{{"input_tokens", t.Input}, {"output_tokens", t.Output}, {"cache_creation_input_tokens", t.CacheCreation},
+		{"cache_creation_5m_input_tokens", t.CacheCreation5m}, {"cache_creation_1h_input_tokens", t.CacheCreation1h},
+		{"cache_read_input_tokens", t.CacheRead}, {"total_tokens", t.Tokens}, {"web_search_requests", t.WebSearch},
+		{"api_calls", t.APICalls}, {"max_context_tokens", t.MaxContext}, {"unpriced_api_calls", t.UnpricedCalls},
+		{"output_understated_calls", t.OutputUnderstated}} {
+		if i == 0 {
+			b = append(b, '{', '"')
+		} else {
+			b = append(b, ',', '"')
+		}
+		b = append(b, f.name...)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, f.v, 10)
 	}
-	return json.Marshal(struct {
-		plain
-		CostUSD       *float64 `json:"cost_usd"`
-		CostEstimated bool     `json:"cost_estimated"`
-	}{plain(t), cost, t.CostEstimated()})
+	b = append(b, `,"cost_usd":`...)
+	if t.CostKnown() {
+		b = appendFloat(b, float64(t.Micros())/1e6)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"cost_estimated":`...)
+	b = strconv.AppendBool(b, t.CostEstimated())
+	return append(b, '}')
+}
+
+// appendFloat is a float64 as encoding/json writes it (as ES6 does).
+func appendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' { // e-09 as e-9
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
 }
 
 // Add counts one response, priced with p (nil: no prices).

@@ -57,7 +57,7 @@ type slotTotal struct {
 
 // addSlotPriced counts a response in its quarter hour.
 // Its price is known (Prices.price).
-func (r *Report) addSlotPriced(resp *Response, cost float64, priced, est bool) {
+func (r *folderPart) addSlotPriced(resp *Response, cost float64, priced, est bool) {
 	if r.slotAt == nil {
 		r.slotAt = map[int64]int{}
 	}

@@ -1,0 +1,84 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/testcorpus"
+	"github.com/cctx-dev/cctx/internal/tokens"
+)
+
+// plainTokensJSON is TokensJSON without its streamJSON: what encoding/json
+// makes of it.
+type plainTokensJSON TokensJSON
+
+// The plain report, written by hand, is what encoding/json writes, byte
+// for byte, compact and indented; a report with more in it is written by
+// encoding/json.
+func TestTokensJSONByHand(t *testing.T) {
+	odd := "a\x00\x1f\"\\<>&\u2028\u2029\xff\xe2\x80 é 😀\b\f\n\r\t\x7f"
+	f := session.NewFinder([]session.Root{{ProjectsDir: testcorpus.Samples()}}, nil)
+	inputs, err := tokens.Inputs(f, tokens.Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := tokens.BuildTotals(inputs, tokens.DefaultPrices(), tokens.Window{}, tokens.ReadOptions{})
+	sample := NewTokensJSON(rep, "", false)
+	if len(sample.Sessions) < 3 {
+		t.Fatalf("%d sessions", len(sample.Sessions))
+	}
+	crafted := sample
+	crafted.Pricing = PricingJSON{Date: odd, UnpricedModels: []string{odd, ""}, EstimatedModels: []EstimatedModelJSON{{odd, "x"}}}
+	crafted.GroupBy = odd
+	crafted.Sessions = []SessionTokens{
+		{SessionID: odd, Project: odd, Path: odd, StartedAt: odd, Total: rep.Total, Agents: []AgentJSON{{odd, rep.Total}}, Models: []ModelJSON{{odd, rep.Total}}},
+		{Agents: nil, Models: []ModelJSON{}},
+	}
+	empty := TokensJSON{}
+	many := sample
+	many.Sessions = nil
+	for len(many.Sessions) < 3000 {
+		many.Sessions = append(many.Sessions, sample.Sessions...)
+	}
+	withGroups := sample
+	withGroups.Groups = []GroupJSON{{Key: "k", Total: rep.Total}}
+	tests := []struct {
+		name   string
+		doc    TokensJSON
+		byHand bool
+	}{
+		{"the samples", sample, true},
+		{"odd strings, nil and empty lists", crafted, true},
+		{"empty", empty, true},
+		{"many sessions: written in pieces", many, true},
+		{"with groups", withGroups, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pieces := 0
+			if ok, _ := tt.doc.streamJSON(func([]byte) error { pieces++; return nil }); ok != tt.byHand {
+				t.Errorf("by hand: %v, want %v", ok, tt.byHand)
+			}
+			if want := len(tt.doc.Sessions) > 1000; tt.byHand && (pieces > 1) != want {
+				t.Errorf("%d pieces", pieces)
+			}
+			for _, tty := range []bool{false, true} {
+				var got, want bytes.Buffer
+				if err := JSON(&got, tt.doc, Options{TTY: tty}); err != nil {
+					t.Fatal(err)
+				}
+				if err := JSON(&want, plainTokensJSON(tt.doc), Options{TTY: tty}); err != nil {
+					t.Fatal(err)
+				}
+				if got.String() != want.String() {
+					t.Errorf("tty %v:\n%.3000s\nwant\n%.3000s", tty, got.String(), want.String())
+				}
+				if !json.Valid(got.Bytes()) {
+					t.Error("not valid JSON")
+				}
+			}
+		})
+	}
+}
