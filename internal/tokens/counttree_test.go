@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -92,5 +93,25 @@ func TestCountTreeTimeline(t *testing.T) {
 	}
 	if len(ptrs) != 5 || ptrs[0] != ptrs[4] || ptrs[0].MessageID != "m3" {
 		t.Errorf("All yields %d responses into one value, the last m3 (got %v)", len(ptrs), ptrs)
+	}
+}
+
+// TestCountTreeModels: the models of a session, most tokens first (a tie
+// by name), without the synthetic placeholder of client-side messages.
+func TestCountTreeModels(t *testing.T) {
+	line := func(uuid, parent, mid, model string, out int) string {
+		return fmt.Sprintf(`{"type":"assistant","uuid":%q,"parentUuid":%q,"sessionId":"s","timestamp":"2026-01-01T00:00:00Z","message":{"id":%q,"model":%q,"role":"assistant","content":[],"usage":{"input_tokens":0,"output_tokens":%d}}}`, uuid, parent, mid, model, out)
+	}
+	tr := loadLines(t, []string{
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"s","message":{"role":"user","content":"hi"}}`,
+		line("a1", "u1", "m1", "claude-opus-4-5", 10),
+		line("a2", "a1", "m2", "claude-haiku-4-5", 30),
+		line("a3", "a2", "m3", "claude-sonnet-4-5", 25),
+		line("a4", "a3", "m4", "<synthetic>", 100),
+		line("a5", "a4", "m5", "claude-opus-4-5", 15),
+	})
+	got := CountTree(tr, "", "", DefaultPrices()).Models
+	if want := []string{"claude-haiku-4-5", "claude-opus-4-5", "claude-sonnet-4-5"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("models %q, want %q", got, want)
 	}
 }

@@ -30,7 +30,7 @@ func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *
 	defer func() { <-counted }()
 	report := func() Report {
 		<-counted
-		return Report{Total: usage.Total, Responses: usage.All(), Models: ModelsByTokens(usage.All())}
+		return Report{Total: usage.Total, Responses: usage.All(), Models: usage.Models}
 	}
 	doc, err := Build(t, report, prices, src, o)
 	if err != nil {

@@ -3,7 +3,6 @@ package show
 import (
 	"iter"
 	"regexp"
-	"sort"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -417,27 +416,4 @@ func header(t *tree.Tree, rep Report, path []*tree.Node, items []Item) Header {
 	}
 	h.Subagents = t.Subagents()
 	return h
-}
-
-// ModelsByTokens lists the models of a set of responses, most tokens
-// first, without the synthetic placeholder model.
-func ModelsByTokens(rs iter.Seq[*tokens.Response]) []string {
-	by := map[string]int64{}
-	for r := range rs {
-		if r.Model == "" || r.Model == reader.SyntheticModel {
-			continue
-		}
-		by[r.Model] += r.Usage.Total()
-	}
-	out := make([]string, 0, len(by))
-	for m := range by {
-		out = append(out, m)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if by[out[i]] != by[out[j]] {
-			return by[out[i]] > by[out[j]]
-		}
-		return out[i] < out[j]
-	})
-	return out
 }
