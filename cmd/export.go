@@ -99,6 +99,10 @@ func (o *ExportOptions) format() (export.Format, error) {
 	if o.Output == "" || o.Output == "-" {
 		return export.HTML, nil
 	}
+	if fi, err := os.Stat(o.Output); err == nil && fi.IsDir() {
+		// Said as write says it: the name, not its missing extension, is wrong.
+		return "", fmt.Errorf("-o %s is a directory: name the file to write", o.Output)
+	}
 	switch ext := strings.ToLower(filepath.Ext(o.Output)); ext {
 	case ".html", ".htm":
 		return export.HTML, nil
