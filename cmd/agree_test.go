@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/render"
 )
@@ -321,5 +322,39 @@ func TestEveryCommandAgreesOnEverySession(t *testing.T) {
 				t.Errorf("%s: one branch, yet ls -l counts %d prompts and show %d", where, s.Prompts, sh.Session.Prompts)
 			}
 		}
+	}
+}
+
+// On a terminal, tokens --by project keeps its table within the terminal:
+// a long project is cut from the left (its telling end kept), as the
+// PROJECT column of the per-session table is; a pipe and JSON keep it
+// whole.
+func TestTokensByProjectFitsTheTerminal(t *testing.T) {
+	dir := t.TempDir()
+	long := "/home/someone/" + strings.Repeat("very-long-folder-name/", 8) + "the-app"
+	line := func(s string) string { return s + "\n" }
+	p := filepath.Join(dir, "-long", "bbbbbbbb-0000-4000-8000-000000000001.jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := line(fmt.Sprintf(`{"parentUuid":null,"cwd":%q,"type":"user","message":{"role":"user","content":"go"},"uuid":"u1","timestamp":"2026-03-01T10:00:00Z"}`, long)) +
+		line(fmt.Sprintf(`{"parentUuid":"u1","cwd":%q,"type":"assistant","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":10,"output_tokens":5}},"uuid":"a1","timestamp":"2026-03-01T10:00:05Z"}`, long))
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, true, nil, "tokens", "--by", "project", "--color", "never", "--dir", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.errOut)
+	}
+	for _, l := range strings.Split(strings.TrimRight(r.out, "\n"), "\n") {
+		if w := utf8.RuneCountInString(l); w > 120 {
+			t.Errorf("a line of %d columns on a 120-column terminal: %q", w, l)
+		}
+	}
+	if !strings.Contains(r.out, "/the-app") {
+		t.Errorf("the end of the project is not shown:\n%s", r.out)
+	}
+	if r := run(t, false, nil, "tokens", "--by", "project", "--dir", dir); !strings.HasPrefix(r.out, long+"\t") {
+		t.Errorf("in a pipe the project is not whole: %q", r.out)
 	}
 }

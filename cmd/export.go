@@ -118,6 +118,9 @@ func (o *ExportOptions) validate() (export.Format, error) {
 	case o.NoRedact && o.F.Globals.Redact:
 		return "", usageErrorf("--redact and --no-redact contradict each other (export redacts by default)")
 	}
+	if fi, err := os.Stat(o.Output); o.Output != "-" && err == nil && fi.IsDir() { // before its extension, and before reading
+		return "", fmt.Errorf("-o %s is a directory: name the file to write", o.Output)
+	}
 	return o.format()
 }
 
@@ -179,9 +182,6 @@ func (o *ExportOptions) write(render func(io.Writer) (export.Stats, error)) (exp
 	dir := filepath.Dir(o.Output)
 	if fi, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) || err == nil && !fi.IsDir() {
 		return export.Stats{}, fmt.Errorf("-o %s: no directory %s to write it in", o.Output, dir)
-	}
-	if fi, err := os.Stat(o.Output); err == nil && fi.IsDir() {
-		return export.Stats{}, fmt.Errorf("-o %s is a directory: name the file to write", o.Output)
 	}
 	tmp, err := os.CreateTemp(dir, ".cctx-export-*")
 	if err != nil {

@@ -143,6 +143,8 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"7d3c", "-o", missing}, 1, "-o " + missing + ": no directory " + filepath.Dir(missing) + " to write it in"},
 		{[]string{}, 2, "needs 1 argument"},
 		{[]string{"7d3c", "-o", filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(missing)))), "--format", "md"}, 1, "is a directory: name the file to write"},
+		// Without --format, a directory is said to be one, not to lack an extension.
+		{[]string{"7d3c", "-o", filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(missing))))}, 1, "is a directory: name the file to write"},
 	} {
 		r := run(t, false, nil, append([]string{"export", "--dir", exportDemo}, tc.args...)...)
 		if r.code != tc.code || !strings.Contains(r.errOut, tc.msg) || r.out != "" {

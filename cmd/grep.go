@@ -196,7 +196,7 @@ func grepRun(o *GrepOptions) error {
 	if !found {
 		return &silentError{code: ExitError} // as grep: 1 when nothing matched
 	}
-	if f.IO.IsStdoutTTY() && !f.Globals.JSON {
+	if f.IO.IsStdoutTTY() && !f.Globals.JSON && (len(targets) > 1 || targets[0].Session.Path != session.StdinPath) { // stdin: not resumable
 		f.Report().Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/cctx-dev/cctx/internal/search"
+	"github.com/cctx-dev/cctx/internal/session"
 )
 
 // GrepOptions say how cctx grep's results are printed.
@@ -118,7 +119,13 @@ func (g *grepView) session(r *search.Result) {
 }
 
 // meta is a session header's project and last activity.
+// The project is cut from the left as ls cuts it, so that the title, cut
+// to what the header leaves, keeps its room. A transcript on standard
+// input has neither a project nor a file time.
 func (g *grepView) meta(r *search.Result) string {
+	if r.Session.Path == session.StdinPath {
+		return "standard input"
+	}
 	p := grepProject(r)
 	if p == "" {
 		p = r.Session.ProjectKey()
@@ -127,7 +134,7 @@ func (g *grepView) meta(r *search.Result) string {
 	if r.Info != nil {
 		when = r.Info.UpdatedAt
 	}
-	return Safe(grepTilde(p, g.o.Home)) + " · " + Ago(when, g.o.Now)
+	return CutLeft(Safe(grepTilde(p, g.o.Home)), 32) + " · " + Ago(when, g.o.Now)
 }
 
 func (g *grepView) titleCell(r *search.Result, used int) string {

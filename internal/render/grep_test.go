@@ -159,3 +159,31 @@ func TestGrepTerminalView(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// On a terminal a session's header gives the title the room: a long
+// project is cut from the left to 32 columns (as ls and tokens cut it),
+// not the title to its 20-column minimum; a session read from standard
+// input has no project (not the "." of the "-" path's folder).
+func TestGrepHeaderCutsTheProjectNotTheTitle(t *testing.T) {
+	r := sampleResult("5c0375b4-0000-4000-8000-000000000000")
+	r.Info.Title = "Upgrade Ollama to support the muse-glimmer model"
+	r.Info.Project = "/Users/someone/Library/Mobile Documents/com~apple~CloudDocs/Developer/zoia-canvas"
+	var b bytes.Buffer
+	Grep(&b, results(r), Options{TTY: true, Width: 120, Theme: NewTheme(false)},
+		GrepOptions{ShowPattern: "needle", Now: r.Hits[0].Time.Add(time.Hour)})
+	head, _, _ := strings.Cut(b.String(), "\n")
+	if want := "5c0375b4  Upgrade Ollama to support the muse-glimmer model  …CloudDocs/Developer/zoia-canvas · 1h ago · 1 hit"; head != want {
+		t.Errorf("header\n%q, want\n%q", head, want)
+	}
+
+	s := &session.Session{Path: session.StdinPath, ProjectDir: "."}
+	r = sampleResult("x")
+	r.Target = search.Target{Session: s}
+	b.Reset()
+	Grep(&b, results(r), Options{TTY: true, Width: 100, Theme: NewTheme(false)},
+		GrepOptions{ShowPattern: "needle", Now: r.Hits[0].Time.Add(time.Hour)})
+	head, _, _ = strings.Cut(b.String(), "\n")
+	if strings.Contains(head, " . ") || !strings.Contains(head, "standard input") {
+		t.Errorf("stdin header %q: want it to say standard input, not the project %q", head, ".")
+	}
+}

@@ -44,8 +44,10 @@ func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 	if to.By == tokens.ByAgentType {
 		cols = []string{"TYPE", "RUNS>"}
 	}
-	t := NewTable(o, append(cols, tokenColumns...)...)
+	header := append(cols, tokenColumns...)
+	t := NewTable(o, header...)
 	zone := zoneOf(rep)
+	var rows [][]string
 	for _, g := range rep.GroupBy(to.By) {
 		key := g.Key
 		if o.TTY {
@@ -55,14 +57,30 @@ func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		if to.By == tokens.ByAgentType {
 			row = append(row, strconv.Itoa(g.Runs))
 		}
-		t.Row(append(row, tokenCells(g.Total, o)...)...)
+		rows = append(rows, append(row, tokenCells(g.Total, o)...))
 	}
+	var foot []string
 	if o.TTY {
-		foot := []string{"total"}
+		foot = []string{"total"}
 		if to.By == tokens.ByAgentType {
 			foot = append(foot, "")
 		}
-		t.Footer(append(foot, tokenCells(rep.Total, o)...)...)
+		foot = append(foot, tokenCells(rep.Total, o)...)
+	}
+	if o.TTY && to.By == tokens.ByProject {
+		// A project is cut from the left, its telling end kept, to what
+		// the numbers leave of the terminal (at least the 32 columns of
+		// the per-session table's PROJECT).
+		room := max(32, o.Width-2-otherColumnsWidth(header, append(rows, foot)))
+		for _, r := range rows {
+			r[0] = CutLeft(r[0], room)
+		}
+	}
+	for _, r := range rows {
+		t.Row(r...)
+	}
+	if foot != nil {
+		t.Footer(foot...)
 	}
 	if err := t.Render(w); err != nil {
 		return err
@@ -74,6 +92,24 @@ func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		}
 	}
 	return nil
+}
+
+// otherColumnsWidth is how many terminal columns every column but the
+// first takes: its widest cell (or header) and the two spaces of padding
+// after it (the first column has its two too: the rule under the rows
+// spans them all).
+func otherColumnsWidth(header []string, rows [][]string) int {
+	used := 0
+	for c := 1; c < len(header); c++ {
+		w := Width(strings.TrimSuffix(header[c], ">"))
+		for _, r := range rows {
+			if c < len(r) {
+				w = max(w, Width(stripSGR(r[c])))
+			}
+		}
+		used += w + 2
+	}
+	return used
 }
 
 // groupLabel is a group's key as people read it on a terminal.
