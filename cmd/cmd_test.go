@@ -164,6 +164,7 @@ func TestNothingLeftSaysWhy(t *testing.T) {
 		{[]string{"ls", "--limit", "1"}, "cctx: 1 of "},
 		{[]string{"ls", "--project", "/nowhere"}, "cctx: no session found in "},
 		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n"},
+		{[]string{"tokens", "latest", "--since", "2100-01-01"}, "cctx: no API call of the session(s) named falls within --since and --until\n"},
 	} {
 		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
 		if r.code != 0 || !strings.HasPrefix(r.errOut, tc.want) {

@@ -118,8 +118,8 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := res.BudgetScopes(o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	if len(res.Sessions) == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
-		f.Report().Info("no sessions to count%s%s", finder.Where(), o.filtered())
+	if o.plan.Format == tokens.FormatTable && !f.Globals.JSON && res.Total.APICalls == 0 {
+		f.Report().Info("%s", res.NothingNote(finder.Where(), o.filtered(), o.Since != "" || o.Until != ""))
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {
 		return err

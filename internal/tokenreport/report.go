@@ -106,3 +106,17 @@ func hasAgents(sr *tokens.SessionReport) bool {
 	}
 	return false
 }
+
+// NothingNote says why a report counted no API call (stderr, on a
+// table): no session to count where the finder looked (filtered names
+// the filters that left none), or none of the sessions named made one in
+// the window.
+func (r Result) NothingNote(where, filtered string, windowed bool) string {
+	switch {
+	case len(r.Sessions) == 0:
+		return "no sessions to count" + where + filtered
+	case windowed:
+		return "no API call of the session(s) named falls within --since and --until"
+	}
+	return "the session(s) named made no API call"
+}
