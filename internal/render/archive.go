@@ -118,8 +118,13 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options) error {
 	}
 	fmt.Fprintf(w, "%-13s %s\n", "at risk", risk)
 	for _, r := range s.AtRisk {
-		fmt.Fprintf(w, "  %s  last written %s, deleted after %s, %s not archived\n", Safe(r.Session),
-			r.Modified.Local().Format("2006-01-02"), r.DeletedAt.Local().Format("2006-01-02"), Bytes(r.Bytes))
+		// Past its date, the cleanup deletes it at Claude Code's next start.
+		when := "deleted after " + r.DeletedAt.Local().Format("2006-01-02")
+		if !o.Now.IsZero() && r.DeletedAt.Before(o.Now) {
+			when = "due since " + r.DeletedAt.Local().Format("2006-01-02") + ": deleted at Claude Code's next start"
+		}
+		fmt.Fprintf(w, "  %s  last written %s, %s, %s not archived\n", Safe(r.Session),
+			r.Modified.Local().Format("2006-01-02"), when, Bytes(r.Bytes))
 	}
 	if s.PendingFiles > 0 {
 		_, err := fmt.Fprintln(w, th.Dim("run `cctx archive` to archive them"))
