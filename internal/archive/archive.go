@@ -88,6 +88,9 @@ var ErrBusy = errors.New("another cctx archive is running on this archive")
 // Check refuses an archive inside a root or a root inside the archive:
 // the archive would copy itself.
 func Check(roots []session.Root, dir string) error {
+	if err := isDirOrMissing(dir); err != nil {
+		return err
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err

@@ -404,3 +404,19 @@ func TestStatus(t *testing.T) {
 		t.Fatalf("at 10 days: %+v", st)
 	}
 }
+
+// TestArchiveIsNotAFile: an archive path that is a file is said so, by
+// a run and by --status, not as the error of a file made under it.
+func TestArchiveIsNotAFile(t *testing.T) {
+	src := tree(t)
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o600)
+	roots := []session.Root{{ProjectsDir: src}}
+	_, runErr := Run(Options{Roots: roots, Dir: file})
+	_, stErr := GetStatus(roots, file, t.TempDir(), time.Now(), nil)
+	for _, err := range []error{runErr, stErr} {
+		if want := "the archive " + file + " is not a directory"; err == nil || err.Error() != want {
+			t.Errorf("err %v, want %q", err, want)
+		}
+	}
+}

@@ -55,6 +55,9 @@ type manifest struct {
 }
 
 func loadManifest(dir string) (*manifest, error) {
+	if err := isDirOrMissing(dir); err != nil {
+		return nil, err
+	}
 	m := &manifest{path: filepath.Join(dir, session.ArchiveMarker), entries: map[string]*entry{}}
 	f, err := os.Open(m.path)
 	if os.IsNotExist(err) {
@@ -193,4 +196,13 @@ func (m *manifest) close() {
 		m.w.Close()
 		m.w = nil
 	}
+}
+
+// isDirOrMissing says when the archive's path is a file (--to /dev/null):
+// in a message of cctx's, not the error of a file made under it.
+func isDirOrMissing(dir string) error {
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("the archive %s is not a directory", dir)
+	}
+	return nil
 }
