@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -47,27 +48,24 @@ func (f *Finder) List(o ListOptions) Listing {
 		}
 		cands = append(cands, s)
 	}
+	// Workers take the files in turn: a goroutine a file was thousands of
+	// goroutines, and the scheduler's wake-ups and sleeps cost more than
+	// their work on a warm run. When every row is likely shown, its text
+	// is read in the same open as its cache check.
 	infos := make([]*Info, len(cands))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(4, runtime.GOMAXPROCS(0)*2))
-	for i, s := range cands {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			in, err := f.lite(s)
-			if err != nil {
-				where := s.Path
-				if s.Orphan {
-					where = s.Folder()
-				}
-				f.Report.Warn("%s: %s", where, diag.FileErrorText(where, err))
-				return
+	errs := make([]error, len(cands))
+	withText := o.Limit == 0 || len(cands) <= o.Limit
+	each(len(cands), func(i int) { infos[i], errs[i] = f.lite(cands[i], withText) })
+	for i, err := range errs {
+		if err != nil {
+			s := cands[i]
+			where := s.Path
+			if s.Orphan {
+				where = s.Folder()
 			}
-			infos[i] = in
-		}()
+			f.Report.Warn("%s: %s", where, diag.FileErrorText(where, err))
+		}
 	}
-	wg.Wait()
 
 	out := Listing{Found: len(all)}
 	for _, in := range infos {
@@ -108,19 +106,14 @@ func (f *Finder) List(o ListOptions) Listing {
 	}
 	// Subagents, in parallel: a 1.0.x session's inline sidechains are
 	// counted from its whole file (then kept in the cache).
-	for _, in := range out.Sessions {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			f.finishRow(in)
-			in.Subagents = Subagents(f.Agents(in.Session), in)
-			if in.inlineKnown && !in.cached {
-				f.remember(in)
-			}
-		}()
-	}
-	wg.Wait()
+	each(len(out.Sessions), func(i int) {
+		in := out.Sessions[i]
+		f.finishRow(in)
+		in.Subagents = Subagents(f.agents(in.Session, true), in)
+		if in.inlineKnown && !in.cached {
+			f.remember(in)
+		}
+	})
 	f.Cache.Flush()
 	return out
 }
@@ -132,4 +125,27 @@ func activeFrom(in *Info) time.Time {
 		return in.UpdatedAt
 	}
 	return in.StartedAt
+}
+
+// each runs fn(0) … fn(n-1) on a few workers that take the indexes in
+// turn: as many as there are processors, and at least 4, so that a file
+// read from a slow disk does not hold the others up.
+func each(n int, fn func(i int)) {
+	workers := min(n, max(4, runtime.GOMAXPROCS(0)))
+	if workers < 2 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -6,8 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"sync"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -63,18 +65,38 @@ func Lite(s *Session) (*Info, error) {
 	if s.Orphan {
 		return liteOrphan(s)
 	}
-	head, tail, at, err := readHeadTailAt(s.Path, liteBytes)
+	return liteFile(s, nil)
+}
+
+// liteBufs are the head and tail buffers of liteFile: two fresh 64 KiB
+// slices a file, zeroed and then collected, were a third of what a cold
+// listing spent.
+var liteBufs = sync.Pool{New: func() any { return new([2][liteBytes]byte) }}
+
+// liteFile is Lite of a main transcript, read through fh when the caller
+// has it open (nil: opened here).
+func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
+	bufs := liteBufs.Get().(*[2][liteBytes]byte)
+	defer liteBufs.Put(bufs)
+	head, tail, at, err := readHeadTailInto(s.Path, fh, bufs)
 	if err != nil {
 		return nil, err
 	}
 	in := &Info{Session: s, TitleSource: "none"}
 	whole := tail == nil
 	// Each line is parsed once; a file no longer than the head is its own
-	// tail.
-	headLines := parseLinesAt(completeLines(head, true, whole), head, at[0])
-	tailLines := headLines
-	if !whole {
+	// tail. Of a longer file's head, only the lines up to the last first
+	// thing the row takes from it are parsed, and then the lines that may
+	// hold a title (headLines).
+	var headLines, tailLines []parsedLine
+	if whole {
+		headLines = parseLinesAt(completeLines(head, true, true), head, at[0])
+		tailLines = headLines
+	} else {
 		tailLines = parseLinesAt(completeLines(tail, false, true), tail, at[1])
+		if headLines = parseHead(completeLines(head, true, false), head, at[0], tailLines); parseWholeHead {
+			headLines = parseLinesAt(completeLines(head, true, false), head, at[0])
+		}
 	}
 
 	var customHead, aiHead string
@@ -300,6 +322,57 @@ func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prom
 	return prompt, promptAt, first, cwd
 }
 
+// parseWholeHead makes Lite parse every line of a head: what tests compare
+// parseHead with.
+var parseWholeHead = false
+
+// parseHead parses the lines of a head (cut from buf, read at offset at)
+// that Lite takes something from, given the lines of the tail: in order,
+// up to the line that completes what the row takes from the first lines
+// (start, cwd, branch unless the tail has one, the first conversation
+// line, the first typed prompt), then those of the others that may be a
+// title line (custom-title, ai-title) the tail lacks. Lite finds in them
+// all it would find in every line of the head.
+func parseHead(lines [][]byte, buf []byte, at int64, tail []parsedLine) []parsedLine {
+	tailBranch, tailCustom, tailAI := false, false, false
+	for i := range tail {
+		e := &tail[i].e
+		tailBranch = tailBranch || e.GitBranch != ""
+		tailCustom = tailCustom || e.Type == "custom-title"
+		tailAI = tailAI || e.Type == "ai-title"
+	}
+	out := make([]parsedLine, 0, 16)
+	// The first typed prompt is a conversation line: the first of those
+	// is parsed when it is.
+	started, cwd, branch, typed := false, false, tailBranch, false
+	i := 0
+	for ; i < len(lines) && !(started && cwd && branch && typed); i++ {
+		pl, ok := parseLineAt(lines[i], buf, at)
+		if !ok {
+			continue
+		}
+		out = append(out, pl)
+		e := &pl.e
+		started = started || !e.Timestamp.IsZero()
+		cwd = cwd || e.CWD != ""
+		branch = branch || e.GitBranch != ""
+		typed = typed || promptLine(e) && e.IsTypedPrompt()
+	}
+	if tailCustom && tailAI {
+		return out
+	}
+	for _, l := range lines[i:] {
+		// A type that is a title's is written "…title" or with an escape.
+		if !bytes.Contains(l, []byte("title")) && !bytes.Contains(l, []byte(`\u`)) {
+			continue
+		}
+		if pl, ok := parseLineAt(l, buf, at); ok && (pl.e.Type == "custom-title" || pl.e.Type == "ai-title") {
+			out = append(out, pl)
+		}
+	}
+	return out
+}
+
 // parsedLine is a line of a head or tail read with its envelope.
 type parsedLine struct {
 	e   reader.Entry
@@ -316,15 +389,24 @@ func parseLines(lines [][]byte) []parsedLine { return parseLinesAt(lines, nil, 0
 func parseLinesAt(lines [][]byte, buf []byte, at int64) []parsedLine {
 	out := make([]parsedLine, 0, len(lines))
 	for _, l := range lines {
-		if e, ok := reader.ParseLine(l); ok {
-			pl := parsedLine{e: e, raw: l}
-			if buf != nil {
-				pl.at = lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}
-			}
+		if pl, ok := parseLineAt(l, buf, at); ok {
 			out = append(out, pl)
 		}
 	}
 	return out
+}
+
+// parseLineAt parses one line of parseLinesAt.
+func parseLineAt(l, buf []byte, at int64) (parsedLine, bool) {
+	e, ok := reader.ParseLine(l)
+	if !ok {
+		return parsedLine{}, false
+	}
+	pl := parsedLine{e: e, raw: l}
+	if buf != nil {
+		pl.at = lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}
+	}
+	return pl, true
 }
 
 // readHeadTail reads the first and last n bytes of a file. When the file is
@@ -363,6 +445,57 @@ func readHeadTailAt(path string, n int) (head, tail []byte, at [2]int64, err err
 	}
 	at[1] = size - int64(n)
 	return head, tail, at, nil
+}
+
+// readHeadTailInto is readHeadTailAt (n liteBytes) into bufs, through fh
+// when it is not nil. A file that is not a plain regular one (compressed,
+// or no regular file) is read as readHeadTailAt reads it, which says why
+// it cannot be.
+func readHeadTailInto(path string, fh *rawfile.File, bufs *[2][liteBytes]byte) (head, tail []byte, at [2]int64, err error) {
+	if fh == nil {
+		if fh, err = rawfile.Open(path); err != nil {
+			return nil, nil, at, err // os.Open's error, as reader.OpenFile's
+		}
+		defer fh.Close()
+	}
+	st, err := fh.Stat()
+	if err != nil || !st.Regular {
+		return readHeadTailAt(path, liteBytes)
+	}
+	readAt := func(b []byte, off int64) error {
+		n, err := fh.ReadAt(b, off)
+		if err == io.EOF {
+			clear(b[n:]) // shorter than it was: as a fresh buffer reads
+			err = nil
+		}
+		return err
+	}
+	head = bufs[0][:min(liteBytes, st.Size)]
+	if err := readAt(head, 0); err != nil {
+		return nil, nil, at, err
+	}
+	if len(head) > 0 && !textStart(head[0]) { // compressed, or not JSONL at all
+		return readHeadTailAt(path, liteBytes)
+	}
+	if h, ok := bytes.CutPrefix(head, []byte{0xEF, 0xBB, 0xBF}); ok {
+		head, at[0] = h, 3
+	}
+	if st.Size <= liteBytes {
+		return head, nil, at, nil
+	}
+	tail = bufs[1][:]
+	if err := readAt(tail, st.Size-liteBytes); err != nil {
+		return nil, nil, at, err
+	}
+	at[1] = st.Size - liteBytes
+	return head, tail, at, nil
+}
+
+// textStart reports whether a file starting with byte c may be a plain
+// JSONL file ('{', white space, or a byte order mark): a compressed one
+// never starts so.
+func textStart(c byte) bool {
+	return c == '{' || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0xEF
 }
 
 // liteOrphan is Lite for a session whose main transcript is gone: what its

@@ -2,10 +2,11 @@ package session
 
 import (
 	"bytes"
-	"os"
+	"io"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -17,19 +18,32 @@ import (
 
 const lsCacheFormat = 1
 
-// lite is Lite through the finder's cache, when it has one.
-func (f *Finder) lite(s *Session) (*Info, error) {
+// lite is Lite through the finder's cache, when it has one, with one open
+// of the file: its entry's checks, then its row's text (withText) or the
+// head and tail of a file that changed. Without withText the text of a
+// row from the cache is read when it is shown (finishRow).
+func (f *Finder) lite(s *Session, withText bool) (*Info, error) {
 	store := f.Cache
-	if store == nil || s.Orphan {
+	if s.Orphan {
 		return Lite(s)
 	}
-	if e, st := store.Lookup(s.ProjectDir, s.Path); st == cache.Same {
-		if in, ok := infoFrom(s, e.Data); ok {
-			in.cached = in.inlineKnown
-			return in, nil
+	fh, err := rawfile.Open(s.Path)
+	if err != nil {
+		store.Forget(s.ProjectDir, s.Path)
+		return nil, err
+	}
+	defer fh.Close()
+	if store != nil {
+		if e, st := store.LookupOpen(s.ProjectDir, s.Path, fh); st == cache.Same {
+			if in, ok := infoFrom(s, e.Data); ok {
+				in.cached = in.inlineKnown
+				if !withText || readTextFrom(in, fh) {
+					return in, nil
+				}
+			}
 		}
 	}
-	in, err := Lite(s)
+	in, err := liteFile(s, fh)
 	if err != nil {
 		store.Forget(s.ProjectDir, s.Path)
 		return nil, err
@@ -128,29 +142,31 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 // readText reads the title and first prompt of a row from the cache from
 // the lines they come from; false when they are not there as they were.
 func readText(in *Info) bool {
+	if in.promptAt.n <= 0 && titleKeys[in.TitleSource] == "" {
+		return readTextFrom(in, nil) // no line to read
+	}
+	fh, err := rawfile.Open(in.Path)
+	if err != nil {
+		in.textLater = false
+		return false
+	}
+	defer fh.Close()
+	return readTextFrom(in, fh)
+}
+
+// readTextFrom is readText from the file open as r.
+func readTextFrom(in *Info, r io.ReaderAt) bool {
 	in.textLater = false
-	var fh *os.File
 	read := func(at lineRef) []byte {
-		if at.n <= 0 || at.off < 0 || at.n > firstPromptScanLimit {
+		if r == nil || at.n <= 0 || at.off < 0 || at.n > firstPromptScanLimit {
 			return nil
 		}
-		if fh == nil {
-			var err error
-			if fh, err = os.Open(in.Path); err != nil {
-				return nil
-			}
-		}
 		b := make([]byte, at.n)
-		if _, err := fh.ReadAt(b, at.off); err != nil {
+		if _, err := r.ReadAt(b, at.off); err != nil {
 			return nil
 		}
 		return bytes.TrimSpace(bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
 	}
-	defer func() {
-		if fh != nil {
-			fh.Close()
-		}
-	}()
 	in.FirstPrompt = in.media
 	if in.promptAt.n > 0 {
 		raw := read(in.promptAt)

@@ -42,6 +42,10 @@ type Session struct {
 	// is "" and the session is its subagent transcripts, counted under the
 	// folder's session id. ModTime is their latest, Size 0.
 	Orphan bool
+
+	// noFolder: the project folder, when listed, held no entry named
+	// as the session's own folder (Folder).
+	noFolder bool
 }
 
 // ProjectKey is the name of the project folder (a lossy encoding of the
@@ -79,10 +83,27 @@ type Agent struct {
 	ModTime  time.Time
 }
 
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // IsSessionID reports whether s has the 8-4-4-4-12 hex shape of a session id.
-func IsSessionID(s string) bool { return uuidRe.MatchString(s) }
+// (Asked of every name in every project folder: no regular expression.)
+func IsSessionID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // SafeAgentID reports whether an agent id taken from file content may be
 // compared with file names. cctx never builds a path from content; it looks
@@ -319,8 +340,12 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 	var out []*Session
 	mains := map[string]bool{}
 	var folders, names []string
+	entries := map[string]bool{} // names that may be a session's folder
 	for _, e := range ents {
 		name := e.Name()
+		if IsSessionID(name) {
+			entries[name] = true
+		}
 		if e.IsDir() && IsSessionID(name) {
 			folders = append(folders, name)
 			continue
@@ -361,7 +386,8 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 			continue
 		}
 		mains[id] = true
-		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: stats[i].size, Archived: root.Archive})
+		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: stats[i].size, Archived: root.Archive,
+			noFolder: !entries[id]})
 	}
 	// A session folder without its main transcript: what Claude Code's
 	// cleanup leaves. Its subagent transcripts are the session.
@@ -370,7 +396,7 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 			continue
 		}
 		s := &Session{ID: id, ProjectDir: dir, Root: root, Orphan: true, Archived: root.Archive}
-		for _, a := range f.agentsOf(s) {
+		for _, a := range f.agentsOf(s, false) {
 			if a.ModTime.After(s.ModTime) {
 				s.ModTime = a.ModTime
 			}
@@ -422,15 +448,20 @@ func hasSubagents(dir string) bool {
 // symlinks, so a link loop cannot trap it) and the older flat
 // agent-<id>.jsonl files in the project folder whose sessionId matches.
 // Agents are sorted by path.
-func (f *Finder) Agents(s *Session) []Agent {
-	out := f.agentsOf(s)
+func (f *Finder) Agents(s *Session) []Agent { return f.agents(s, false) }
+
+// agents is Agents; listed trusts the listing of the project folder (a
+// session without a folder there has no subagents/ folder), which a
+// session that is followed must not (AgentsNow).
+func (f *Finder) agents(s *Session, listed bool) []Agent {
+	out := f.agentsOf(s, listed)
 	if len(s.Copies) > 0 {
 		seen := map[string]bool{}
 		for _, a := range out {
 			seen[a.ID] = true
 		}
 		for _, c := range s.Copies {
-			for _, a := range f.agentsOf(c) {
+			for _, a := range f.agentsOf(c, listed) {
 				if !seen[a.ID] {
 					seen[a.ID] = true
 					out = append(out, a)
@@ -455,11 +486,15 @@ func (f *Finder) AgentsNow(s *Session) []Agent {
 	return f.Agents(s)
 }
 
-// agentsOf lists the subagent transcripts beside one session file.
-func (f *Finder) agentsOf(s *Session) []Agent {
+// agentsOf lists the subagent transcripts beside one session file
+// (listed: see agents).
+func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
 	var out []Agent
 	sub := filepath.Join(s.Folder(), "subagents")
-	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+	if listed && s.noFolder {
+		// No <id> entry in the project folder when it was listed: no
+		// subagents/ folder to look at.
+	} else if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
 	} else if err == nil && st.IsDir() {
 		filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
