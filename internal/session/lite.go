@@ -362,8 +362,9 @@ func parseHead(lines [][]byte, buf []byte, at int64, tail []parsedLine) []parsed
 		return out
 	}
 	for _, l := range lines[i:] {
-		// A type that is a title's is written "…title" or with an escape.
-		if !bytes.Contains(l, []byte("title")) && !bytes.Contains(l, []byte(`\u`)) {
+		// A type that is a title's is written "…-title" or with a \u
+		// escape (no other escape gives a letter or "-").
+		if !bytes.Contains(l, []byte(`-title"`)) && !bytes.Contains(l, []byte(`\u`)) {
 			continue
 		}
 		if pl, ok := parseLineAt(l, buf, at); ok && (pl.e.Type == "custom-title" || pl.e.Type == "ai-title") {
