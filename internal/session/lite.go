@@ -68,17 +68,23 @@ func Lite(s *Session) (*Info, error) {
 	return liteFile(s, nil)
 }
 
-// liteBufs are the head and tail buffers of liteFile: two fresh 64 KiB
-// slices a file, zeroed and then collected, were a third of what a cold
-// listing spent.
-var liteBufs = sync.Pool{New: func() any { return new([2][liteBytes]byte) }}
+// liteScratch is what liteFile reads and parses into: two fresh 64 KiB
+// buffers a file, zeroed and then collected, were a third of what a cold
+// listing spent, and a parsed line is some 600 bytes.
+type liteScratch struct {
+	bufs            [2][liteBytes]byte
+	lines           [][]byte
+	headLines, tail []parsedLine
+}
+
+var liteScratches = sync.Pool{New: func() any { return new(liteScratch) }}
 
 // liteFile is Lite of a main transcript, read through fh when the caller
 // has it open (nil: opened here).
 func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
-	bufs := liteBufs.Get().(*[2][liteBytes]byte)
-	defer liteBufs.Put(bufs)
-	head, tail, at, err := readHeadTailInto(s.Path, fh, bufs)
+	sc := liteScratches.Get().(*liteScratch)
+	defer liteScratches.Put(sc)
+	head, tail, at, err := readHeadTailInto(s.Path, fh, &sc.bufs)
 	if err != nil {
 		return nil, err
 	}
@@ -90,14 +96,19 @@ func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
 	// hold a title (headLines).
 	var headLines, tailLines []parsedLine
 	if whole {
-		headLines = parseLinesAt(completeLines(head, true, true), head, at[0])
+		sc.lines = appendLines(sc.lines[:0], head, true, true)
+		headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
 		tailLines = headLines
 	} else {
-		tailLines = parseLinesAt(completeLines(tail, false, true), tail, at[1])
-		if headLines = parseHead(completeLines(head, true, false), head, at[0], tailLines); parseWholeHead {
-			headLines = parseLinesAt(completeLines(head, true, false), head, at[0])
+		sc.lines = appendLines(sc.lines[:0], tail, false, true)
+		tailLines = appendParsed(sc.tail[:0], sc.lines, tail, at[1])
+		sc.lines = appendLines(sc.lines[:0], head, true, false)
+		if headLines = parseHead(sc.headLines[:0], sc.lines, head, at[0], tailLines); parseWholeHead {
+			headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
 		}
+		sc.tail = tailLines
 	}
+	sc.headLines = headLines
 
 	var customHead, aiHead string
 	var customHeadAt, aiHeadAt lineRef
@@ -333,7 +344,7 @@ var parseWholeHead = false
 // line, the first typed prompt), then those of the others that may be a
 // title line (custom-title, ai-title) the tail lacks. Lite finds in them
 // all it would find in every line of the head.
-func parseHead(lines [][]byte, buf []byte, at int64, tail []parsedLine) []parsedLine {
+func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail []parsedLine) []parsedLine {
 	tailBranch, tailCustom, tailAI := false, false, false
 	for i := range tail {
 		e := &tail[i].e
@@ -341,7 +352,6 @@ func parseHead(lines [][]byte, buf []byte, at int64, tail []parsedLine) []parsed
 		tailCustom = tailCustom || e.Type == "custom-title"
 		tailAI = tailAI || e.Type == "ai-title"
 	}
-	out := make([]parsedLine, 0, 16)
 	// The first typed prompt is a conversation line: the first of those
 	// is parsed when it is.
 	started, cwd, branch, typed := false, false, tailBranch, false
@@ -388,7 +398,11 @@ func parseLines(lines [][]byte) []parsedLine { return parseLinesAt(lines, nil, 0
 // parseLinesAt is parseLines of lines cut from buf (completeLines), which
 // was read at offset at of its file: each line says where it lies.
 func parseLinesAt(lines [][]byte, buf []byte, at int64) []parsedLine {
-	out := make([]parsedLine, 0, len(lines))
+	return appendParsed(make([]parsedLine, 0, len(lines)), lines, buf, at)
+}
+
+// appendParsed is parseLinesAt appending to out.
+func appendParsed(out []parsedLine, lines [][]byte, buf []byte, at int64) []parsedLine {
 	for _, l := range lines {
 		if pl, ok := parseLineAt(l, buf, at); ok {
 			out = append(out, pl)

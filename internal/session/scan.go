@@ -706,21 +706,25 @@ func headSessionID(path string) string {
 // completeLines splits a chunk of a file into lines, dropping a line cut
 // at the start (for a tail) or at the end (for a head).
 func completeLines(b []byte, atFileStart, atFileEnd bool) [][]byte {
+	return appendLines(nil, b, atFileStart, atFileEnd)
+}
+
+// appendLines is completeLines appending to out.
+func appendLines(out [][]byte, b []byte, atFileStart, atFileEnd bool) [][]byte {
 	if !atFileStart {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return nil
+			return out
 		}
 		b = b[i+1:]
 	}
 	if !atFileEnd {
 		i := bytes.LastIndexByte(b, '\n')
 		if i < 0 {
-			return nil
+			return out
 		}
 		b = b[:i]
 	}
-	var out [][]byte
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		var line []byte
