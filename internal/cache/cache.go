@@ -196,9 +196,16 @@ func (s *Store) folder(key string) *folder {
 // folder key, and checks it against the file. The entry is nil with Miss.
 func (s *Store) Lookup(key, path string) (*Entry, State) { return s.LookupOpen(key, path, nil) }
 
+// File is an open file as CheckFile reads it: a *rawfile.File, or a
+// reader in front of one.
+type File interface {
+	io.ReaderAt
+	Stat() (rawfile.Info, error)
+}
+
 // LookupOpen is Lookup of a file the caller has open (fh; nil: opened
 // here), which it may go on reading once its entry is found the same.
-func (s *Store) LookupOpen(key, path string, fh *rawfile.File) (*Entry, State) {
+func (s *Store) LookupOpen(key, path string, fh File) (*Entry, State) {
 	if s == nil {
 		return nil, Miss
 	}
@@ -298,7 +305,7 @@ func Check(path string, e *Entry) State {
 
 // CheckFile is Check of a file already open (one open a file: its
 // entry's checks and then whatever its user reads of it).
-func CheckFile(fh *rawfile.File, e *Entry) State {
+func CheckFile(fh File, e *Entry) State {
 	st, err := fh.Stat()
 	if err != nil || !st.Regular {
 		return Miss
