@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
@@ -34,10 +35,13 @@ func (f *Finder) lite(s *Session, withText bool) (*Info, error) {
 	}
 	defer fh.Close()
 	if store != nil {
-		if e, st := store.LookupOpen(s.ProjectDir, s.Path, fh); st == cache.Same {
+		k := keptPool.Get().(*keptReads)
+		k.File, k.n = fh, 0
+		defer keptPool.Put(k)
+		if e, st := store.LookupOpen(s.ProjectDir, s.Path, k); st == cache.Same {
 			if in, ok := infoFrom(s, e.Data); ok {
 				in.cached = in.inlineKnown
-				if !withText || readTextFrom(in, fh) {
+				if !withText || readTextFrom(in, k) {
 					return in, nil
 				}
 			}
@@ -50,6 +54,38 @@ func (f *Finder) lite(s *Session, withText bool) (*Info, error) {
 	}
 	f.remember(in)
 	return in, nil
+}
+
+// keptReads is an open file that keeps its first two small reads (the
+// cache's hashes of the file's first and last 4 KiB) and answers a later
+// read that lies inside one of them from it: a row's first prompt is most
+// often in the first 4 KiB, its title often in the last.
+type keptReads struct {
+	*rawfile.File
+	n    int
+	kept [2]struct {
+		off int64
+		n   int
+		buf [2 * cache.HashBytes]byte
+	}
+}
+
+var keptPool = sync.Pool{New: func() any { return new(keptReads) }}
+
+func (k *keptReads) ReadAt(b []byte, off int64) (int, error) {
+	for i := range k.n {
+		w := &k.kept[i]
+		if off >= w.off && off+int64(len(b)) <= w.off+int64(w.n) {
+			return copy(b, w.buf[off-w.off:w.n]), nil
+		}
+	}
+	n, err := k.File.ReadAt(b, off)
+	if err == nil && k.n < len(k.kept) && len(b) <= len(k.kept[0].buf) {
+		w := &k.kept[k.n]
+		w.off, w.n = off, copy(w.buf[:], b)
+		k.n++
+	}
+	return n, err
 }
 
 // remember puts a row in the cache (again, once its inline sidechains are
