@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -147,6 +149,10 @@ type Finder struct {
 	flatSID map[string]string                 // flat agent file → the session its lines record
 	warned  map[string]bool                   // paths already warned about by Agents
 	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
+	// listedAgents: the agent file names a listing of a project folder
+	// saw (sessionsIn), for flatAgents to take instead of listing the
+	// folder again; taken once.
+	listedAgents map[string][]string
 
 	noRoots sync.Once
 }
@@ -341,10 +347,14 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 	mains := map[string]bool{}
 	var folders, names []string
 	entries := map[string]bool{} // names that may be a session's folder
+	var agents []string
 	for _, e := range ents {
 		name := e.Name()
 		if IsSessionID(name) {
 			entries[name] = true
+		}
+		if !e.IsDir() && isAgentName(name) {
+			agents = append(agents, name)
 		}
 		if e.IsDir() && IsSessionID(name) {
 			folders = append(folders, name)
@@ -354,6 +364,14 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 			names = append(names, name)
 		}
 	}
+	f.mu.Lock()
+	if _, indexed := f.flat[dir]; !indexed {
+		if f.listedAgents == nil {
+			f.listedAgents = map[string][]string{}
+		}
+		f.listedAgents[dir] = agents
+	}
+	f.mu.Unlock()
 	// The files are stat'ed in parallel (thousands of sessions in a
 	// folder), then taken in order, warnings too.
 	type stat struct {
@@ -450,9 +468,11 @@ func hasSubagents(dir string) bool {
 // Agents are sorted by path.
 func (f *Finder) Agents(s *Session) []Agent { return f.agents(s, false) }
 
-// agents is Agents; listed trusts the listing of the project folder (a
-// session without a folder there has no subagents/ folder), which a
-// session that is followed must not (AgentsNow).
+// agents is Agents; listed is for a listing's count of them: it trusts
+// the listing of the project folder (a session without a folder there has
+// no subagents/ folder), which a session that is followed must not
+// (AgentsNow), and its agents in subagents/ have their id and path only
+// (no stat of each file and its .meta.json).
 func (f *Finder) agents(s *Session, listed bool) []Agent {
 	out := f.agentsOf(s, listed)
 	if len(s.Copies) > 0 {
@@ -479,8 +499,10 @@ func (f *Finder) agents(s *Session, listed bool) []Agent {
 func (f *Finder) AgentsNow(s *Session) []Agent {
 	f.mu.Lock()
 	delete(f.flat, s.ProjectDir)
+	delete(f.listedAgents, s.ProjectDir)
 	for _, c := range s.Copies {
 		delete(f.flat, c.ProjectDir)
+		delete(f.listedAgents, c.ProjectDir)
 	}
 	f.mu.Unlock()
 	return f.Agents(s)
@@ -514,6 +536,8 @@ func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
 			case !isAgentName(d.Name()):
 			case !d.Type().IsRegular():
 				f.warnOnce(p, "%s: not a regular file, skipped", p)
+			case listed:
+				out = append(out, Agent{ID: agentID(d.Name()), Path: p})
 			default:
 				if a, ok := agentFile(p); ok {
 					out = append(out, a)
@@ -638,15 +662,22 @@ func (f *Finder) flatAgents(dir string) map[string][]Agent {
 	}
 	idx := map[string][]Agent{}
 	f.flat[dir] = idx
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return idx
-	}
-	for _, e := range ents {
-		if e.IsDir() {
-			continue
+	names, listed := f.listedAgents[dir]
+	if listed {
+		delete(f.listedAgents, dir) // AgentsNow lists the folder again
+	} else {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return idx
 		}
-		a, ok := agentFile(filepath.Join(dir, e.Name()))
+		for _, e := range ents {
+			if !e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	for _, name := range names {
+		a, ok := agentFile(filepath.Join(dir, name))
 		if !ok {
 			continue
 		}
@@ -680,7 +711,7 @@ var sessionIDField = regexp.MustCompile(`"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"`
 func headSessionID(path string) string {
 	// Most first lines are short: the first 8 KiB first. A line found
 	// whole there is the one the whole head would give.
-	if head, _, err := readHeadTail(path, 8<<10); err == nil {
+	if head, ok := readHead8(path); ok {
 		for _, line := range completeLines(head, true, false) {
 			if e, ok := reader.ParseLine(line); ok && e.SessionID != "" {
 				return e.SessionID
@@ -701,6 +732,33 @@ func headSessionID(path string) string {
 		return string(m[1])
 	}
 	return ""
+}
+
+// readHead8 is the head readHeadTail(path, 8 KiB) reads (none of its tail),
+// read with one open and one read; false when the file is not plain JSONL
+// (readHeadTail reads it then).
+func readHead8(path string) ([]byte, bool) {
+	fh, err := rawfile.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Regular {
+		return nil, false
+	}
+	head := make([]byte, min(8<<10, st.Size))
+	n, err := fh.ReadAt(head, 0)
+	if err == io.EOF {
+		clear(head[n:])
+	} else if err != nil {
+		return nil, false
+	}
+	if len(head) > 0 && !textStart(head[0]) {
+		head2, _, err := readHeadTail(path, 8<<10)
+		return head2, err == nil
+	}
+	return bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), true
 }
 
 // completeLines splits a chunk of a file into lines, dropping a line cut
