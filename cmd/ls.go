@@ -92,7 +92,7 @@ func lsRun(o *LsOptions) error {
 	if err != nil {
 		return err
 	}
-	lo := session.ListOptions{Since: dates.Since, Until: dates.Until, IncludeEmpty: o.Empty, Limit: o.Limit}
+	lo := session.ListOptions{Since: dates.Since, Until: dates.Until, IncludeEmpty: o.Empty, Limit: o.Limit, NoFirstPrompt: !f.Globals.JSON}
 	if o.Project != "" {
 		lo.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}

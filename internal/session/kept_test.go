@@ -2,11 +2,14 @@ package session
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/rawfile"
 )
 
@@ -51,6 +54,51 @@ func TestKeptReads(t *testing.T) {
 		wn, werr := fh.ReadAt(want, int64(off))
 		if got != wn || (gerr == nil) != (werr == nil) || !bytes.Equal(b[:got], want[:wn]) {
 			t.Fatalf("ReadAt(%d, %d) = %d, %v; the file: %d, %v", n, off, got, gerr, wn, werr)
+		}
+	}
+}
+
+// With NoFirstPrompt a row from the cache reads its first prompt only
+// when it is its title; the titles are the same either way, whether the
+// text is read with the check (every row shown) or once shown.
+func TestNoFirstPrompt(t *testing.T) {
+	root := t.TempDir()
+	const prompt = `{"type":"user","timestamp":"2026-01-01T00:00:00Z","cwd":"/p","message":{"role":"user","content":"fix the build"}}` + "\n"
+	const a, b = "aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002"
+	for id, body := range map[string]string{
+		a: prompt + `{"type":"ai-title","aiTitle":"Build fixed"}` + "\n",
+		b: prompt,
+	} {
+		p := filepath.Join(root, "proj", id+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := cache.Open(t.TempDir(), nil)
+	list := func(o ListOptions) map[string][2]string {
+		f := NewFinder([]Root{{ProjectsDir: root}}, diag.Discard())
+		f.Cache = store
+		out := map[string][2]string{}
+		for _, in := range f.List(o).Sessions {
+			out[in.ID] = [2]string{in.Title, in.FirstPrompt}
+		}
+		return out
+	}
+	list(ListOptions{}) // fills the cache
+	for _, limit := range []int{0, 1} {
+		got := list(ListOptions{NoFirstPrompt: true, Limit: limit})
+		want := map[string][2]string{a: {"Build fixed", ""}, b: {"fix the build", "fix the build"}}
+		if limit == 1 {
+			delete(want, a) // the same time: the greater id first
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("limit %d: rows %v, want %v", limit, got, want)
+		}
+		if all := list(ListOptions{Limit: limit}); len(all) != len(got) || limit == 0 && all[a][1] != "fix the build" {
+			t.Errorf("limit %d without NoFirstPrompt: %v", limit, all)
 		}
 	}
 }

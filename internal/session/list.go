@@ -16,6 +16,10 @@ type ListOptions struct {
 	Since, Until time.Time // activity overlapping this window
 	IncludeEmpty bool      // also list files without a conversation
 	Limit        int       // 0: no limit
+	// NoFirstPrompt: the caller shows a row's first prompt only as its
+	// title, so a row from the cache whose title is another leaves
+	// Info.FirstPrompt empty (its line is not read).
+	NoFirstPrompt bool
 }
 
 // Listing is the result of List.
@@ -55,7 +59,9 @@ func (f *Finder) List(o ListOptions) Listing {
 	infos := make([]*Info, len(cands))
 	errs := make([]error, len(cands))
 	withText := o.Limit == 0 || len(cands) <= o.Limit
-	each(len(cands), func(i int) { infos[i], errs[i] = f.lite(cands[i], withText) })
+	each(len(cands), func(i int) {
+		infos[i], errs[i] = f.lite(cands[i], withText, o.NoFirstPrompt)
+	})
 	for i, err := range errs {
 		if err != nil {
 			s := cands[i]

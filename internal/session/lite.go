@@ -36,7 +36,7 @@ type Info struct {
 	Project     string    // the first cwd in the file, in line order; "" if none
 	Title       string    // see TitleSource
 	TitleSource string    // custom-title, ai-title, last-prompt, summary, first-prompt, or none
-	FirstPrompt string    // the first real user prompt, if found
+	FirstPrompt string    // the first real user prompt, if found (see ListOptions.NoFirstPrompt)
 	GitBranch   string    // latest recorded branch
 	StartedAt   time.Time // the first timestamp in the file, in line order; zero if none
 	UpdatedAt   time.Time // last timestamp in the tail, else the file's mtime
@@ -55,6 +55,7 @@ type Info struct {
 	inlineKnown bool
 	cached      bool // the row is in the cache, inline count and all
 	textLater   bool // Title and FirstPrompt are still to be read (Finder.finishRow)
+	noPrompt    bool // FirstPrompt is not to be read (ListOptions.NoFirstPrompt)
 }
 
 // lineRef is where a line lies in its file (n 0: nowhere).

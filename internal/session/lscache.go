@@ -23,7 +23,7 @@ const lsCacheFormat = 1
 // of the file: its entry's checks, then its row's text (withText) or the
 // head and tail of a file that changed. Without withText the text of a
 // row from the cache is read when it is shown (finishRow).
-func (f *Finder) lite(s *Session, withText bool) (*Info, error) {
+func (f *Finder) lite(s *Session, withText, noPrompt bool) (*Info, error) {
 	store := f.Cache
 	if s.Orphan {
 		return Lite(s)
@@ -41,6 +41,7 @@ func (f *Finder) lite(s *Session, withText bool) (*Info, error) {
 		if e, st := store.LookupOpen(s.ProjectDir, s.Path, k); st == cache.Same {
 			if in, ok := infoFrom(s, e.Data); ok {
 				in.cached = in.inlineKnown
+				in.noPrompt = noPrompt && in.TitleSource != "first-prompt"
 				if !withText || readTextFrom(in, k) {
 					return in, nil
 				}
@@ -178,7 +179,7 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 // readText reads the title and first prompt of a row from the cache from
 // the lines they come from; false when they are not there as they were.
 func readText(in *Info) bool {
-	if in.promptAt.n <= 0 && titleKeys[in.TitleSource] == "" {
+	if (in.promptAt.n <= 0 || in.noPrompt) && titleKeys[in.TitleSource] == "" {
 		return readTextFrom(in, nil) // no line to read
 	}
 	fh, err := rawfile.Open(in.Path)
@@ -204,7 +205,10 @@ func readTextFrom(in *Info, r io.ReaderAt) bool {
 		return bytes.TrimSpace(bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
 	}
 	in.FirstPrompt = in.media
-	if in.promptAt.n > 0 {
+	switch {
+	case in.noPrompt:
+		in.FirstPrompt = "" // not shown (ListOptions.NoFirstPrompt)
+	case in.promptAt.n > 0:
 		raw := read(in.promptAt)
 		if raw == nil {
 			return false
