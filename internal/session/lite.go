@@ -101,8 +101,10 @@ func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
 		headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
 		tailLines = headLines
 	} else {
+		// The tail's lines give their envelope only (times, branch,
+		// version, type); the head's first ones give a prompt too.
 		sc.lines = appendLines(sc.lines[:0], tail, false, true)
-		tailLines = appendParsed(sc.tail[:0], sc.lines, tail, at[1])
+		tailLines = appendEnvelopes(sc.tail[:0], sc.lines, tail, at[1])
 		sc.lines = appendLines(sc.lines[:0], head, true, false)
 		if headLines = parseHead(sc.headLines[:0], sc.lines, head, at[0], tailLines); parseWholeHead {
 			headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
@@ -308,7 +310,7 @@ func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prom
 		return "", promptAt, first, ""
 	}
 	defer src.Close()
-	r := reader.New(src, reader.Options{KeepRaw: wantPrompt})
+	r := reader.New(src, reader.Options{KeepRaw: wantPrompt, EnvelopeOnly: !wantPrompt})
 	for (wantPrompt && prompt == "") || (wantTime && first.IsZero()) || (wantCWD && cwd == "") {
 		e, ok := r.Next()
 		if !ok {
@@ -407,6 +409,17 @@ func appendParsed(out []parsedLine, lines [][]byte, buf []byte, at int64) []pars
 	for _, l := range lines {
 		if pl, ok := parseLineAt(l, buf, at); ok {
 			out = append(out, pl)
+		}
+	}
+	return out
+}
+
+// appendEnvelopes is appendParsed reading each line's envelope only
+// (reader.ParseEnvelopeOnly).
+func appendEnvelopes(out []parsedLine, lines [][]byte, buf []byte, at int64) []parsedLine {
+	for _, l := range lines {
+		if e, ok := reader.ParseEnvelopeOnly(l); ok {
+			out = append(out, parsedLine{e: e, raw: l, at: lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}})
 		}
 	}
 	return out
