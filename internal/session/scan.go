@@ -150,7 +150,7 @@ type Finder struct {
 	warned  map[string]bool                   // paths already warned about by Agents
 	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
 	// listedAgents: the agent file names a listing of a project folder
-	// saw (sessionsIn), for flatAgents to take instead of listing the
+	// saw (sessionsFrom), for flatAgents to take instead of listing the
 	// folder again; taken once.
 	listedAgents map[string][]string
 
@@ -204,8 +204,12 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 	for _, root := range f.Roots {
 		dirs := f.projectDirs(root, warn)
 		found := 0
-		for _, dir := range dirs {
-			for _, s := range f.sessionsIn(root, dir, warn) {
+		// The folders are read in parallel (hundreds of them), then taken
+		// in order, warnings too.
+		lists := make([]dirListing, len(dirs))
+		each(len(dirs), func(i int) { lists[i] = listDir(dirs[i]) })
+		for i, dir := range dirs {
+			for _, s := range f.sessionsFrom(root, dir, lists[i], warn) {
 				found++
 				if old, ok := byID[s.ID]; ok {
 					newer, older := s, old
@@ -337,64 +341,83 @@ func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 	return dirs
 }
 
-func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []*Session {
+// dirListing is what listDir finds in a project folder.
+type dirListing struct {
+	err     error
+	names   []string        // session files
+	stats   []fileStat      // of each of names
+	folders []string        // session folders
+	entries map[string]bool // names that may be a session's folder
+	agents  []string        // flat agent files
+}
+
+type fileStat struct {
+	st   os.FileInfo
+	err  error
+	size int64
+}
+
+// listDir reads a project folder and stats its session files (in
+// parallel when there are thousands). It says nothing: sessionsFrom
+// warns, in order, about what it found.
+func listDir(dir string) (l dirListing) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		warn("%s: %v", dir, err)
+		l.err = err
+		return l
+	}
+	l.entries = map[string]bool{}
+	for _, e := range ents {
+		name := e.Name()
+		if IsSessionID(name) {
+			l.entries[name] = true
+		}
+		if !e.IsDir() && isAgentName(name) {
+			l.agents = append(l.agents, name)
+		}
+		if e.IsDir() && IsSessionID(name) {
+			l.folders = append(l.folders, name)
+			continue
+		}
+		if isSessionName(name) {
+			l.names = append(l.names, name)
+		}
+	}
+	l.stats = make([]fileStat, len(l.names))
+	parallel(len(l.names), func(i int) {
+		p := filepath.Join(dir, l.names[i])
+		st, err := os.Stat(p) // follows a symlinked file; loops fail here
+		l.stats[i] = fileStat{st: st, err: err}
+		if err == nil && st.Mode().IsRegular() {
+			l.stats[i].size = st.Size()
+			if strings.HasSuffix(l.names[i], ".zst") {
+				l.stats[i].size = reader.TextSize(p, st.Size())
+			}
+		}
+	})
+	return l
+}
+
+// sessionsFrom makes the sessions of a project folder listed by listDir.
+func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(string, ...any)) []*Session {
+	if l.err != nil {
+		warn("%s: %v", dir, l.err)
 		return nil
 	}
 	var out []*Session
 	mains := map[string]bool{}
-	var folders, names []string
-	entries := map[string]bool{} // names that may be a session's folder
-	var agents []string
-	for _, e := range ents {
-		name := e.Name()
-		if IsSessionID(name) {
-			entries[name] = true
-		}
-		if !e.IsDir() && isAgentName(name) {
-			agents = append(agents, name)
-		}
-		if e.IsDir() && IsSessionID(name) {
-			folders = append(folders, name)
-			continue
-		}
-		if isSessionName(name) {
-			names = append(names, name)
-		}
-	}
 	f.mu.Lock()
 	if _, indexed := f.flat[dir]; !indexed {
 		if f.listedAgents == nil {
 			f.listedAgents = map[string][]string{}
 		}
-		f.listedAgents[dir] = agents
+		f.listedAgents[dir] = l.agents
 	}
 	f.mu.Unlock()
-	// The files are stat'ed in parallel (thousands of sessions in a
-	// folder), then taken in order, warnings too.
-	type stat struct {
-		st   os.FileInfo
-		err  error
-		size int64
-	}
-	stats := make([]stat, len(names))
-	parallel(len(names), func(i int) {
-		p := filepath.Join(dir, names[i])
-		st, err := os.Stat(p) // follows a symlinked file; loops fail here
-		stats[i] = stat{st: st, err: err}
-		if err == nil && st.Mode().IsRegular() {
-			stats[i].size = st.Size()
-			if strings.HasSuffix(names[i], ".zst") {
-				stats[i].size = reader.TextSize(p, st.Size())
-			}
-		}
-	})
-	for i, name := range names {
+	for i, name := range l.names {
 		id, _ := TranscriptStem(name)
 		p := filepath.Join(dir, name)
-		st, err := stats[i].st, stats[i].err
+		st, err := l.stats[i].st, l.stats[i].err
 		if err != nil {
 			warn("%s: %v", p, err)
 			continue
@@ -404,12 +427,12 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 			continue
 		}
 		mains[id] = true
-		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: stats[i].size, Archived: root.Archive,
-			noFolder: !entries[id]})
+		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: l.stats[i].size, Archived: root.Archive,
+			noFolder: !l.entries[id]})
 	}
 	// A session folder without its main transcript: what Claude Code's
 	// cleanup leaves. Its subagent transcripts are the session.
-	for _, id := range folders {
+	for _, id := range l.folders {
 		if mains[id] {
 			continue
 		}
