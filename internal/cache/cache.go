@@ -175,7 +175,7 @@ func (s *Store) folder(key string) *folder {
 	s.mu.Lock()
 	f, ok := s.folders[key]
 	if !ok {
-		f = &folder{file: s.fileOf(key), key: key, used: map[string]bool{}, checked: map[string]State{}}
+		f = &folder{file: s.fileOf(key), key: key}
 		s.folders[key] = f
 	}
 	s.mu.Unlock()
@@ -188,6 +188,12 @@ func (s *Store) folder(key string) *folder {
 			entries = map[string]*Entry{}
 		}
 		f.entries = entries
+		// Most entries are looked up in a run: maps grown a key at a time
+		// were rehashed again and again.
+		f.mu.Lock()
+		f.used = make(map[string]bool, len(entries))
+		f.checked = make(map[string]State, len(entries))
+		f.mu.Unlock()
 	})
 	return f
 }
