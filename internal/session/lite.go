@@ -163,7 +163,17 @@ func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
 	// them, as show finds them reading the whole file.
 	wantPrompt := !typed
 	if !whole && (wantPrompt || in.StartedAt.IsZero() || in.Project == "") {
-		prompt, promptAt, first, cwd := scanHead(s.Path, int64(len(head)), wantPrompt, in.StartedAt.IsZero(), in.Project == "")
+		// For the prompt alone, the scan starts past the head's whole
+		// lines, all of them read already and none a typed prompt (unless
+		// the head has a NUL, which the reader may split a line at, or a
+		// line past it starts with a byte order mark, which a reader
+		// starting there would drop).
+		from := int64(0)
+		if k := bytes.LastIndexByte(head, '\n'); k >= 0 && !in.StartedAt.IsZero() && in.Project != "" &&
+			bytes.IndexByte(head, 0) < 0 && (k+1 == len(head) || head[k+1] != 0xEF) {
+			from = at[0] + int64(k+1)
+		}
+		prompt, promptAt, first, cwd := scanHead(s.Path, int64(len(head)), from, wantPrompt, in.StartedAt.IsZero(), in.Project == "")
 		if wantPrompt && prompt != "" {
 			in.FirstPrompt, in.promptAt, in.media = prompt, promptAt, ""
 		}
@@ -295,17 +305,18 @@ func Start(s *Session) (time.Time, string, error) {
 
 // scanHead streams the start of a file whose head (its first head bytes)
 // did not hold its first typed prompt (wantPrompt), timestamp (wantTime)
-// or cwd (wantCWD). It stops when it has found what was wanted, or after
-// firstPromptScanLimit bytes; a time or cwd is looked for only in lines
+// or cwd (wantCWD), from offset from (0, or the end of the head's whole
+// lines when they were all read for what is wanted). It stops when it has
+// found what was wanted, or after firstPromptScanLimit bytes; a time or cwd is looked for only in lines
 // that start less than startScanLimit past the head, whatever their
 // length (a first line of 5 MiB, a big hook output, is read whole).
-func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prompt string, promptAt lineRef, first time.Time, cwd string) {
+func scanHead(path string, head, from int64, wantPrompt, wantTime, wantCWD bool) (prompt string, promptAt lineRef, first time.Time, cwd string) {
 	f, err := reader.OpenFile(path)
 	if err != nil {
 		return "", promptAt, first, ""
 	}
 	defer f.Close()
-	src, err := f.Section(0, firstPromptScanLimit)
+	src, err := f.Section(from, firstPromptScanLimit)
 	if err != nil {
 		return "", promptAt, first, ""
 	}
@@ -316,6 +327,7 @@ func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prom
 		if !ok {
 			break
 		}
+		e.Offset += from
 		if e.Offset > head+startScanLimit {
 			wantTime, wantCWD = false, false
 		}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -96,6 +97,60 @@ func TestParseHeadIsTheWholeHead(t *testing.T) {
 		}
 		if fmt.Sprintf("%+v", *got) != fmt.Sprintf("%+v", *want) {
 			t.Fatalf("file %d:\nparseHead:  %+v\nwhole head: %+v", i, *got, *want)
+		}
+	}
+}
+
+// Lite finds the first typed prompt past a head that has none where a
+// scan from the start of the file finds it.
+func TestPromptPastTheHead(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(5, 6))
+	env := `"timestamp":"2026-01-01T00:00:00Z","cwd":"/p","gitBranch":"main"`
+	for i := range 200 {
+		var b strings.Builder
+		if r.IntN(4) == 0 {
+			b.WriteString("\xef\xbb\xbf")
+		}
+		for b.Len() < liteBytes+r.IntN(liteBytes) {
+			switch r.IntN(4) {
+			case 0:
+				fmt.Fprintf(&b, `{"type":"user",%s,"message":{"role":"user","content":"<command-name>/clear</command-name>"}}`, env)
+			case 1:
+				fmt.Fprintf(&b, `{"type":"user",%s,"message":{"role":"user","content":[{"type":"tool_result","content":"%s"}]}}`, env, strings.Repeat("r", r.IntN(2000)))
+			default:
+				fmt.Fprintf(&b, `{"type":"assistant",%s,"message":{"role":"assistant","content":[{"type":"text","text":"%s"}]}}`, env, strings.Repeat("a", r.IntN(3000)))
+			}
+			b.WriteByte('\n')
+		}
+		for range r.IntN(5) {
+			fmt.Fprintf(&b, `{"type":"assistant",%s,"message":{"role":"assistant","content":"x"}}`+"\n", env)
+		}
+		if r.IntN(5) > 0 {
+			fmt.Fprintf(&b, `{"type":"user",%s,"message":{"role":"user","content":"the prompt %d"}}`+"\n", env, i)
+		}
+		for range r.IntN(20) {
+			fmt.Fprintf(&b, `{"type":"assistant",%s,"message":{"role":"assistant","content":"%s"}}`+"\n", env, strings.Repeat("z", r.IntN(5000)))
+		}
+		p := filepath.Join(dir, fmt.Sprintf("%d.jsonl", i))
+		if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		head, _, at, err := readHeadTailAt(p, liteBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := bytes.LastIndexByte(head, '\n')
+		from := at[0] + int64(k+1)
+		p1, at1, _, _ := scanHead(p, int64(len(head)), 0, true, false, false)
+		p2, at2, _, _ := scanHead(p, int64(len(head)), from, true, false, false)
+		if p1 != p2 || at1 != at2 {
+			t.Fatalf("file %d: from the start %q at %v, from %d %q at %v", i, p1, at1, from, p2, at2)
+		}
+		st, _ := os.Stat(p)
+		in, err := Lite(&Session{ID: "x", Path: p, ModTime: st.ModTime(), Size: st.Size()})
+		if err != nil || in.FirstPrompt != p1 && p1 != "" || in.promptAt != at1 && p1 != "" {
+			t.Fatalf("file %d: Lite's first prompt %q at %v, the scan's %q at %v (%v)", i, in.FirstPrompt, in.promptAt, p1, at1, err)
 		}
 	}
 }
