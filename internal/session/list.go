@@ -60,7 +60,14 @@ func (f *Finder) List(o ListOptions) Listing {
 	errs := make([]error, len(cands))
 	withText := o.Limit == 0 || len(cands) <= o.Limit
 	each(len(cands), func(i int) {
-		infos[i], errs[i] = f.lite(cands[i], withText, o.NoFirstPrompt)
+		in, err := f.lite(cands[i], withText, o.NoFirstPrompt)
+		infos[i], errs[i] = in, err
+		// A row that is shown is finished here too: one pass, where a
+		// second after the first waited for its slowest file (a 1.0.x
+		// session counted whole).
+		if withText && in != nil && o.keeps(in) {
+			f.finish(in)
+		}
 	})
 	for i, err := range errs {
 		if err != nil {
@@ -84,11 +91,7 @@ func (f *Finder) List(o ListOptions) Listing {
 		case in.Empty && !o.IncludeEmpty:
 			out.Empty++
 			continue
-		case o.Project != "" && !InProject(in.Project, o.Project):
-			continue
-		case !o.Since.IsZero() && in.UpdatedAt.Before(o.Since):
-			continue
-		case !o.Until.IsZero() && activeFrom(in).After(o.Until):
+		case !o.keeps(in):
 			continue
 		}
 		out.Sessions = append(out.Sessions, in)
@@ -110,18 +113,41 @@ func (f *Finder) List(o ListOptions) Listing {
 			in.Live = &l
 		}
 	}
-	// Subagents, in parallel: a 1.0.x session's inline sidechains are
-	// counted from its whole file (then kept in the cache).
+	// The rows not finished yet, in parallel.
 	each(len(out.Sessions), func(i int) {
-		in := out.Sessions[i]
-		f.finishRow(in)
-		in.Subagents = Subagents(f.agents(in.Session, true), in)
-		if in.inlineKnown && !in.cached {
-			f.remember(in)
+		if in := out.Sessions[i]; !in.finished {
+			f.finishRow(in)
+			f.finish(in)
 		}
 	})
 	f.Cache.Flush()
 	return out
+}
+
+// keeps reports whether a row passes the filters of o (a sidechain file or
+// an empty one is left out before).
+func (o ListOptions) keeps(in *Info) bool {
+	switch {
+	case in.Sidechain, in.Empty && !o.IncludeEmpty:
+		return false
+	case o.Project != "" && !InProject(in.Project, o.Project):
+		return false
+	case !o.Since.IsZero() && in.UpdatedAt.Before(o.Since):
+		return false
+	case !o.Until.IsZero() && activeFrom(in).After(o.Until):
+		return false
+	}
+	return true
+}
+
+// finish gives a row its subagents: a 1.0.x session's inline sidechains
+// are counted from its whole file (then kept in the cache).
+func (f *Finder) finish(in *Info) {
+	in.Subagents = Subagents(f.agents(in.Session, true), in)
+	if in.inlineKnown && !in.cached {
+		f.remember(in)
+	}
+	in.finished = true
 }
 
 // activeFrom is when a session's activity began, for --until: its start,

@@ -56,6 +56,7 @@ type Info struct {
 	cached      bool // the row is in the cache, inline count and all
 	textLater   bool // Title and FirstPrompt are still to be read (Finder.finishRow)
 	noPrompt    bool // FirstPrompt is not to be read (ListOptions.NoFirstPrompt)
+	finished    bool // Subagents counted (Finder.finish)
 }
 
 // lineRef is where a line lies in its file (n 0: nowhere).
