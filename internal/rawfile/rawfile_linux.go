@@ -1,9 +1,13 @@
 package rawfile
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
+	"os"
+	"slices"
+	"strings"
 	"syscall"
 )
 
@@ -80,3 +84,91 @@ func (f *File) Close() error {
 	}
 	return nil
 }
+
+// ReadDir lists a directory as os.ReadDir does (sorted by name, each
+// entry's type from the directory when it holds it), with one open,
+// getdents and one close: os.ReadDir registered the directory with the
+// poller, which reading hundreds of project folders paid for.
+func ReadDir(path string) ([]fs.DirEntry, error) {
+	var fd int
+	for {
+		var err error
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err == nil {
+			break
+		}
+		if err != syscall.EINTR {
+			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		}
+	}
+	defer syscall.Close(fd)
+	var out []fs.DirEntry
+	buf := make([]byte, 8192)
+	for {
+		n, err := syscall.Getdents(fd, buf)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return out, &fs.PathError{Op: "readdirent", Path: path, Err: err}
+		}
+		if n <= 0 {
+			break
+		}
+		for b := buf[:n]; len(b) >= 19; {
+			// struct linux_dirent64: ino u64, off i64, reclen u16, type u8, name.
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			typ, name := b[18], b[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			b = b[reclen:]
+			if s := string(name); s != "." && s != ".." {
+				out = append(out, &dirent{dir: path, name: s, typ: typ})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+// dirent is an entry of ReadDir.
+type dirent struct {
+	dir, name string
+	typ       byte
+}
+
+func (d *dirent) Name() string { return d.name }
+
+func (d *dirent) IsDir() bool { return d.Type().IsDir() }
+
+func (d *dirent) Type() fs.FileMode {
+	switch d.typ {
+	case syscall.DT_REG:
+		return 0
+	case syscall.DT_DIR:
+		return fs.ModeDir
+	case syscall.DT_LNK:
+		return fs.ModeSymlink
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe
+	case syscall.DT_SOCK:
+		return fs.ModeSocket
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.DT_BLK:
+		return fs.ModeDevice
+	}
+	// Not given by the file system: as os.ReadDir, from lstat.
+	if st, err := os.Lstat(d.dir + "/" + d.name); err == nil {
+		return st.Mode().Type()
+	}
+	return fs.ModeIrregular
+}
+
+func (d *dirent) Info() (fs.FileInfo, error) { return os.Lstat(d.dir + "/" + d.name) }
+
+func (d *dirent) String() string { return fs.FormatDirEntry(d) }

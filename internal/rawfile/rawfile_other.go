@@ -2,7 +2,10 @@
 
 package rawfile
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 // File is an open file, read only.
 type File struct{ f *os.File }
@@ -30,3 +33,6 @@ func (f *File) ReadAt(b []byte, off int64) (int, error) { return f.f.ReadAt(b, o
 
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
+
+// ReadDir is os.ReadDir.
+func ReadDir(path string) ([]fs.DirEntry, error) { return os.ReadDir(path) }

@@ -3,6 +3,7 @@ package rawfile
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -96,5 +97,45 @@ func TestFileErrors(t *testing.T) {
 	}
 	if err := d.Close(); err == nil {
 		t.Error("second Close: no error")
+	}
+}
+
+// ReadDir lists what os.ReadDir lists, in its order, with its types and
+// errors.
+func TestReadDirAsOS(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 600 { // more than one read of entries
+		name := fmt.Sprintf("%08x-0000-4000-8000-%012d.jsonl", i, i)
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"sub", "a b", "é"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing", filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadDir(dir)
+	want, werr := os.ReadDir(dir)
+	if err != nil || werr != nil || len(got) != len(want) {
+		t.Fatalf("ReadDir: %d entries, %v; os.ReadDir: %d, %v", len(got), err, len(want), werr)
+	}
+	for i := range got {
+		if got[i].Name() != want[i].Name() || got[i].Type() != want[i].Type() || got[i].IsDir() != want[i].IsDir() {
+			t.Errorf("entry %d: %q %v; os.ReadDir: %q %v", i, got[i].Name(), got[i].Type(), want[i].Name(), want[i].Type())
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "link", "x"), filepath.Join(dir, fmt.Sprintf("%08x-0000-4000-8000-%012d.jsonl", 1, 1))} {
+		_, err := ReadDir(p)
+		_, werr := os.ReadDir(p)
+		if err == nil || werr == nil || err.Error() != werr.Error() {
+			t.Errorf("ReadDir(%s): %v; os.ReadDir: %v", p, err, werr)
+		}
 	}
 }

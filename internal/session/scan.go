@@ -361,7 +361,7 @@ type fileStat struct {
 // parallel when there are thousands). It says nothing: sessionsFrom
 // warns, in order, about what it found.
 func listDir(dir string) (l dirListing) {
-	ents, err := os.ReadDir(dir)
+	ents, err := rawfile.ReadDir(dir)
 	if err != nil {
 		l.err = err
 		return l
