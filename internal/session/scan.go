@@ -145,7 +145,7 @@ type Finder struct {
 
 	mu      sync.Mutex
 	orphans sync.Once
-	flat    map[string]map[string][]Agent     // project dir → session id → flat agents
+	flat    map[string]*flatIndex             // project dir → session id → flat agents
 	flatSID map[string]string                 // flat agent file → the session its lines record
 	warned  map[string]bool                   // paths already warned about by Agents
 	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
@@ -672,23 +672,41 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 type agentCopy struct{ path, session string }
 
 // flatAgents indexes the flat agent files of a project folder by the
-// sessionId they record. Each folder is read once.
+// sessionId they record. Each folder is read once, by the first to ask;
+// the others wait for that folder only (the listing's workers ask for
+// hundreds of folders at once).
 func (f *Finder) flatAgents(dir string) map[string][]Agent {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if idx, ok := f.flat[dir]; ok {
-		return idx
+	fl, ok := f.flat[dir]
+	var names []string
+	listed := false
+	if !ok {
+		if f.flat == nil {
+			f.flat = map[string]*flatIndex{}
+			f.flatSID = map[string]string{}
+		}
+		fl = &flatIndex{}
+		f.flat[dir] = fl
+		if names, listed = f.listedAgents[dir]; listed {
+			delete(f.listedAgents, dir) // AgentsNow lists the folder again
+		}
 	}
-	if f.flat == nil {
-		f.flat = map[string]map[string][]Agent{}
-		f.flatSID = map[string]string{}
-	}
+	f.mu.Unlock()
+	fl.once.Do(func() { fl.idx = f.indexFlat(dir, names, listed) })
+	return fl.idx
+}
+
+// flatIndex is the flat agents of a project folder, by session id.
+type flatIndex struct {
+	once sync.Once
+	idx  map[string][]Agent
+}
+
+// indexFlat reads the flat agent files of a project folder (names, when
+// listed; else the folder is listed).
+func (f *Finder) indexFlat(dir string, names []string, listed bool) map[string][]Agent {
 	idx := map[string][]Agent{}
-	f.flat[dir] = idx
-	names, listed := f.listedAgents[dir]
-	if listed {
-		delete(f.listedAgents, dir) // AgentsNow lists the folder again
-	} else {
+	if !listed {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			return idx
@@ -707,19 +725,26 @@ func (f *Finder) flatAgents(dir string) map[string][]Agent {
 		a.Flat = true
 		// A file's session is read once (its head does not change); one
 		// that records none yet (just created) is looked at again.
+		f.mu.Lock()
 		sid, known := f.flatSID[a.Path]
+		f.mu.Unlock()
 		if !known {
 			if sid = headSessionID(a.Path); sid != "" {
+				f.mu.Lock()
 				f.flatSID[a.Path] = sid
+				f.mu.Unlock()
 			}
 		}
 		if sid == "" {
-			if !f.warned[a.Path] {
+			f.mu.Lock()
+			seen := f.warned[a.Path]
+			if f.warned == nil {
+				f.warned = map[string]bool{}
+			}
+			f.warned[a.Path] = true
+			f.mu.Unlock()
+			if !seen {
 				f.Report.Note("%s: no sessionId in its first lines; not linked to a session", a.Path)
-				if f.warned == nil {
-					f.warned = map[string]bool{}
-				}
-				f.warned[a.Path] = true
 			}
 			continue
 		}
