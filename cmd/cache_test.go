@@ -28,6 +28,7 @@ var cacheCommands = [][]string{
 	{"tokens", "--by", "agent"},
 	{"ls", "--json", "--all", "--empty"},
 	{"ls", "--long", "--json", "--all", "--empty"},
+	{"ls", "--json", "--limit", "2"}, // rows whose text is read once shown
 }
 
 // runCache runs cctx in-process on a tree with the cache in cacheDir

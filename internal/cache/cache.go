@@ -31,6 +31,8 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+
+	"github.com/cctx-dev/cctx/internal/rawfile"
 )
 
 // Version is the format of the cache files; a file of another version is
@@ -174,7 +176,7 @@ func (s *Store) folder(key string) *folder {
 	s.mu.Lock()
 	f, ok := s.folders[key]
 	if !ok {
-		f = &folder{file: s.fileOf(key), key: key, used: map[string]bool{}, checked: map[string]State{}}
+		f = &folder{file: s.fileOf(key), key: key}
 		s.folders[key] = f
 	}
 	s.mu.Unlock()
@@ -187,6 +189,12 @@ func (s *Store) folder(key string) *folder {
 			entries = map[string]*Entry{}
 		}
 		f.entries, f.blob = entries, blob
+		// Most entries are looked up in a run: maps grown a key at a time
+		// were rehashed again and again.
+		f.mu.Lock()
+		f.used = make(map[string]bool, len(entries))
+		f.checked = make(map[string]State, len(entries))
+		f.mu.Unlock()
 	})
 	return f
 }
@@ -220,7 +228,18 @@ func (s *Store) SetBlob(key string, b []byte) {
 
 // Lookup finds the entry of the file at path, in the cache of the project
 // folder key, and checks it against the file. The entry is nil with Miss.
-func (s *Store) Lookup(key, path string) (*Entry, State) {
+func (s *Store) Lookup(key, path string) (*Entry, State) { return s.LookupOpen(key, path, nil) }
+
+// File is an open file as CheckFile reads it: a *rawfile.File, or a
+// reader in front of one.
+type File interface {
+	io.ReaderAt
+	Stat() (rawfile.Info, error)
+}
+
+// LookupOpen is Lookup of a file the caller has open (fh; nil: opened
+// here), which it may go on reading once its entry is found the same.
+func (s *Store) LookupOpen(key, path string, fh File) (*Entry, State) {
 	if s == nil {
 		return nil, Miss
 	}
@@ -235,7 +254,11 @@ func (s *Store) Lookup(key, path string) (*Entry, State) {
 		return nil, Miss
 	}
 	if !checked { // once a run: tokens looks a main file up twice
-		st = Check(path, e)
+		if fh != nil {
+			st = CheckFile(fh, e)
+		} else {
+			st = Check(path, e)
+		}
 		f.mu.Lock()
 		if f.entries[path] == e {
 			f.checked[path] = st
@@ -307,6 +330,39 @@ func (s *Store) Flush() {
 	}
 }
 
+// Check compares an entry with the file at path now.
+func Check(path string, e *Entry) State {
+	fh, err := rawfile.Open(path)
+	if err != nil {
+		return Miss
+	}
+	defer fh.Close()
+	return CheckFile(fh, e)
+}
+
+// CheckFile is Check of a file already open (one open a file: its
+// entry's checks and then whatever its user reads of it).
+func CheckFile(fh File, e *Entry) State {
+	st, err := fh.Stat()
+	if err != nil || !st.Regular {
+		return Miss
+	}
+	if st.Inode != e.Inode || st.Size < e.Offset {
+		return Miss
+	}
+	head, tail, err := hashes(fh, e.Offset)
+	if err != nil || head != e.Head || tail != e.Tail {
+		return Miss
+	}
+	if st.Size == e.Size && st.ModTime == e.ModTime {
+		return Same
+	}
+	if st.Size > e.Offset {
+		return Grown
+	}
+	return Miss // same size, another time: rewritten
+}
+
 // zstdMagic starts a compressed transcript: its offsets are not the
 // file's, so it is not cached.
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
@@ -316,13 +372,13 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 // or ends in a line not yet whole, or is compressed, is not cached
 // (ok false).
 func Stamp(path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
-	fh, err := os.Open(path)
+	fh, err := rawfile.Open(path)
 	if err != nil {
 		return nil, false
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() != offset {
+	if err != nil || !st.Regular || st.Size != offset {
 		return nil, false
 	}
 	var m [4]byte
@@ -333,7 +389,7 @@ func Stamp(path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	return &Entry{Path: path, Size: st.Size(), ModTime: st.ModTime().UnixNano(), Inode: inode(st),
+	return &Entry{Path: path, Size: st.Size, ModTime: st.ModTime, Inode: st.Inode,
 		Offset: offset, Lines: lines, Head: head, Tail: tail, Data: data}, true
 }
 
@@ -372,7 +428,7 @@ func hashes(r io.ReaderAt, offset int64) (head, tail uint32, err error) {
 // load reads a folder file; entries is nil when there is none or it
 // cannot be used (err says why).
 func load(file, key string) (map[string]*Entry, []byte, error) {
-	b, err := readFile(file)
+	b, err := rawfile.ReadFile(file)
 	if err != nil {
 		return nil, nil, err
 	}

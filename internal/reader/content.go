@@ -306,6 +306,20 @@ func ParseLine(raw []byte) (Entry, bool) {
 	return e, ok
 }
 
+// ParseEnvelopeOnly is ParseLine without the message: it is checked as
+// any value is, and the fields read from it (role, content, usage, ids,
+// model) are left zero. The same lines are well-formed. For a caller that
+// needs only the envelope's fields (the tail of an ls row).
+func ParseEnvelopeOnly(raw []byte) (Entry, bool) {
+	raw = trimSpace(raw)
+	if hasNUL(raw) {
+		return Entry{Size: len(raw)}, false
+	}
+	e, ok := parseEntry(raw, nil, nil, false)
+	e.Size = len(raw)
+	return e, ok
+}
+
 // Peek tells what a raw line is without parsing the rest of it: it walks
 // the top-level keys only until it knows the entry's type, or its message
 // role (Claude Code writes "type" after "message" on assistant lines, but

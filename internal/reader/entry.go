@@ -158,6 +158,13 @@ const SyntheticModel = "<synthetic>"
 // line anyway, for a crash's residue; ParseLine looks itself): the scanner
 // does not look for them inside strings.
 func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
+	return parseEntry(line, ls, fp, true)
+}
+
+// parseEntry is parseEnvelope; without message, the message is checked
+// and skipped as an unknown key's value is, and nothing is read from it
+// (EnvelopeOnly).
+func parseEntry(line []byte, ls *lineStrings, fp *factsPass, message bool) (Entry, bool) {
 	var e Entry
 	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
 		if fp != nil && string(k) != "message" && isTreeKey(k) {
@@ -171,6 +178,9 @@ func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
 		}
 		switch string(k) {
 		case "message":
+			if !message {
+				return -1 // skipped, and validated, by members
+			}
 			mfp := fp
 			if fp != nil && !fp.first(k) {
 				mfp = nil // the facts read the first message only

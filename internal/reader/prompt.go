@@ -215,6 +215,10 @@ func between(s, open, close string) string {
 // becomes one U+FFFD, and it is cut to PromptRunes runes with an ellipsis.
 func OneLine(s string) string {
 	var b strings.Builder
+	// At most PromptRunes runes and the ellipsis are written: one
+	// allocation (a builder grown a rune at a time was most of what ls
+	// spent on a cached row's title).
+	b.Grow(min(len(s), PromptRunes*utf8.UTFMax) + len("…"))
 	n := 0
 	// emit writes r unless the line is full: then there is more than
 	// PromptRunes runes, and the rest is not read (a pasted prompt may be
@@ -223,13 +227,20 @@ func OneLine(s string) string {
 		if n == PromptRunes {
 			return false
 		}
-		b.WriteRune(r)
+		if r < utf8.RuneSelf {
+			b.WriteByte(byte(r))
+		} else {
+			b.WriteRune(r)
+		}
 		n++
 		return true
 	}
 	space, bad := false, false
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		i += size
 		// A run of bytes that are not UTF-8 shows as one replacement
 		// mark, as termsafe shows it in every other view.

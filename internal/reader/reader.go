@@ -144,6 +144,9 @@ type Options struct {
 	// with KeepRaw): what a counter reads of it is the same, Entry.Size
 	// is still its size in the file.
 	Want func(line []byte) bool
+	// EnvelopeOnly reads no line's message (ParseEnvelopeOnly): for a
+	// caller that needs only the envelope's fields.
+	EnvelopeOnly bool
 }
 
 // Reader streams entries from one transcript.
@@ -398,7 +401,7 @@ func (r *Reader) Next() (Entry, bool) {
 			r.facts = factsPass{}
 			fp = &r.facts
 		}
-		e, ok := parseEnvelope(line, &r.strs, fp)
+		e, ok := parseEntry(line, &r.strs, fp, !r.opts.EnvelopeOnly)
 		if !ok {
 			kind := Malformed
 			if !complete {

@@ -35,7 +35,10 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		}
 		rows[i] = row
 	}
-	tw := titleWidth(o.Width, cols, rows)
+	tw := 0 // a pipe gets whole titles
+	if o.TTY {
+		tw = titleWidth(o.Width, cols, rows)
+	}
 	for i, in := range list {
 		title := Safe(o.Redacted(in.Title))
 		switch {

@@ -562,3 +562,62 @@ func TestAgentsWarnsOnce(t *testing.T) {
 		t.Errorf("warned %d times: %q", n, stderr.String())
 	}
 }
+
+// A listing looks for subagents only in the session folders its project
+// folder listing showed (a session folder as a link too); a session that
+// is followed sees a folder made after it was listed.
+func TestListedSessionFolders(t *testing.T) {
+	root := t.TempDir()
+	const line = `{"type":"user","timestamp":"2026-01-01T00:00:00Z","cwd":"/p","message":{"role":"user","content":"hi"}}` + "\n"
+	const a, b, c = "aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002", "cccccccc-0000-4000-8000-000000000003"
+	for _, id := range []string{a, b, c} {
+		writeAt(t, root, "proj/"+id+".jsonl", line)
+	}
+	writeAt(t, root, "proj/"+a+"/subagents/agent-x1.jsonl", line)
+	writeAt(t, root, "proj/agent-f1.jsonl", `{"type":"user","sessionId":"`+a+`","isSidechain":true}`+"\n") // 2.0.x flat
+	writeAt(t, root, "elsewhere/subagents/agent-x2.jsonl", line)
+	symlink(t, filepath.Join(root, "elsewhere"), filepath.Join(root, "proj", c))
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.Discard())
+	list := f.List(ListOptions{})
+	got := map[string]int{}
+	for _, in := range list.Sessions {
+		got[in.ID] = in.Subagents
+	}
+	for _, w := range []struct {
+		id   string
+		want int
+	}{{a, 2}, {b, 0}, {c, 1}} {
+		if got[w.id] != w.want {
+			t.Errorf("%s: %d subagents, want %d", w.id, got[w.id], w.want)
+		}
+	}
+	// b gets subagents after it was listed, in both layouts: a listing's
+	// view no more.
+	writeAt(t, root, "proj/"+b+"/subagents/agent-x3.jsonl", line)
+	writeAt(t, root, "proj/agent-f2.jsonl", `{"type":"user","sessionId":"`+b+`","isSidechain":true}`+"\n")
+	for _, s := range f.Sessions() {
+		if s.ID == b {
+			if n := len(f.AgentsNow(s)); n != 2 {
+				t.Errorf("AgentsNow of a session whose agents came after the listing: %d agents, want 2", n)
+			}
+		}
+	}
+	// A folder listed but not yet indexed: AgentsNow lists it again.
+	f2 := NewFinder([]Root{{ProjectsDir: root}}, diag.Discard())
+	ss := f2.Sessions()
+	writeAt(t, root, "proj/agent-f3.jsonl", `{"type":"user","sessionId":"`+a+`","isSidechain":true}`+"\n")
+	for _, s := range ss {
+		if s.ID == a {
+			if n := len(f2.AgentsNow(s)); n != 3 {
+				t.Errorf("AgentsNow after a listing: %d agents, want 3", n)
+			}
+		}
+	}
+	for _, in := range list.Sessions {
+		if in.ID == b {
+			if n := len(f.AgentsNow(in.Session)); n != 2 {
+				t.Errorf("AgentsNow of a listed row whose agents came after the listing: %d agents, want 2", n)
+			}
+		}
+	}
+}

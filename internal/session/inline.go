@@ -8,7 +8,7 @@ import "github.com/cctx-dev/cctx/internal/reader"
 // Only such files are read whole for it (they are old and small); only
 // their sidechain lines are parsed.
 func inlineSidechains(path string) int {
-	r, c, err := reader.Open(path, reader.Options{Want: func(line []byte) bool {
+	r, c, err := reader.Open(path, reader.Options{EnvelopeOnly: true, Want: func(line []byte) bool {
 		_, _, side := reader.Peek(line)
 		return side
 	}})

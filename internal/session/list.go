@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -15,6 +16,10 @@ type ListOptions struct {
 	Since, Until time.Time // activity overlapping this window
 	IncludeEmpty bool      // also list files without a conversation
 	Limit        int       // 0: no limit
+	// NoFirstPrompt: the caller shows a row's first prompt only as its
+	// title, so a row from the cache whose title is another leaves
+	// Info.FirstPrompt empty (its line is not read).
+	NoFirstPrompt bool
 }
 
 // Listing is the result of List.
@@ -47,27 +52,33 @@ func (f *Finder) List(o ListOptions) Listing {
 		}
 		cands = append(cands, s)
 	}
+	// Workers take the files in turn: a goroutine a file was thousands of
+	// goroutines, and the scheduler's wake-ups and sleeps cost more than
+	// their work on a warm run. When every row is likely shown, its text
+	// is read in the same open as its cache check.
 	infos := make([]*Info, len(cands))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, max(4, runtime.GOMAXPROCS(0)*2))
-	for i, s := range cands {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			in, err := f.lite(s)
-			if err != nil {
-				where := s.Path
-				if s.Orphan {
-					where = s.Folder()
-				}
-				f.Report.Warn("%s: %s", where, diag.FileErrorText(where, err))
-				return
+	errs := make([]error, len(cands))
+	withText := o.Limit == 0 || len(cands) <= o.Limit
+	each(len(cands), func(i int) {
+		in, err := f.lite(cands[i], withText, o.NoFirstPrompt)
+		infos[i], errs[i] = in, err
+		// A row that is shown is finished here too: one pass, where a
+		// second after the first waited for its slowest file (a 1.0.x
+		// session counted whole).
+		if withText && in != nil && o.keeps(in) {
+			f.finish(in)
+		}
+	})
+	for i, err := range errs {
+		if err != nil {
+			s := cands[i]
+			where := s.Path
+			if s.Orphan {
+				where = s.Folder()
 			}
-			infos[i] = in
-		}()
+			f.Report.Warn("%s: %s", where, diag.FileErrorText(where, err))
+		}
 	}
-	wg.Wait()
 
 	out := Listing{Found: len(all)}
 	for _, in := range infos {
@@ -80,11 +91,7 @@ func (f *Finder) List(o ListOptions) Listing {
 		case in.Empty && !o.IncludeEmpty:
 			out.Empty++
 			continue
-		case o.Project != "" && !InProject(in.Project, o.Project):
-			continue
-		case !o.Since.IsZero() && in.UpdatedAt.Before(o.Since):
-			continue
-		case !o.Until.IsZero() && activeFrom(in).After(o.Until):
+		case !o.keeps(in):
 			continue
 		}
 		out.Sessions = append(out.Sessions, in)
@@ -106,23 +113,41 @@ func (f *Finder) List(o ListOptions) Listing {
 			in.Live = &l
 		}
 	}
-	// Subagents, in parallel: a 1.0.x session's inline sidechains are
-	// counted from its whole file (then kept in the cache).
-	for _, in := range out.Sessions {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+	// The rows not finished yet, in parallel.
+	each(len(out.Sessions), func(i int) {
+		if in := out.Sessions[i]; !in.finished {
 			f.finishRow(in)
-			in.Subagents = Subagents(f.Agents(in.Session), in)
-			if in.inlineKnown && !in.cached {
-				f.remember(in)
-			}
-		}()
-	}
-	wg.Wait()
+			f.finish(in)
+		}
+	})
 	f.Cache.Flush()
 	return out
+}
+
+// keeps reports whether a row passes the filters of o (a sidechain file or
+// an empty one is left out before).
+func (o ListOptions) keeps(in *Info) bool {
+	switch {
+	case in.Sidechain, in.Empty && !o.IncludeEmpty:
+		return false
+	case o.Project != "" && !InProject(in.Project, o.Project):
+		return false
+	case !o.Since.IsZero() && in.UpdatedAt.Before(o.Since):
+		return false
+	case !o.Until.IsZero() && activeFrom(in).After(o.Until):
+		return false
+	}
+	return true
+}
+
+// finish gives a row its subagents: a 1.0.x session's inline sidechains
+// are counted from its whole file (then kept in the cache).
+func (f *Finder) finish(in *Info) {
+	in.Subagents = Subagents(f.agents(in.Session, true), in)
+	if in.inlineKnown && !in.cached {
+		f.remember(in)
+	}
+	in.finished = true
 }
 
 // activeFrom is when a session's activity began, for --until: its start,
@@ -132,4 +157,27 @@ func activeFrom(in *Info) time.Time {
 		return in.UpdatedAt
 	}
 	return in.StartedAt
+}
+
+// each runs fn(0) … fn(n-1) on a few workers that take the indexes in
+// turn: as many as there are processors, and at least 4, so that a file
+// read from a slow disk does not hold the others up.
+func each(n int, fn func(i int)) {
+	workers := min(n, max(4, runtime.GOMAXPROCS(0)))
+	if workers < 2 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
 }

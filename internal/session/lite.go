@@ -6,8 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"sync"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -34,7 +36,7 @@ type Info struct {
 	Project     string    // the first cwd in the file, in line order; "" if none
 	Title       string    // see TitleSource
 	TitleSource string    // custom-title, ai-title, last-prompt, summary, first-prompt, or none
-	FirstPrompt string    // the first real user prompt, if found
+	FirstPrompt string    // the first real user prompt, if found (see ListOptions.NoFirstPrompt)
 	GitBranch   string    // latest recorded branch
 	StartedAt   time.Time // the first timestamp in the file, in line order; zero if none
 	UpdatedAt   time.Time // last timestamp in the tail, else the file's mtime
@@ -53,6 +55,8 @@ type Info struct {
 	inlineKnown bool
 	cached      bool // the row is in the cache, inline count and all
 	textLater   bool // Title and FirstPrompt are still to be read (Finder.finishRow)
+	noPrompt    bool // FirstPrompt is not to be read (ListOptions.NoFirstPrompt)
+	finished    bool // Subagents counted (Finder.finish)
 }
 
 // lineRef is where a line lies in its file (n 0: nowhere).
@@ -63,19 +67,52 @@ func Lite(s *Session) (*Info, error) {
 	if s.Orphan {
 		return liteOrphan(s)
 	}
-	head, tail, at, err := readHeadTailAt(s.Path, liteBytes)
+	return liteFile(s, nil)
+}
+
+// liteScratch is what liteFile reads and parses into: two fresh 64 KiB
+// buffers a file, zeroed and then collected, were a third of what a cold
+// listing spent, and a parsed line is some 600 bytes.
+type liteScratch struct {
+	bufs            [2][liteBytes]byte
+	lines           [][]byte
+	headLines, tail []parsedLine
+}
+
+var liteScratches = sync.Pool{New: func() any { return new(liteScratch) }}
+
+// liteFile is Lite of a main transcript, read through fh when the caller
+// has it open (nil: opened here).
+func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
+	sc := liteScratches.Get().(*liteScratch)
+	defer liteScratches.Put(sc)
+	head, tail, at, err := readHeadTailInto(s.Path, fh, &sc.bufs)
 	if err != nil {
 		return nil, err
 	}
 	in := &Info{Session: s, TitleSource: "none"}
 	whole := tail == nil
 	// Each line is parsed once; a file no longer than the head is its own
-	// tail.
-	headLines := parseLinesAt(completeLines(head, true, whole), head, at[0])
-	tailLines := headLines
-	if !whole {
-		tailLines = parseLinesAt(completeLines(tail, false, true), tail, at[1])
+	// tail. Of a longer file's head, only the lines up to the last first
+	// thing the row takes from it are parsed, and then the lines that may
+	// hold a title (headLines).
+	var headLines, tailLines []parsedLine
+	if whole {
+		sc.lines = appendLines(sc.lines[:0], head, true, true)
+		headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
+		tailLines = headLines
+	} else {
+		// The tail's lines give their envelope only (times, branch,
+		// version, type); the head's first ones give a prompt too.
+		sc.lines = appendLines(sc.lines[:0], tail, false, true)
+		tailLines = appendEnvelopes(sc.tail[:0], sc.lines, tail, at[1])
+		sc.lines = appendLines(sc.lines[:0], head, true, false)
+		if headLines = parseHead(sc.headLines[:0], sc.lines, head, at[0], tailLines); parseWholeHead {
+			headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
+		}
+		sc.tail = tailLines
 	}
+	sc.headLines = headLines
 
 	var customHead, aiHead string
 	var customHeadAt, aiHeadAt lineRef
@@ -127,7 +164,17 @@ func Lite(s *Session) (*Info, error) {
 	// them, as show finds them reading the whole file.
 	wantPrompt := !typed
 	if !whole && (wantPrompt || in.StartedAt.IsZero() || in.Project == "") {
-		prompt, promptAt, first, cwd := scanHead(s.Path, int64(len(head)), wantPrompt, in.StartedAt.IsZero(), in.Project == "")
+		// For the prompt alone, the scan starts past the head's whole
+		// lines, all of them read already and none a typed prompt (unless
+		// the head has a NUL, which the reader may split a line at, or a
+		// line past it starts with a byte order mark, which a reader
+		// starting there would drop).
+		from := int64(0)
+		if k := bytes.LastIndexByte(head, '\n'); k >= 0 && !in.StartedAt.IsZero() && in.Project != "" &&
+			bytes.IndexByte(head, 0) < 0 && (k+1 == len(head) || head[k+1] != 0xEF) {
+			from = at[0] + int64(k+1)
+		}
+		prompt, promptAt, first, cwd := scanHead(s.Path, int64(len(head)), from, wantPrompt, in.StartedAt.IsZero(), in.Project == "")
 		if wantPrompt && prompt != "" {
 			in.FirstPrompt, in.promptAt, in.media = prompt, promptAt, ""
 		}
@@ -259,27 +306,29 @@ func Start(s *Session) (time.Time, string, error) {
 
 // scanHead streams the start of a file whose head (its first head bytes)
 // did not hold its first typed prompt (wantPrompt), timestamp (wantTime)
-// or cwd (wantCWD). It stops when it has found what was wanted, or after
-// firstPromptScanLimit bytes; a time or cwd is looked for only in lines
+// or cwd (wantCWD), from offset from (0, or the end of the head's whole
+// lines when they were all read for what is wanted). It stops when it has
+// found what was wanted, or after firstPromptScanLimit bytes; a time or cwd is looked for only in lines
 // that start less than startScanLimit past the head, whatever their
 // length (a first line of 5 MiB, a big hook output, is read whole).
-func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prompt string, promptAt lineRef, first time.Time, cwd string) {
+func scanHead(path string, head, from int64, wantPrompt, wantTime, wantCWD bool) (prompt string, promptAt lineRef, first time.Time, cwd string) {
 	f, err := reader.OpenFile(path)
 	if err != nil {
 		return "", promptAt, first, ""
 	}
 	defer f.Close()
-	src, err := f.Section(0, firstPromptScanLimit)
+	src, err := f.Section(from, firstPromptScanLimit)
 	if err != nil {
 		return "", promptAt, first, ""
 	}
 	defer src.Close()
-	r := reader.New(src, reader.Options{KeepRaw: wantPrompt})
+	r := reader.New(src, reader.Options{KeepRaw: wantPrompt, EnvelopeOnly: !wantPrompt})
 	for (wantPrompt && prompt == "") || (wantTime && first.IsZero()) || (wantCWD && cwd == "") {
 		e, ok := r.Next()
 		if !ok {
 			break
 		}
+		e.Offset += from
 		if e.Offset > head+startScanLimit {
 			wantTime, wantCWD = false, false
 		}
@@ -300,6 +349,57 @@ func scanHead(path string, head int64, wantPrompt, wantTime, wantCWD bool) (prom
 	return prompt, promptAt, first, cwd
 }
 
+// parseWholeHead makes Lite parse every line of a head: what tests compare
+// parseHead with.
+var parseWholeHead = false
+
+// parseHead parses the lines of a head (cut from buf, read at offset at)
+// that Lite takes something from, given the lines of the tail: in order,
+// up to the line that completes what the row takes from the first lines
+// (start, cwd, branch unless the tail has one, the first conversation
+// line, the first typed prompt), then those of the others that may be a
+// title line (custom-title, ai-title) the tail lacks. Lite finds in them
+// all it would find in every line of the head.
+func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail []parsedLine) []parsedLine {
+	tailBranch, tailCustom, tailAI := false, false, false
+	for i := range tail {
+		e := &tail[i].e
+		tailBranch = tailBranch || e.GitBranch != ""
+		tailCustom = tailCustom || e.Type == "custom-title"
+		tailAI = tailAI || e.Type == "ai-title"
+	}
+	// The first typed prompt is a conversation line: the first of those
+	// is parsed when it is.
+	started, cwd, branch, typed := false, false, tailBranch, false
+	i := 0
+	for ; i < len(lines) && !(started && cwd && branch && typed); i++ {
+		pl, ok := parseLineAt(lines[i], buf, at)
+		if !ok {
+			continue
+		}
+		out = append(out, pl)
+		e := &pl.e
+		started = started || !e.Timestamp.IsZero()
+		cwd = cwd || e.CWD != ""
+		branch = branch || e.GitBranch != ""
+		typed = typed || promptLine(e) && e.IsTypedPrompt()
+	}
+	if tailCustom && tailAI {
+		return out
+	}
+	for _, l := range lines[i:] {
+		// A type that is a title's is written "…-title" or with a \u
+		// escape (no other escape gives a letter or "-").
+		if !bytes.Contains(l, []byte(`-title"`)) && !bytes.Contains(l, []byte(`\u`)) {
+			continue
+		}
+		if pl, ok := parseLineAt(l, buf, at); ok && (pl.e.Type == "custom-title" || pl.e.Type == "ai-title") {
+			out = append(out, pl)
+		}
+	}
+	return out
+}
+
 // parsedLine is a line of a head or tail read with its envelope.
 type parsedLine struct {
 	e   reader.Entry
@@ -314,17 +414,41 @@ func parseLines(lines [][]byte) []parsedLine { return parseLinesAt(lines, nil, 0
 // parseLinesAt is parseLines of lines cut from buf (completeLines), which
 // was read at offset at of its file: each line says where it lies.
 func parseLinesAt(lines [][]byte, buf []byte, at int64) []parsedLine {
-	out := make([]parsedLine, 0, len(lines))
+	return appendParsed(make([]parsedLine, 0, len(lines)), lines, buf, at)
+}
+
+// appendParsed is parseLinesAt appending to out.
+func appendParsed(out []parsedLine, lines [][]byte, buf []byte, at int64) []parsedLine {
 	for _, l := range lines {
-		if e, ok := reader.ParseLine(l); ok {
-			pl := parsedLine{e: e, raw: l}
-			if buf != nil {
-				pl.at = lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}
-			}
+		if pl, ok := parseLineAt(l, buf, at); ok {
 			out = append(out, pl)
 		}
 	}
 	return out
+}
+
+// appendEnvelopes is appendParsed reading each line's envelope only
+// (reader.ParseEnvelopeOnly).
+func appendEnvelopes(out []parsedLine, lines [][]byte, buf []byte, at int64) []parsedLine {
+	for _, l := range lines {
+		if e, ok := reader.ParseEnvelopeOnly(l); ok {
+			out = append(out, parsedLine{e: e, raw: l, at: lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}})
+		}
+	}
+	return out
+}
+
+// parseLineAt parses one line of parseLinesAt.
+func parseLineAt(l, buf []byte, at int64) (parsedLine, bool) {
+	e, ok := reader.ParseLine(l)
+	if !ok {
+		return parsedLine{}, false
+	}
+	pl := parsedLine{e: e, raw: l}
+	if buf != nil {
+		pl.at = lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}
+	}
+	return pl, true
 }
 
 // readHeadTail reads the first and last n bytes of a file. When the file is
@@ -363,6 +487,57 @@ func readHeadTailAt(path string, n int) (head, tail []byte, at [2]int64, err err
 	}
 	at[1] = size - int64(n)
 	return head, tail, at, nil
+}
+
+// readHeadTailInto is readHeadTailAt (n liteBytes) into bufs, through fh
+// when it is not nil. A file that is not a plain regular one (compressed,
+// or no regular file) is read as readHeadTailAt reads it, which says why
+// it cannot be.
+func readHeadTailInto(path string, fh *rawfile.File, bufs *[2][liteBytes]byte) (head, tail []byte, at [2]int64, err error) {
+	if fh == nil {
+		if fh, err = rawfile.Open(path); err != nil {
+			return nil, nil, at, err // os.Open's error, as reader.OpenFile's
+		}
+		defer fh.Close()
+	}
+	st, err := fh.Stat()
+	if err != nil || !st.Regular {
+		return readHeadTailAt(path, liteBytes)
+	}
+	readAt := func(b []byte, off int64) error {
+		n, err := fh.ReadAt(b, off)
+		if err == io.EOF {
+			clear(b[n:]) // shorter than it was: as a fresh buffer reads
+			err = nil
+		}
+		return err
+	}
+	head = bufs[0][:min(liteBytes, st.Size)]
+	if err := readAt(head, 0); err != nil {
+		return nil, nil, at, err
+	}
+	if len(head) > 0 && !textStart(head[0]) { // compressed, or not JSONL at all
+		return readHeadTailAt(path, liteBytes)
+	}
+	if h, ok := bytes.CutPrefix(head, []byte{0xEF, 0xBB, 0xBF}); ok {
+		head, at[0] = h, 3
+	}
+	if st.Size <= liteBytes {
+		return head, nil, at, nil
+	}
+	tail = bufs[1][:]
+	if err := readAt(tail, st.Size-liteBytes); err != nil {
+		return nil, nil, at, err
+	}
+	at[1] = st.Size - liteBytes
+	return head, tail, at, nil
+}
+
+// textStart reports whether a file starting with byte c may be a plain
+// JSONL file ('{', white space, or a byte order mark): a compressed one
+// never starts so.
+func textStart(c byte) bool {
+	return c == '{' || c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0xEF
 }
 
 // liteOrphan is Lite for a session whose main transcript is gone: what its

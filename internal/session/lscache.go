@@ -2,10 +2,12 @@ package session
 
 import (
 	"bytes"
-	"os"
+	"io"
+	"sync"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -17,25 +19,74 @@ import (
 
 const lsCacheFormat = 1
 
-// lite is Lite through the finder's cache, when it has one.
-func (f *Finder) lite(s *Session) (*Info, error) {
+// lite is Lite through the finder's cache, when it has one, with one open
+// of the file: its entry's checks, then its row's text (withText) or the
+// head and tail of a file that changed. Without withText the text of a
+// row from the cache is read when it is shown (finishRow).
+func (f *Finder) lite(s *Session, withText, noPrompt bool) (*Info, error) {
 	store := f.Cache
-	if store == nil || s.Orphan {
+	if s.Orphan {
 		return Lite(s)
 	}
-	if e, st := store.Lookup(s.ProjectDir, s.Path); st == cache.Same {
-		if in, ok := infoFrom(s, e.Data); ok {
-			in.cached = in.inlineKnown
-			return in, nil
+	fh, err := rawfile.Open(s.Path)
+	if err != nil {
+		store.Forget(s.ProjectDir, s.Path)
+		return nil, err
+	}
+	defer fh.Close()
+	if store != nil {
+		k := keptPool.Get().(*keptReads)
+		k.File, k.n = fh, 0
+		defer keptPool.Put(k)
+		if e, st := store.LookupOpen(s.ProjectDir, s.Path, k); st == cache.Same {
+			if in, ok := infoFrom(s, e.Data); ok {
+				in.cached = in.inlineKnown
+				in.noPrompt = noPrompt && in.TitleSource != "first-prompt"
+				if !withText || readTextFrom(in, k) {
+					return in, nil
+				}
+			}
 		}
 	}
-	in, err := Lite(s)
+	in, err := liteFile(s, fh)
 	if err != nil {
 		store.Forget(s.ProjectDir, s.Path)
 		return nil, err
 	}
 	f.remember(in)
 	return in, nil
+}
+
+// keptReads is an open file that keeps its first two small reads (the
+// cache's hashes of the file's first and last 4 KiB) and answers a later
+// read that lies inside one of them from it: a row's first prompt is most
+// often in the first 4 KiB, its title often in the last.
+type keptReads struct {
+	*rawfile.File
+	n    int
+	kept [2]struct {
+		off int64
+		n   int
+		buf [2 * cache.HashBytes]byte
+	}
+}
+
+var keptPool = sync.Pool{New: func() any { return new(keptReads) }}
+
+func (k *keptReads) ReadAt(b []byte, off int64) (int, error) {
+	for i := range k.n {
+		w := &k.kept[i]
+		if off >= w.off && off+int64(len(b)) <= w.off+int64(w.n) {
+			return copy(b, w.buf[off-w.off:w.n]), nil
+		}
+	}
+	n, err := k.File.ReadAt(b, off)
+	if err == nil && k.n < len(k.kept) && len(b) <= len(k.kept[0].buf) {
+		w := &k.kept[k.n]
+		w.off, w.n = off, copy(w.buf[:], b)
+		k.n++
+	}
+	return n, err
 }
 
 // remember puts a row in the cache (again, once its inline sidechains are
@@ -128,31 +179,36 @@ func infoFrom(s *Session, data []byte) (*Info, bool) {
 // readText reads the title and first prompt of a row from the cache from
 // the lines they come from; false when they are not there as they were.
 func readText(in *Info) bool {
+	if (in.promptAt.n <= 0 || in.noPrompt) && titleKeys[in.TitleSource] == "" {
+		return readTextFrom(in, nil) // no line to read
+	}
+	fh, err := rawfile.Open(in.Path)
+	if err != nil {
+		in.textLater = false
+		return false
+	}
+	defer fh.Close()
+	return readTextFrom(in, fh)
+}
+
+// readTextFrom is readText from the file open as r.
+func readTextFrom(in *Info, r io.ReaderAt) bool {
 	in.textLater = false
-	var fh *os.File
 	read := func(at lineRef) []byte {
-		if at.n <= 0 || at.off < 0 || at.n > firstPromptScanLimit {
+		if r == nil || at.n <= 0 || at.off < 0 || at.n > firstPromptScanLimit {
 			return nil
 		}
-		if fh == nil {
-			var err error
-			if fh, err = os.Open(in.Path); err != nil {
-				return nil
-			}
-		}
 		b := make([]byte, at.n)
-		if _, err := fh.ReadAt(b, at.off); err != nil {
+		if _, err := r.ReadAt(b, at.off); err != nil {
 			return nil
 		}
 		return bytes.TrimSpace(bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
 	}
-	defer func() {
-		if fh != nil {
-			fh.Close()
-		}
-	}()
 	in.FirstPrompt = in.media
-	if in.promptAt.n > 0 {
+	switch {
+	case in.noPrompt:
+		in.FirstPrompt = "" // not shown (ListOptions.NoFirstPrompt)
+	case in.promptAt.n > 0:
 		raw := read(in.promptAt)
 		if raw == nil {
 			return false

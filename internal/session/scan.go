@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -42,6 +44,10 @@ type Session struct {
 	// is "" and the session is its subagent transcripts, counted under the
 	// folder's session id. ModTime is their latest, Size 0.
 	Orphan bool
+
+	// noFolder: the project folder, when listed, held no entry named
+	// as the session's own folder (Folder).
+	noFolder bool
 }
 
 // ProjectKey is the name of the project folder (a lossy encoding of the
@@ -79,10 +85,27 @@ type Agent struct {
 	ModTime  time.Time
 }
 
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // IsSessionID reports whether s has the 8-4-4-4-12 hex shape of a session id.
-func IsSessionID(s string) bool { return uuidRe.MatchString(s) }
+// (Asked of every name in every project folder: no regular expression.)
+func IsSessionID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // SafeAgentID reports whether an agent id taken from file content may be
 // compared with file names. cctx never builds a path from content; it looks
@@ -122,10 +145,14 @@ type Finder struct {
 
 	mu      sync.Mutex
 	orphans sync.Once
-	flat    map[string]map[string][]Agent     // project dir → session id → flat agents
+	flat    map[string]*flatIndex             // project dir → session id → flat agents
 	flatSID map[string]string                 // flat agent file → the session its lines record
 	warned  map[string]bool                   // paths already warned about by Agents
 	byAgent map[string]map[string][]agentCopy // project dir → agent id → its transcripts (AgentElsewhere)
+	// listedAgents: the agent file names a listing of a project folder
+	// saw (sessionsFrom), for flatAgents to take instead of listing the
+	// folder again; taken once.
+	listedAgents map[string][]string
 
 	noRoots sync.Once
 }
@@ -177,8 +204,12 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 	for _, root := range f.Roots {
 		dirs := f.projectDirs(root, warn)
 		found := 0
-		for _, dir := range dirs {
-			for _, s := range f.sessionsIn(root, dir, warn) {
+		// The folders are read in parallel (hundreds of them), then taken
+		// in order, warnings too.
+		lists := make([]dirListing, len(dirs))
+		each(len(dirs), func(i int) { lists[i] = listDir(dirs[i]) })
+		for i, dir := range dirs {
+			for _, s := range f.sessionsFrom(root, dir, lists[i], warn) {
 				found++
 				if old, ok := byID[s.ID]; ok {
 					newer, older := s, old
@@ -310,48 +341,83 @@ func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 	return dirs
 }
 
-func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []*Session {
-	ents, err := os.ReadDir(dir)
+// dirListing is what listDir finds in a project folder.
+type dirListing struct {
+	err     error
+	names   []string        // session files
+	stats   []fileStat      // of each of names
+	folders []string        // session folders
+	entries map[string]bool // names that may be a session's folder
+	agents  []string        // flat agent files
+}
+
+type fileStat struct {
+	st   os.FileInfo
+	err  error
+	size int64
+}
+
+// listDir reads a project folder and stats its session files (in
+// parallel when there are thousands). It says nothing: sessionsFrom
+// warns, in order, about what it found.
+func listDir(dir string) (l dirListing) {
+	ents, err := rawfile.ReadDir(dir)
 	if err != nil {
-		warn("%s: %v", dir, err)
+		l.err = err
+		return l
+	}
+	l.entries = map[string]bool{}
+	for _, e := range ents {
+		name := e.Name()
+		if IsSessionID(name) {
+			l.entries[name] = true
+		}
+		if !e.IsDir() && isAgentName(name) {
+			l.agents = append(l.agents, name)
+		}
+		if e.IsDir() && IsSessionID(name) {
+			l.folders = append(l.folders, name)
+			continue
+		}
+		if isSessionName(name) {
+			l.names = append(l.names, name)
+		}
+	}
+	l.stats = make([]fileStat, len(l.names))
+	parallel(len(l.names), func(i int) {
+		p := filepath.Join(dir, l.names[i])
+		st, err := os.Stat(p) // follows a symlinked file; loops fail here
+		l.stats[i] = fileStat{st: st, err: err}
+		if err == nil && st.Mode().IsRegular() {
+			l.stats[i].size = st.Size()
+			if strings.HasSuffix(l.names[i], ".zst") {
+				l.stats[i].size = reader.TextSize(p, st.Size())
+			}
+		}
+	})
+	return l
+}
+
+// sessionsFrom makes the sessions of a project folder listed by listDir.
+func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(string, ...any)) []*Session {
+	if l.err != nil {
+		warn("%s: %v", dir, l.err)
 		return nil
 	}
 	var out []*Session
 	mains := map[string]bool{}
-	var folders, names []string
-	for _, e := range ents {
-		name := e.Name()
-		if e.IsDir() && IsSessionID(name) {
-			folders = append(folders, name)
-			continue
+	f.mu.Lock()
+	if _, indexed := f.flat[dir]; !indexed {
+		if f.listedAgents == nil {
+			f.listedAgents = map[string][]string{}
 		}
-		if isSessionName(name) {
-			names = append(names, name)
-		}
+		f.listedAgents[dir] = l.agents
 	}
-	// The files are stat'ed in parallel (thousands of sessions in a
-	// folder), then taken in order, warnings too.
-	type stat struct {
-		st   os.FileInfo
-		err  error
-		size int64
-	}
-	stats := make([]stat, len(names))
-	parallel(len(names), func(i int) {
-		p := filepath.Join(dir, names[i])
-		st, err := os.Stat(p) // follows a symlinked file; loops fail here
-		stats[i] = stat{st: st, err: err}
-		if err == nil && st.Mode().IsRegular() {
-			stats[i].size = st.Size()
-			if strings.HasSuffix(names[i], ".zst") {
-				stats[i].size = reader.TextSize(p, st.Size())
-			}
-		}
-	})
-	for i, name := range names {
+	f.mu.Unlock()
+	for i, name := range l.names {
 		id, _ := TranscriptStem(name)
 		p := filepath.Join(dir, name)
-		st, err := stats[i].st, stats[i].err
+		st, err := l.stats[i].st, l.stats[i].err
 		if err != nil {
 			warn("%s: %v", p, err)
 			continue
@@ -361,16 +427,17 @@ func (f *Finder) sessionsIn(root Root, dir string, warn func(string, ...any)) []
 			continue
 		}
 		mains[id] = true
-		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: stats[i].size, Archived: root.Archive})
+		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: l.stats[i].size, Archived: root.Archive,
+			noFolder: !l.entries[id]})
 	}
 	// A session folder without its main transcript: what Claude Code's
 	// cleanup leaves. Its subagent transcripts are the session.
-	for _, id := range folders {
+	for _, id := range l.folders {
 		if mains[id] {
 			continue
 		}
 		s := &Session{ID: id, ProjectDir: dir, Root: root, Orphan: true, Archived: root.Archive}
-		for _, a := range f.agentsOf(s) {
+		for _, a := range f.agentsOf(s, false) {
 			if a.ModTime.After(s.ModTime) {
 				s.ModTime = a.ModTime
 			}
@@ -422,15 +489,22 @@ func hasSubagents(dir string) bool {
 // symlinks, so a link loop cannot trap it) and the older flat
 // agent-<id>.jsonl files in the project folder whose sessionId matches.
 // Agents are sorted by path.
-func (f *Finder) Agents(s *Session) []Agent {
-	out := f.agentsOf(s)
+func (f *Finder) Agents(s *Session) []Agent { return f.agents(s, false) }
+
+// agents is Agents; listed is for a listing's count of them: it trusts
+// the listing of the project folder (a session without a folder there has
+// no subagents/ folder), which a session that is followed must not
+// (AgentsNow), and its agents in subagents/ have their id and path only
+// (no stat of each file and its .meta.json).
+func (f *Finder) agents(s *Session, listed bool) []Agent {
+	out := f.agentsOf(s, listed)
 	if len(s.Copies) > 0 {
 		seen := map[string]bool{}
 		for _, a := range out {
 			seen[a.ID] = true
 		}
 		for _, c := range s.Copies {
-			for _, a := range f.agentsOf(c) {
+			for _, a := range f.agentsOf(c, listed) {
 				if !seen[a.ID] {
 					seen[a.ID] = true
 					out = append(out, a)
@@ -448,18 +522,24 @@ func (f *Finder) Agents(s *Session) []Agent {
 func (f *Finder) AgentsNow(s *Session) []Agent {
 	f.mu.Lock()
 	delete(f.flat, s.ProjectDir)
+	delete(f.listedAgents, s.ProjectDir)
 	for _, c := range s.Copies {
 		delete(f.flat, c.ProjectDir)
+		delete(f.listedAgents, c.ProjectDir)
 	}
 	f.mu.Unlock()
 	return f.Agents(s)
 }
 
-// agentsOf lists the subagent transcripts beside one session file.
-func (f *Finder) agentsOf(s *Session) []Agent {
+// agentsOf lists the subagent transcripts beside one session file
+// (listed: see agents).
+func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
 	var out []Agent
 	sub := filepath.Join(s.Folder(), "subagents")
-	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+	if listed && s.noFolder {
+		// No <id> entry in the project folder when it was listed: no
+		// subagents/ folder to look at.
+	} else if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
 	} else if err == nil && st.IsDir() {
 		filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
@@ -479,6 +559,8 @@ func (f *Finder) agentsOf(s *Session) []Agent {
 			case !isAgentName(d.Name()):
 			case !d.Type().IsRegular():
 				f.warnOnce(p, "%s: not a regular file, skipped", p)
+			case listed:
+				out = append(out, Agent{ID: agentID(d.Name()), Path: p})
 			default:
 				if a, ok := agentFile(p); ok {
 					out = append(out, a)
@@ -590,47 +672,79 @@ func (f *Finder) AgentElsewhere(s *Session, id string) string {
 type agentCopy struct{ path, session string }
 
 // flatAgents indexes the flat agent files of a project folder by the
-// sessionId they record. Each folder is read once.
+// sessionId they record. Each folder is read once, by the first to ask;
+// the others wait for that folder only (the listing's workers ask for
+// hundreds of folders at once).
 func (f *Finder) flatAgents(dir string) map[string][]Agent {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if idx, ok := f.flat[dir]; ok {
-		return idx
-	}
-	if f.flat == nil {
-		f.flat = map[string]map[string][]Agent{}
-		f.flatSID = map[string]string{}
-	}
-	idx := map[string][]Agent{}
-	f.flat[dir] = idx
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return idx
-	}
-	for _, e := range ents {
-		if e.IsDir() {
-			continue
+	fl, ok := f.flat[dir]
+	var names []string
+	listed := false
+	if !ok {
+		if f.flat == nil {
+			f.flat = map[string]*flatIndex{}
+			f.flatSID = map[string]string{}
 		}
-		a, ok := agentFile(filepath.Join(dir, e.Name()))
+		fl = &flatIndex{}
+		f.flat[dir] = fl
+		if names, listed = f.listedAgents[dir]; listed {
+			delete(f.listedAgents, dir) // AgentsNow lists the folder again
+		}
+	}
+	f.mu.Unlock()
+	fl.once.Do(func() { fl.idx = f.indexFlat(dir, names, listed) })
+	return fl.idx
+}
+
+// flatIndex is the flat agents of a project folder, by session id.
+type flatIndex struct {
+	once sync.Once
+	idx  map[string][]Agent
+}
+
+// indexFlat reads the flat agent files of a project folder (names, when
+// listed; else the folder is listed).
+func (f *Finder) indexFlat(dir string, names []string, listed bool) map[string][]Agent {
+	idx := map[string][]Agent{}
+	if !listed {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return idx
+		}
+		for _, e := range ents {
+			if !e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	for _, name := range names {
+		a, ok := agentFile(filepath.Join(dir, name))
 		if !ok {
 			continue
 		}
 		a.Flat = true
 		// A file's session is read once (its head does not change); one
 		// that records none yet (just created) is looked at again.
+		f.mu.Lock()
 		sid, known := f.flatSID[a.Path]
+		f.mu.Unlock()
 		if !known {
 			if sid = headSessionID(a.Path); sid != "" {
+				f.mu.Lock()
 				f.flatSID[a.Path] = sid
+				f.mu.Unlock()
 			}
 		}
 		if sid == "" {
-			if !f.warned[a.Path] {
+			f.mu.Lock()
+			seen := f.warned[a.Path]
+			if f.warned == nil {
+				f.warned = map[string]bool{}
+			}
+			f.warned[a.Path] = true
+			f.mu.Unlock()
+			if !seen {
 				f.Report.Note("%s: no sessionId in its first lines; not linked to a session", a.Path)
-				if f.warned == nil {
-					f.warned = map[string]bool{}
-				}
-				f.warned[a.Path] = true
 			}
 			continue
 		}
@@ -645,7 +759,7 @@ var sessionIDField = regexp.MustCompile(`"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"`
 func headSessionID(path string) string {
 	// Most first lines are short: the first 8 KiB first. A line found
 	// whole there is the one the whole head would give.
-	if head, _, err := readHeadTail(path, 8<<10); err == nil {
+	if head, ok := readHead8(path); ok {
 		for _, line := range completeLines(head, true, false) {
 			if e, ok := reader.ParseLine(line); ok && e.SessionID != "" {
 				return e.SessionID
@@ -668,24 +782,55 @@ func headSessionID(path string) string {
 	return ""
 }
 
+// readHead8 is the head readHeadTail(path, 8 KiB) reads (none of its tail),
+// read with one open and one read; false when the file is not plain JSONL
+// (readHeadTail reads it then).
+func readHead8(path string) ([]byte, bool) {
+	fh, err := rawfile.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Regular {
+		return nil, false
+	}
+	head := make([]byte, min(8<<10, st.Size))
+	n, err := fh.ReadAt(head, 0)
+	if err == io.EOF {
+		clear(head[n:])
+	} else if err != nil {
+		return nil, false
+	}
+	if len(head) > 0 && !textStart(head[0]) {
+		head2, _, err := readHeadTail(path, 8<<10)
+		return head2, err == nil
+	}
+	return bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), true
+}
+
 // completeLines splits a chunk of a file into lines, dropping a line cut
 // at the start (for a tail) or at the end (for a head).
 func completeLines(b []byte, atFileStart, atFileEnd bool) [][]byte {
+	return appendLines(nil, b, atFileStart, atFileEnd)
+}
+
+// appendLines is completeLines appending to out.
+func appendLines(out [][]byte, b []byte, atFileStart, atFileEnd bool) [][]byte {
 	if !atFileStart {
 		i := bytes.IndexByte(b, '\n')
 		if i < 0 {
-			return nil
+			return out
 		}
 		b = b[i+1:]
 	}
 	if !atFileEnd {
 		i := bytes.LastIndexByte(b, '\n')
 		if i < 0 {
-			return nil
+			return out
 		}
 		b = b[:i]
 	}
-	var out [][]byte
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		var line []byte

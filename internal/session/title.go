@@ -28,7 +28,7 @@ func firstPromptAt(lines []parsedLine) (string, bool, int) {
 	fallback, media, from := "", "", -1
 	for i, pl := range lines {
 		e := &pl.e
-		if e.Type != "user" || e.Meta || e.CompactSummary || e.Sidechain || e.Content&reader.HasToolResult != 0 {
+		if !promptLine(e) {
 			continue
 		}
 		if media == "" {
@@ -50,4 +50,11 @@ func firstPromptAt(lines []parsedLine) (string, bool, int) {
 		return fallback, false, from
 	}
 	return media, false, -1
+}
+
+// promptLine reports whether a line may give a session's first prompt:
+// a user line that is no meta line, compaction summary, sidechain line or
+// tool result.
+func promptLine(e *reader.Entry) bool {
+	return e.Type == "user" && !e.Meta && !e.CompactSummary && !e.Sidechain && e.Content&reader.HasToolResult == 0
 }

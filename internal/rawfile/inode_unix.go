@@ -1,6 +1,6 @@
-//go:build unix
+//go:build unix && !linux
 
-package cache
+package rawfile
 
 import (
 	"os"

@@ -1,0 +1,38 @@
+//go:build !linux
+
+package rawfile
+
+import (
+	"io/fs"
+	"os"
+)
+
+// File is an open file, read only.
+type File struct{ f *os.File }
+
+// Open opens path for reading.
+func Open(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &File{f: f}, nil
+}
+
+// Stat is the open file's status.
+func (f *File) Stat() (Info, error) {
+	st, err := f.f.Stat()
+	if err != nil {
+		return Info{}, err
+	}
+	return Info{Size: st.Size(), ModTime: st.ModTime().UnixNano(), Inode: inode(st), Regular: st.Mode().IsRegular()}, nil
+}
+
+// ReadAt reads len(b) bytes at off (os.File.ReadAt).
+func (f *File) ReadAt(b []byte, off int64) (int, error) { return f.f.ReadAt(b, off) }
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }
+
+// ReadDir is os.ReadDir.
+func ReadDir(path string) ([]fs.DirEntry, error) { return os.ReadDir(path) }

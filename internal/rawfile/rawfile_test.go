@@ -1,0 +1,141 @@
+package rawfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// File reads as os.File does: the same bytes, the same end-of-file
+// errors, the same status.
+func TestFileAsOSFile(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("0123456789abcdef\n"), 1000) // 17,000 bytes
+	path := filepath.Join(dir, "f.jsonl")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	for _, c := range []struct {
+		name    string
+		n       int
+		off     int64
+		wantErr error
+	}{
+		{"head", 4096, 0, nil},
+		{"middle", 100, 5000, nil},
+		{"up to the end", 1000, int64(len(data)) - 1000, nil},
+		{"past the end", 1000, int64(len(data)) - 10, io.EOF},
+		{"at the end", 10, int64(len(data)), io.EOF},
+		{"far past the end", 10, 1 << 30, io.EOF},
+		{"empty", 0, 3, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, want := make([]byte, c.n), make([]byte, c.n)
+			n, err := f.ReadAt(got, c.off)
+			wn, werr := o.ReadAt(want, c.off)
+			if n != wn || !errors.Is(err, c.wantErr) || !errors.Is(werr, c.wantErr) || !bytes.Equal(got[:n], want[:wn]) {
+				t.Errorf("ReadAt(%d, %d) = %d, %v; os.File: %d, %v", c.n, c.off, n, err, wn, werr)
+			}
+		})
+	}
+	if _, err := f.ReadAt(make([]byte, 1), -1); err == nil {
+		t.Error("ReadAt at a negative offset: no error")
+	}
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ost, _ := o.Stat()
+	if st.Size != ost.Size() || st.ModTime != ost.ModTime().UnixNano() || !st.Regular {
+		t.Errorf("Stat = %+v; os: size %d, time %d", st, ost.Size(), ost.ModTime().UnixNano())
+	}
+	if b, err := ReadFile(path); err != nil || !bytes.Equal(b, data) {
+		t.Errorf("ReadFile: %d bytes, %v; want %d", len(b), err, len(data))
+	}
+}
+
+// The errors are os.Open's and os.ReadFile's: callers test them with
+// errors.Is and say them to people.
+func TestFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.jsonl")
+	_, err := Open(missing)
+	_, oerr := os.Open(missing)
+	if !errors.Is(err, fs.ErrNotExist) || err.Error() != oerr.Error() {
+		t.Errorf("Open(missing) = %v; os.Open: %v", err, oerr)
+	}
+	if _, err := ReadFile(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("ReadFile(missing) = %v", err)
+	}
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := d.Stat(); err != nil || st.Regular {
+		t.Errorf("Stat of a directory = %+v, %v: want not regular", st, err)
+	}
+	if _, err := d.ReadAt(make([]byte, 4), 0); err == nil {
+		t.Error("ReadAt of a directory: no error")
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err == nil {
+		t.Error("second Close: no error")
+	}
+}
+
+// ReadDir lists what os.ReadDir lists, in its order, with its types and
+// errors.
+func TestReadDirAsOS(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 600 { // more than one read of entries
+		name := fmt.Sprintf("%08x-0000-4000-8000-%012d.jsonl", i, i)
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{"sub", "a b", "é"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("missing", filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadDir(dir)
+	want, werr := os.ReadDir(dir)
+	if err != nil || werr != nil || len(got) != len(want) {
+		t.Fatalf("ReadDir: %d entries, %v; os.ReadDir: %d, %v", len(got), err, len(want), werr)
+	}
+	for i := range got {
+		if got[i].Name() != want[i].Name() || got[i].Type() != want[i].Type() || got[i].IsDir() != want[i].IsDir() {
+			t.Errorf("entry %d: %q %v; os.ReadDir: %q %v", i, got[i].Name(), got[i].Type(), want[i].Name(), want[i].Type())
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "missing"), filepath.Join(dir, "link", "x"), filepath.Join(dir, fmt.Sprintf("%08x-0000-4000-8000-%012d.jsonl", 1, 1))} {
+		_, err := ReadDir(p)
+		_, werr := os.ReadDir(p)
+		if err == nil || werr == nil || err.Error() != werr.Error() {
+			t.Errorf("ReadDir(%s): %v; os.ReadDir: %v", p, err, werr)
+		}
+	}
+}
