@@ -118,8 +118,8 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := res.BudgetScopes(o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	if o.plan.Format == tokens.FormatTable && !f.Globals.JSON && res.Total.APICalls == 0 {
-		f.Report().Info("%s", res.NothingNote(finder.Where(), o.filtered(), o.Since != "" || o.Until != ""))
+	if note := res.NothingNote(finder.Where(), o.filtered(), o.Since != "" || o.Until != ""); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
+		f.Report().Info("%s", note)
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {
 		return err

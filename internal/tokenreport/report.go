@@ -110,7 +110,7 @@ func hasAgents(sr *tokens.SessionReport) bool {
 // NothingNote says why a report counted no API call (stderr, on a
 // table): no session to count where the finder looked (filtered names
 // the filters that left none), or none of the sessions named made one in
-// the window.
+// the window ("" when a session named simply made none).
 func (r Result) NothingNote(where, filtered string, windowed bool) string {
 	switch {
 	case len(r.Sessions) == 0:
@@ -118,5 +118,5 @@ func (r Result) NothingNote(where, filtered string, windowed bool) string {
 	case windowed:
 		return "no API call of the session(s) named falls within --since and --until"
 	}
-	return "the session(s) named made no API call"
+	return "" // a session without API calls: its empty report says so
 }
