@@ -144,7 +144,7 @@ func exportRun(o *ExportOptions) error {
 	}
 	// What show shows, with the usage counted as show counts it; the
 	// export redacts what it writes itself (and counts it).
-	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{Leaf: leaf, Agents: o.Agents}, nil)
+	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{Leaf: leaf, Agents: o.Agents}, nil, nil)
 	if err != nil {
 		return err
 	}

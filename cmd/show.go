@@ -38,8 +38,7 @@ type ShowOptions struct {
 	NoPager      bool
 	Follow       bool
 
-	// Context ends --follow; nil: Ctrl-C does. PollInterval is --follow's
-	// polling period (tests shorten it).
+	// Context ends --follow (nil: Ctrl-C); PollInterval is its period.
 	Context      context.Context
 	PollInterval time.Duration
 }
@@ -139,7 +138,8 @@ func showRun(o *ShowOptions) error {
 		// error); after following, this finds nothing left.
 		defer f.Report().FollowEnded(false, nil)
 	}
-	s, t, err := f.loadTree(o.Session, tree.Open)
+	open, counted := tokens.CountWhileOpening(tokens.DefaultPrices(), !o.Final) // --final needs no usage
+	s, t, err := f.loadTree(o.Session, open)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func showRun(o *ShowOptions) error {
 	}
 	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{
 		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: o.grep,
-	}, o.redactor())
+	}, o.redactor(), counted)
 	if err != nil {
 		return err
 	}

@@ -3,11 +3,14 @@ package tokens
 import (
 	"cmp"
 	"hash/maphash"
+	"io"
 	"iter"
 	"slices"
 	"strings"
 
+	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
 
@@ -128,6 +131,20 @@ func countTree(t *tree.Tree, sessionID, mainPath string, prices *Prices, skip fu
 		return strings.Compare(a, b)
 	})
 	return u
+}
+
+// CountWhileOpening is tree.Open that counts the tree's usage
+// (CountTree) while the tree's links are made, on another core
+// (tree.OpenWith); usage is the count, once the tree is open. On a
+// million-line session the count took 0.4 s after the tree was done.
+// Without count it is tree.Open, and usage nil.
+func CountWhileOpening(prices *Prices, count bool) (open func(*session.Finder, *session.Session, io.Reader, *diag.Reporter) (*tree.Tree, error), usage func() TreeUsage) {
+	if !count {
+		return tree.Open, nil
+	}
+	var u TreeUsage
+	open = tree.OpenWith(func(t *tree.Tree) { u = CountTree(t, "", "", prices) })
+	return open, func() TreeUsage { return u }
 }
 
 // NodesTokens is the total tokens of the API responses of some nodes, each

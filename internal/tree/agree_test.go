@@ -102,7 +102,7 @@ func TestOneLinkAndOneNameInEveryCommand(t *testing.T) {
 				}
 
 				// show --agents: the sidechain's lines under the call, or not at all.
-				doc, err := show.New(tr, tr.Source(), nil, show.Options{Agents: true}, nil)
+				doc, err := show.New(tr, tr.Source(), nil, show.Options{Agents: true}, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -383,6 +383,10 @@ type builder struct {
 	boundaries []*Node // compact boundaries of the main file, once needed
 	cyclic     []bool  // by position: the node was in a cut parent cycle (or named itself)
 	elsewhere  func(agentID string) string
+	// also runs on another core while the links are made (OpenWith);
+	// fallbackID names a session whose lines and file name do not.
+	also       func(*Tree)
+	fallbackID string
 	alone      bool   // read from a stream: agent files cannot be looked for
 	fileID     string // the session id the main file's name gives, if any
 }
@@ -440,12 +444,30 @@ func (b *builder) finish() *Tree {
 	for _, f := range t.Files {
 		f.kids = &t.kids
 	}
+	// The indexes (tool calls and results, the lines of each response)
+	// are made on the other core while the parents are linked: index reads
+	// only what the lines say (never a parent, a child or the rare facts
+	// the links set), and nothing before linkAgents reads the indexes.
+	indexed := make(chan struct{})
+	go func() {
+		defer close(indexed)
+		b.index()
+	}()
 	b.sessionID()
+	alsoDone := make(chan struct{})
+	if b.also != nil {
+		go func() {
+			defer close(alsoDone)
+			b.also(t)
+		}()
+	} else {
+		close(alsoDone)
+	}
 	b.link()
 	b.relink()
 	b.cutCycles()
 	b.collectRoots()
-	b.index()
+	<-indexed
 	b.linkAgents()
 	t.kids.compact(t.Nodes) // the children are final
 	b.markForks()
@@ -457,6 +479,7 @@ func (b *builder) finish() *Tree {
 		}
 	}
 	b.findLeaves()
+	<-alsoDone
 	return t
 }
 
@@ -483,6 +506,9 @@ func (b *builder) sessionID() {
 	t.SessionID = b.fileID
 	if t.SessionID == "" {
 		t.SessionID = most
+	}
+	if t.SessionID == "" {
+		t.SessionID = b.fallbackID
 	}
 	// Leading lines of another session than the file's own (most of its
 	// lines): a renamed or copied file records one id throughout, and

@@ -26,7 +26,23 @@ func OpenQuiet(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag
 	return open(f, s, stdin, rep, true)
 }
 
+// OpenWith is Open that runs also(t) on another core as soon as every
+// line of the session is read, while the tree's links are made: a long
+// session's usage is counted meanwhile, not after (show). also may read
+// what the lines say — Files, File.Dropped, Entries, Tree.SessionID —
+// never the links (Parent, Children, Active, agents, leaves). The tree is
+// returned once also is done.
+func OpenWith(also func(*Tree)) func(*session.Finder, *session.Session, io.Reader, *diag.Reporter) (*Tree, error) {
+	return func(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
+		return openAlso(f, s, stdin, rep, false, also)
+	}
+}
+
 func open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter, quiet bool) (*Tree, error) {
+	return openAlso(f, s, stdin, rep, quiet, nil)
+}
+
+func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter, quiet bool, also func(*Tree)) (*Tree, error) {
 	var t *Tree
 	var err error
 	if s.Path != session.StdinPath {
@@ -37,7 +53,7 @@ func open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Repo
 			elsewhere = func(id string) string { return f.AgentElsewhere(s, id) }
 		}
 		b := newBuilder(rep)
-		b.quiet, b.elsewhere = quiet, elsewhere
+		b.quiet, b.elsewhere, b.also, b.fallbackID = quiet, elsewhere, also, s.ID
 		if s.Orphan {
 			// Claude Code's cleanup deleted the main transcript: the tree
 			// has no main conversation, only the subagents (Tree.Main nil).
@@ -50,7 +66,7 @@ func open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Repo
 		t, err = b.load(s.Path, agents)
 	} else {
 		b := newBuilder(rep)
-		b.quiet = quiet
+		b.quiet, b.also, b.fallbackID = quiet, also, s.ID
 		t, err = readStdin(b, stdin)
 	}
 	if err != nil {

@@ -470,19 +470,28 @@ func (n *Node) Synthetic() bool { return n.m().Model == reader.SyntheticModel }
 // Facts, and without TextHead and PromptID (no command reads them from a
 // node; IsTypedPrompt is kept).
 func (n *Node) Entry() reader.Entry {
-	c, u, x := n.c(), n.u(), n.fx()
+	e, x := n.lineEntry(), n.fx()
+	e.LogicalParentUUID = x.LogicalParentUUID
+	e.CompactTrigger, e.CompactPreTokens = x.CompactTrigger, x.CompactPreTokens
+	e.ToolUseResultAgentID = x.ToolUseResultAgentID
+	return e
+}
+
+// lineEntry is Entry without the rare facts (compaction metadata, the
+// agent a result names): what the line's envelope, context and usage say,
+// which nothing changes once the line is read (see OpenWith).
+func (n *Node) lineEntry() reader.Entry {
+	c, u := n.c(), n.u()
 	e := reader.Entry{
 		Line: n.Line, Offset: n.Offset, Size: n.Size,
 		Type: n.Type, Subtype: n.Subtype,
-		UUID: n.UUID, ParentUUID: n.ParentUUID, LogicalParentUUID: x.LogicalParentUUID,
+		UUID: n.UUID, ParentUUID: n.ParentUUID,
 		SessionID: c.SessionID, AgentID: c.AgentID, TeamName: c.TeamName,
 		Sidechain: n.Sidechain, Meta: n.Meta, CompactSummary: n.CompactSummary, APIError: n.APIError,
 		StopReasonNull: u.StopReasonNull,
 		Timestamp:      n.Timestamp(), CWD: c.CWD, GitBranch: c.GitBranch, Version: c.Version,
 		MessageID: n.MessageID, RequestID: u.RequestID, Model: n.m().Model, Role: c.Role,
 		HasUsage: u.HasUsage, Content: n.Content,
-		CompactTrigger: x.CompactTrigger, CompactPreTokens: x.CompactPreTokens,
-		ToolUseResultAgentID: x.ToolUseResultAgentID,
 	}
 	if n.use != nil {
 		e.Usage = n.Usage()
@@ -902,7 +911,10 @@ func (t *Tree) Forks() []*Node {
 // is put together for visit (Node.Entry) and is not valid after it
 // returns. skip, when not nil, names the nodes whose envelope visit does
 // not need (it is then not put together: most of the time of a counter
-// that wants only some lines).
+// that wants only some lines). A node's envelope is its line's, without
+// the rare facts (compaction metadata, the agent a result names: see
+// Node.Entry): Entries reads nothing the links change, and may run while
+// they are made (OpenWith).
 func (t *Tree) Entries(skip func(*Node) bool, visit func(f *File, e *reader.Entry)) {
 	var e reader.Entry // one for every node: visit keeps no pointer to it
 	i := 0
@@ -916,7 +928,7 @@ func (t *Tree) Entries(skip func(*Node) bool, visit func(f *File, e *reader.Entr
 			if skip != nil && skip(n) {
 				continue
 			}
-			e = n.Entry()
+			e = n.lineEntry()
 			visit(f, &e)
 		}
 		for ; d < len(f.Dropped); d++ {
@@ -945,12 +957,21 @@ func short(u string) string {
 // Time returns the node's timestamp (zero when the line has none).
 func (n *Node) Time() time.Time { return n.Timestamp() }
 
-// noTime is Envelope.ts of a line without a UTC timestamp in range.
-const noTime = math.MinInt64
+// noTime is Envelope.ts of a line without a timestamp; wholeTime of one
+// whose timestamp is not UTC or out of range, kept whole with the rare
+// facts (made while the line is read: reading it never meets the facts a
+// link adds, see OpenWith).
+const (
+	noTime    = math.MinInt64
+	wholeTime = math.MinInt64 + 1
+)
 
 // Timestamp is the line's timestamp (zero when it has none).
 func (n *Node) Timestamp() time.Time {
-	if n.ts == noTime {
+	switch n.ts {
+	case noTime:
+		return time.Time{}
+	case wholeTime:
 		return n.fx().timestamp
 	}
 	return time.Unix(0, n.ts).UTC()
@@ -963,10 +984,11 @@ func (n *Node) setTime(t time.Time) (whole time.Time) {
 	if t.IsZero() {
 		return time.Time{}
 	}
-	if ns := t.UnixNano(); t.Location() == time.UTC && time.Unix(0, ns).UTC() == t {
+	if ns := t.UnixNano(); ns > wholeTime && t.Location() == time.UTC && time.Unix(0, ns).UTC() == t {
 		n.ts = ns
 		return time.Time{}
 	}
+	n.ts = wholeTime
 	return t
 }
 

@@ -956,3 +956,40 @@ func TestAnUnreadableAgentFileIsNotAlsoMissing(t *testing.T) {
 		t.Errorf("Unreadable %v", tr.Unreadable)
 	}
 }
+
+// TestOpenWithSeesTheLines: OpenWith's also runs while the links are
+// made and sees what the lines say as Open's tree says it after: the
+// session id, and every line's envelope through Entries (the race
+// detector checks that it reads nothing the links write).
+func TestOpenWithSeesTheLines(t *testing.T) {
+	dir := corpusDir(t)
+	folders, _ := os.ReadDir(dir)
+	lines := func(tr *Tree) string {
+		var b strings.Builder
+		tr.Entries(nil, func(f *File, e *reader.Entry) { fmt.Fprintf(&b, "%s %+v\n", f.Path, *e) })
+		return b.String()
+	}
+	checked := 0
+	for _, fo := range folders {
+		if !fo.IsDir() || fo.Name() == "codex" {
+			continue
+		}
+		finder := session.NewFinder([]session.Root{{ProjectsDir: filepath.Join(dir, fo.Name())}}, nil)
+		for _, s := range finder.Sessions() {
+			var during, id string
+			open := OpenWith(func(tr *Tree) { during, id = lines(tr), tr.SessionID })
+			tr, err := open(finder, s, nil, nil)
+			if err != nil {
+				t.Errorf("%s: %v", s.Path, err)
+				continue
+			}
+			if after := lines(tr); during != after || id != tr.SessionID {
+				t.Errorf("%s: also saw session %q and\n%s\nthe tree says %q and\n%s", s.Path, id, during, tr.SessionID, after)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Errorf("%d sessions checked", checked)
+	}
+}

@@ -12,24 +12,29 @@ import (
 	"github.com/cctx-dev/cctx/internal/tree"
 )
 
-// New is Build with the session's usage counted from the tree
-// (tokens.CountTree) on the other core while the entries to show are
-// picked, so a large session prints its first line sooner. With a
-// redactor, every line src reads is redacted, and so are the header's
-// path and project: nothing shown escapes it.
-func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *redact.Redactor) (*Doc, error) {
+// New is Build with the session's usage: counted() when the tree was
+// counted as it was opened (tokens.CountWhileOpening), or counted from
+// the tree (tokens.CountTree) on the other core while the
+// entries to show are picked, so a large session prints its first line
+// sooner. With a redactor, every line src reads is redacted, and so are
+// the header's path and project: nothing shown escapes it.
+func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *redact.Redactor, counted func() tokens.TreeUsage) (*Doc, error) {
 	if red != nil {
 		src.Redact = red.Bytes
 	}
 	var usage tokens.TreeUsage
-	counted := make(chan struct{})
+	done := make(chan struct{})
 	go func() {
-		defer close(counted)
-		usage = tokens.CountTree(t, "", "", prices)
+		defer close(done)
+		if counted != nil {
+			usage = counted()
+		} else {
+			usage = tokens.CountTree(t, "", "", prices)
+		}
 	}()
-	defer func() { <-counted }()
+	defer func() { <-done }()
 	report := func() Report {
-		<-counted
+		<-done
 		return Report{Total: usage.Total, Responses: usage.All(), Models: usage.Models}
 	}
 	doc, err := Build(t, report, prices, src, o)
