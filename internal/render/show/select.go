@@ -334,12 +334,16 @@ func (d *Doc) attachUsage(rep Report) {
 	if rep.Responses == nil {
 		rep.Responses = func(func(*tokens.Response) bool) {}
 	}
+	// r is overwritten by the next response: the maps keep copies, in one
+	// list sized by the keys looked for (a copy each allocated on its own
+	// was half a million allocations for a whole long session).
+	copies := make([]tokens.Response, 0, len(byID)+len(byMID)+len(byLine))
 	for r := range rep.Responses {
-		var kept *tokens.Response // r is overwritten by the next: a copy for the maps
+		var kept *tokens.Response
 		keep := func() *tokens.Response {
 			if kept == nil {
-				cp := *r
-				kept = &cp
+				copies = append(copies, *r)
+				kept = &copies[len(copies)-1]
 			}
 			return kept
 		}
