@@ -162,8 +162,11 @@ func activeFrom(in *Info) time.Time {
 // each runs fn(0) … fn(n-1) on a few workers that take the indexes in
 // turn: as many as there are processors, and at least 4, so that a file
 // read from a slow disk does not hold the others up.
-func each(n int, fn func(i int)) {
-	workers := min(n, max(4, runtime.GOMAXPROCS(0)))
+func each(n int, fn func(i int)) { spread(n, min(n, max(4, runtime.GOMAXPROCS(0))), fn) }
+
+// spread runs fn(0) … fn(n-1) on workers goroutines that take the indexes
+// in turn (inline for fewer than two).
+func spread(n, workers int, fn func(i int)) {
 	if workers < 2 {
 		for i := range n {
 			fn(i)

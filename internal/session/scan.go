@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -451,25 +450,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 
 // parallel runs fn(0) … fn(n-1) on GOMAXPROCS goroutines (inline when n
 // is small).
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n/64)
-	if workers < 2 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
-				fn(i)
-			}
-		})
-	}
-	wg.Wait()
-}
+func parallel(n int, fn func(i int)) { spread(n, min(runtime.GOMAXPROCS(0), n/64), fn) }
 
 // isSessionName recognises <session-id>.jsonl and <session-id>.jsonl.zst.
 func isSessionName(name string) bool {
