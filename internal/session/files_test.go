@@ -195,7 +195,12 @@ func TestAgentFileMatrix(t *testing.T) {
 			done <- nil
 			return
 		}
-		done <- f.Agents(s)
+		agents := f.Agents(s)
+		// What tokens counts: the same files, found without a stat each.
+		if got, want := agentKeys(f.AgentPaths(s)), agentKeys(agents); got != want {
+			t.Errorf("AgentPaths %q, Agents %q", got, want)
+		}
+		done <- agents
 	}()
 	var agents []Agent
 	select {
@@ -583,6 +588,11 @@ func TestListedSessionFolders(t *testing.T) {
 	for _, in := range list.Sessions {
 		got[in.ID] = in.Subagents
 	}
+	for _, s := range f.Sessions() {
+		if got, want := agentKeys(f.AgentPaths(s)), agentKeys(f.Agents(s)); got != want {
+			t.Errorf("%s: AgentPaths %q, Agents %q", s.ID, got, want)
+		}
+	}
 	for _, w := range []struct {
 		id   string
 		want int
@@ -620,4 +630,13 @@ func TestListedSessionFolders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// agentKeys is the ids and paths of agents, in order.
+func agentKeys(agents []Agent) string {
+	var b strings.Builder
+	for _, a := range agents {
+		fmt.Fprintf(&b, "%s=%s ", a.ID, a.Path)
+	}
+	return b.String()
 }

@@ -72,7 +72,7 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			in := &all[i]
-			in.Agents = finder.Agents(s)
+			in.Agents = finder.AgentPaths(s)
 			if started, project, ok := cachedStart(sel.Cache, s); ok {
 				in.Project, in.Started, in.startKnown = project, started, true
 			} else if started, project, err := session.Start(s); err == nil {
