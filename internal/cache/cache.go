@@ -20,7 +20,6 @@ package cache
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -29,7 +28,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/cctx-dev/cctx/internal/rawfile"
@@ -38,7 +36,7 @@ import (
 // Version is the format of the cache files; a file of another version is
 // ignored. Bump it whenever the layout of a file or of an Entry.Data
 // changes meaning.
-const Version = 2
+const Version = 3
 
 var magic = [8]byte{'C', 'C', 'T', 'X', 'C', 'A', 'C', 'H'}
 
@@ -95,6 +93,12 @@ type Entry struct {
 	Head    uint32
 	Tail    uint32
 	Data    []byte // its user's summary of the file up to Offset
+	// Brief is how many leading bytes of Data its user reads through
+	// LookupBrief: they are kept in the first part of the folder file,
+	// which a run reads whole, the rest of Data only when a Lookup needs
+	// it.
+	Brief int
+	rest  int // bytes of Data after the brief not yet read (part 2)
 }
 
 // State says what an entry still describes of its file.
@@ -131,6 +135,10 @@ type folder struct {
 	checked map[string]State // what Check said of an entry in this run
 	blob    []byte           // the folder's own summary (SetBlob)
 	dirty   bool
+	// from is the file as it was loaded while the rests of its entries'
+	// Data are not read (nil: nothing to read): a Lookup or a write reads
+	// them, LookupBrief does not.
+	from *loaded
 }
 
 // Open returns the store in dir (created when first written). note
@@ -181,19 +189,22 @@ func (s *Store) folder(key string) *folder {
 	}
 	s.mu.Unlock()
 	f.once.Do(func() {
-		entries, blob, err := load(f.file, key)
+		l, err := load(f.file, key)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			s.note("cache: ignoring %s: %v", f.file, err)
 		}
-		if entries == nil {
-			entries = map[string]*Entry{}
+		if l == nil {
+			l = &loaded{entries: map[string]*Entry{}}
 		}
-		f.entries, f.blob = entries, blob
+		f.entries, f.blob = l.entries, l.blob
+		if len(l.order) > 0 {
+			f.from = l
+		}
 		// Most entries are looked up in a run: maps grown a key at a time
 		// were rehashed again and again.
 		f.mu.Lock()
-		f.used = make(map[string]bool, len(entries))
-		f.checked = make(map[string]State, len(entries))
+		f.used = make(map[string]bool, len(l.entries))
+		f.checked = make(map[string]State, len(l.entries))
 		f.mu.Unlock()
 	})
 	return f
@@ -246,26 +257,87 @@ func (s *Store) LookupOpen(key, path string, fh File) (*Entry, State) {
 	f := s.folder(key)
 	path = s.abs(path)
 	f.mu.Lock()
+	s.readRests(f)
 	e := f.entries[path]
+	f.mu.Unlock()
+	if e == nil || e.rest > 0 { // a rest that could not be read: no entry
+		s.mark(f, path)
+		return nil, Miss
+	}
+	return e, s.check(f, path, e, fh)
+}
+
+// LookupBrief is Lookup for a user that reads only the entry's stamp and
+// the first Entry.Brief bytes of its Data: the copy it returns has only
+// those in Data, and the rest of the folder's entries is not read.
+func (s *Store) LookupBrief(key, path string) (Entry, State) {
+	if s == nil {
+		return Entry{}, Miss
+	}
+	f := s.folder(key)
+	path = s.abs(path)
+	f.mu.Lock()
+	e := f.entries[path]
+	var c Entry
+	if e != nil {
+		c = *e
+		c.Data, c.rest = c.Data[:min(c.Brief, len(c.Data))], 0
+	}
+	f.mu.Unlock()
+	if e == nil {
+		s.mark(f, path)
+		return c, Miss
+	}
+	return c, s.check(f, path, e, nil)
+}
+
+// mark notes that path was looked up in this run.
+func (s *Store) mark(f *folder, path string) {
+	f.mu.Lock()
+	f.used[path] = true
+	f.mu.Unlock()
+}
+
+// check is what e says of its file in this run: checked once a run
+// (tokens looks a main file up more than once).
+func (s *Store) check(f *folder, path string, e *Entry, fh File) State {
+	f.mu.Lock()
 	f.used[path] = true
 	st, checked := f.checked[path]
 	f.mu.Unlock()
-	if e == nil {
-		return nil, Miss
+	if checked {
+		return st
 	}
-	if !checked { // once a run: tokens looks a main file up twice
-		if fh != nil {
-			st = CheckFile(fh, e)
-		} else {
-			st = Check(path, e)
-		}
-		f.mu.Lock()
-		if f.entries[path] == e {
-			f.checked[path] = st
-		}
-		f.mu.Unlock()
+	if fh != nil {
+		st = CheckFile(fh, e)
+	} else {
+		st = Check(path, e)
 	}
-	return e, st
+	f.mu.Lock()
+	if f.entries[path] == e {
+		f.checked[path] = st
+	}
+	f.mu.Unlock()
+	return st
+}
+
+// readRests reads, once, the rests of the Data of the entries f was
+// loaded with (f.mu held). If the file is no longer the one loaded, those
+// entries are lost: looked up, they miss, and they are not written again.
+func (s *Store) readRests(f *folder) {
+	if f.from == nil {
+		return
+	}
+	if err := f.from.loadRest(f.file); err != nil {
+		s.note("cache: ignoring the entries of %s: %v", f.file, err)
+		for p, e := range f.entries {
+			if e.rest > 0 {
+				delete(f.entries, p)
+				delete(f.checked, p)
+			}
+		}
+	}
+	f.from = nil
 }
 
 // Put records a new entry for the file at path (Stamp makes its fields).
@@ -314,6 +386,7 @@ func (s *Store) Flush() {
 		used := f.used
 		f.used, f.checked = map[string]bool{}, map[string]State{}
 		if f.dirty {
+			s.readRests(f)
 			for p := range f.entries {
 				if !used[p] {
 					if _, err := os.Lstat(p); err != nil {
@@ -419,138 +492,4 @@ func hashes(r io.ReaderAt, offset int64) (head, tail uint32, err error) {
 		return 0, 0, err
 	}
 	return crc32.Checksum(h, castagnoli), crc32.Checksum(t, castagnoli), nil
-}
-
-// The file: magic, version (u32), CRC-32C of the rest (u32), then the
-// project folder, the entries and the folder's blob, as uvarint-prefixed
-// strings and varints.
-
-// load reads a folder file; entries is nil when there is none or it
-// cannot be used (err says why).
-func load(file, key string) (map[string]*Entry, []byte, error) {
-	b, err := rawfile.ReadFile(file)
-	if err != nil {
-		return nil, nil, err
-	}
-	return DecodeFile(b, key)
-}
-
-// Decode reads the entries of a cache file's bytes, which must be of this
-// version and of the project folder key.
-func Decode(b []byte, key string) (map[string]*Entry, error) {
-	entries, _, err := DecodeFile(b, key)
-	return entries, err
-}
-
-// DecodeFile is Decode, with the folder's blob (SetBlob).
-func DecodeFile(b []byte, key string) (map[string]*Entry, []byte, error) {
-	if len(b) < 16 || !bytes.Equal(b[:8], magic[:]) {
-		return nil, nil, errors.New("not a cctx cache file")
-	}
-	if v := binary.LittleEndian.Uint32(b[8:]); v != Version {
-		return nil, nil, fmt.Errorf("version %d, not %d", v, Version)
-	}
-	if crc32.Checksum(b[16:], castagnoli) != binary.LittleEndian.Uint32(b[12:]) {
-		return nil, nil, errors.New("checksum mismatch (truncated or corrupt)")
-	}
-	d := &Decoder{b: b[16:]}
-	if d.String() != key {
-		return nil, nil, errors.New("written for another folder")
-	}
-	n := d.Uvarint()
-	if n > uint64(len(d.b)) {
-		return nil, nil, errors.New("corrupt entry count")
-	}
-	entries := make(map[string]*Entry, n)
-	for range n {
-		e := &Entry{Path: decodePath(d, key), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
-			Offset: d.Varint(), Lines: d.Varint(), Head: uint32(d.Uvarint()), Tail: uint32(d.Uvarint())}
-		e.Data = d.Bytes()
-		if d.Err() != nil {
-			return nil, nil, d.Err()
-		}
-		if e.Offset < 0 || e.Lines < 0 || e.Size != e.Offset {
-			return nil, nil, errors.New("corrupt entry")
-		}
-		entries[e.Path] = e
-	}
-	blob := d.Bytes()
-	if len(blob) == 0 {
-		blob = nil
-	}
-	if d.Err() != nil {
-		return nil, nil, d.Err()
-	}
-	if len(d.b) != 0 {
-		return nil, nil, errors.New("trailing bytes")
-	}
-	return entries, blob, nil
-}
-
-// Encode is the bytes of a cache file holding entries.
-func Encode(key string, entries map[string]*Entry) []byte { return EncodeFile(key, entries, nil) }
-
-// EncodeFile is Encode, with the folder's blob.
-func EncodeFile(key string, entries map[string]*Entry, blob []byte) []byte {
-	var e Encoder
-	e.b = append(e.b, magic[:]...)
-	e.b = binary.LittleEndian.AppendUint32(e.b, Version)
-	e.b = append(e.b, 0, 0, 0, 0)
-	e.String(key)
-	e.Uvarint(uint64(len(entries)))
-	for _, x := range entries {
-		encodePath(&e, key, x.Path)
-		e.Varint(x.Size)
-		e.Varint(x.ModTime)
-		e.Uvarint(x.Inode)
-		e.Varint(x.Offset)
-		e.Varint(x.Lines)
-		e.Uvarint(uint64(x.Head))
-		e.Uvarint(uint64(x.Tail))
-		e.Bytes(x.Data)
-	}
-	e.Bytes(blob)
-	binary.LittleEndian.PutUint32(e.b[12:], crc32.Checksum(e.b[16:], castagnoli))
-	return e.b
-}
-
-// A path inside the folder is stored as its rest (shorter), after a flag.
-func encodePath(e *Encoder, key, path string) {
-	r, ok := strings.CutPrefix(path, key+string(filepath.Separator))
-	e.Bool(ok)
-	if ok {
-		path = r
-	}
-	e.String(path)
-}
-
-func decodePath(d *Decoder, key string) string {
-	if d.Bool() {
-		return key + string(filepath.Separator) + d.String()
-	}
-	return d.String()
-}
-
-// write replaces file with the entries, through a temporary file renamed
-// over it.
-func write(file, key string, entries map[string]*Entry, blob []byte) error {
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(file)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(EncodeFile(key, entries, blob))
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), file)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
 }

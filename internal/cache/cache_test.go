@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,8 +97,10 @@ func TestDecodeRejects(t *testing.T) {
 		{"empty", "/p", nil, "not a cctx cache file"},
 		{"foreign", "/p", []byte("SQLite format 3\x00\x00\x00\x00"), "not a cctx cache file"},
 		{"other version", "/p", otherVersion, "version"},
-		{"truncated", "/p", good[:len(good)-1], "checksum"},
-		{"a bit flipped", "/p", flip(len(good) - 2), "checksum"},
+		{"truncated", "/p", good[:len(good)-1], "truncated"},
+		{"truncated in its first part", "/p", good[:headerLen+3], "truncated"},
+		{"a bit flipped in its first part", "/p", flip(headerLen + 2), "checksum"},
+		{"a bit flipped in its second part", "/p", flip(len(good) - 2), "checksum"},
 		{"another folder", "/q", good, "another folder"},
 	}
 	for _, tt := range tests {
@@ -256,4 +259,96 @@ func TestFlushEndsTheRun(t *testing.T) {
 			t.Errorf("%s: Lookup = %d, want %d", st.name, got, st.state)
 		}
 	}
+}
+
+// A folder file is read in two parts: LookupBrief reads only the first
+// (each entry's stamp and brief), Lookup the rest of every Data too, and
+// only from the very file the first part came from.
+func TestBriefAndRest(t *testing.T) {
+	setup := func(t *testing.T) (dir, cdir, p string) {
+		dir, cdir = t.TempDir(), t.TempDir()
+		p = filepath.Join(dir, "s.jsonl")
+		must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+		s := Open(cdir, nil)
+		e, _ := Stamp(p, 3, 1, []byte("brief+rest"))
+		e.Brief = len("brief")
+		s.Put(dir, e)
+		s.Flush()
+		return dir, cdir, p
+	}
+	// corruptRest flips the last byte of the folder file: its second part.
+	corruptRest := func(t *testing.T, file string) {
+		b, err := os.ReadFile(file)
+		must(t, err)
+		b[len(b)-1] ^= 1
+		must(t, os.WriteFile(file, b, 0o600))
+	}
+	tests := []struct {
+		name     string
+		between  func(t *testing.T, dir, cdir, p string) // after LookupBrief, before Lookup
+		brief    string
+		full     string // "" with Miss
+		wantNote string
+	}{
+		{name: "whole", brief: "brief", full: "brief+rest"},
+		{name: "the second part corrupt", between: func(t *testing.T, dir, cdir, p string) { corruptRest(t, FileOf(cdir, dir)) },
+			brief: "brief", wantNote: "checksum"},
+		{name: "written again by another run", between: func(t *testing.T, dir, cdir, p string) {
+			other := Open(cdir, nil)
+			e, _ := Stamp(p, 3, 1, []byte("brief+other"))
+			e.Brief = len("brief")
+			other.Put(dir, e)
+			other.Flush()
+		}, brief: "brief", wantNote: "written again meanwhile"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, cdir, p := setup(t)
+			var notes []string
+			s := Open(cdir, func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) })
+			e, st := s.LookupBrief(dir, p)
+			if st != Same || string(e.Data) != tt.brief {
+				t.Fatalf("LookupBrief = %q, %d; want %q, Same", e.Data, st, tt.brief)
+			}
+			if tt.between != nil {
+				tt.between(t, dir, cdir, p)
+			}
+			full, st := s.Lookup(dir, p)
+			switch {
+			case tt.full == "" && (st != Miss || full != nil):
+				t.Errorf("Lookup = %v, %d; want Miss", full, st)
+			case tt.full != "" && (st != Same || string(full.Data) != tt.full):
+				t.Errorf("Lookup = %q, %d; want %q, Same", full.Data, st, tt.full)
+			}
+			if got := strings.Join(notes, "\n"); !strings.Contains(got, tt.wantNote) || (tt.wantNote == "") != (got == "") {
+				t.Errorf("notes %q, want %q", got, tt.wantNote)
+			}
+		})
+	}
+	// A write keeps what it did not look up whole: the rests are read
+	// before the folder file is written again.
+	t.Run("a write after briefs only", func(t *testing.T) {
+		dir, cdir, p := setup(t)
+		s := Open(cdir, nil)
+		s.LookupBrief(dir, p)
+		s.SetBlob(dir, []byte("sum"))
+		s.Flush()
+		if e, st := Open(cdir, nil).Lookup(dir, p); st != Same || string(e.Data) != "brief+rest" {
+			t.Errorf("after the write: Lookup = %v, %d; want brief+rest", e, st)
+		}
+	})
+	// Only the first part is read for a brief: a corrupt second part is
+	// not seen until the rest is needed.
+	t.Run("brief of a file whose second part is corrupt", func(t *testing.T) {
+		dir, cdir, p := setup(t)
+		corruptRest(t, FileOf(cdir, dir))
+		var notes []string
+		s := Open(cdir, func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) })
+		if e, st := s.LookupBrief(dir, p); st != Same || string(e.Data) != "brief" || len(notes) > 0 {
+			t.Errorf("LookupBrief = %q, %d, notes %q", e.Data, st, notes)
+		}
+		if _, st := s.Lookup(dir, p); st != Miss || len(notes) != 1 || !strings.Contains(notes[0], "checksum") {
+			t.Errorf("Lookup = %d, notes %q; want Miss and a checksum note", st, notes)
+		}
+	})
 }

@@ -134,7 +134,9 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 	}
 	if store != nil {
 		done, lines := r.Done()
-		if ne, ok := cache.Stamp(src.Path, done, base+int64(lines), encodeFile(fc.c, f, fc.issues, first)); ok {
+		data, brief := encodeFile(fc.c, f, fc.issues, first)
+		if ne, ok := cache.Stamp(src.Path, done, base+int64(lines), data); ok {
+			ne.Brief = brief
 			store.Put(key, ne)
 		} else if st == cache.Miss {
 			store.Forget(key, src.Path)
@@ -160,8 +162,8 @@ const (
 )
 
 // encodeFile is a file's counter, File state and issues as an entry's
-// data.
-func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) []byte {
+// data; its first brief bytes are what cachedStart reads (Entry.Brief).
+func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) (data []byte, brief int) {
 	var e cache.Encoder
 	e.String(f.src.SessionID)
 	e.String(f.src.AgentID)
@@ -176,6 +178,7 @@ func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) []byte
 		}
 		e.String(start.Project)
 	}
+	brief = len(e.Buf()) // what cachedStart reads
 	// The file's own session id and path are in its entry already: a
 	// name is a kind (nameLiteral, nameSession, namePath), then the
 	// literal's text.
@@ -251,7 +254,7 @@ func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) []byte
 		e.String(is.Detail)
 		e.Varint(int64(is.Limit))
 	}
-	return e.Buf()
+	return e.Buf(), brief
 }
 
 func encodeUsage(e *cache.Encoder, u reader.Usage) {
@@ -483,7 +486,7 @@ func cachedStart(store *cache.Store, s *session.Session) (started time.Time, pro
 	if store == nil || s.Orphan || s.Path == session.StdinPath {
 		return started, "", false
 	}
-	e, st := store.Lookup(s.ProjectDir, s.Path)
+	e, st := store.LookupBrief(s.ProjectDir, s.Path)
 	if st != cache.Same {
 		return started, "", false
 	}

@@ -171,7 +171,7 @@ func (s *sums) digest(sorted []Input, members []int, key string) (d [32]byte, ok
 	e.String(key)
 	e.Uvarint(uint64(len(members)))
 	stamp := func(agent, path string) bool {
-		ent, st := s.store.Lookup(key, path)
+		ent, st := s.store.LookupBrief(key, path) // the stamp only
 		if st != cache.Same {
 			return false
 		}
