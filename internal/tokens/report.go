@@ -48,8 +48,9 @@ type Report struct {
 	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
 	buckets   []bucket          // totals by session, agent and model, in the order first met
 	bucketAt  map[bucketKey]int
-	slots     []slotTotal // totals by quarter hour (addSlotPriced), in the order first met
-	slotAt    map[int64]int
+	// slots are the folders' totals by quarter hour (addSlotPriced), one
+	// list a folder: only a time grouping merges them (timeline).
+	slots [][]slotTotal
 
 	// Zone is the time zone of the hour, day, week, month and block
 	// groups (nil: local time).

@@ -81,17 +81,31 @@ func (r *folderPart) addSlotPriced(resp *Response, cost float64, priced, est boo
 	st.first, st.last = min(st.first, ms), max(st.last, ms)
 }
 
-// timeline is the report's quarter hours in time order, and the total of
-// the responses without a time apart.
+// timeline is the report's quarter hours in time order, each folder's
+// totals of the same quarter hour merged, and the total of the responses
+// without a time apart.
 func (r *Report) timeline() (timed []slotTotal, untimed Total, hasUntimed bool) {
-	for _, st := range r.slots {
-		if st.slot == noSlot {
-			untimed, hasUntimed = st.total, true
-			continue
-		}
-		timed = append(timed, st)
+	var all []slotTotal
+	for _, folder := range r.slots {
+		all = append(all, folder...)
 	}
-	sort.Slice(timed, func(i, j int) bool { return timed[i].slot < timed[j].slot })
+	// Stable: the totals of a quarter hour are merged in the folders'
+	// order, as they were counted (sums of floats in one order).
+	sort.SliceStable(all, func(i, j int) bool { return all[i].slot < all[j].slot })
+	for _, st := range all {
+		switch {
+		case st.slot == noSlot && !hasUntimed:
+			untimed, hasUntimed = st.total, true
+		case st.slot == noSlot:
+			untimed.Merge(st.total)
+		case len(timed) > 0 && timed[len(timed)-1].slot == st.slot:
+			last := &timed[len(timed)-1]
+			last.first, last.last = min(last.first, st.first), max(last.last, st.last)
+			last.total.Merge(st.total)
+		default:
+			timed = append(timed, st)
+		}
+	}
 	return timed, untimed, hasUntimed
 }
 

@@ -247,3 +247,48 @@ func TestBudgetScopes(t *testing.T) {
 		t.Errorf("summary %+v", lines)
 	}
 }
+
+// Each folder keeps its own quarter hours; a time grouping merges those
+// of every folder, so that a quarter hour seen in two folders is one, its
+// first response the earliest of both, whatever order the folders were
+// counted in.
+func TestQuarterHoursAcrossFolders(t *testing.T) {
+	line := func(i int, ts string) string {
+		l := asst(fmt.Sprintf("u%d", i), "", fmt.Sprintf("msg_%d", i), fmt.Sprintf("req_%d", i), 0, 1000, 0, 0, "")
+		return strings.Replace(l, "2026-01-01T00:00:00Z", ts, 1)
+	}
+	root := writeTree(t, map[string][]string{
+		// Counted first (it started first); its 10:00 quarter's first
+		// response is at 10:07.
+		"-p/10000000-0000-4000-8000-000000000000.jsonl": {line(1, "2026-01-05T09:00:00Z"), line(2, "2026-01-05T10:07:00Z")},
+		// Counted second; the same quarter, from 10:02.
+		"-q/20000000-0000-4000-8000-000000000000.jsonl": {line(3, "2026-01-05T10:02:00Z"), line(4, "2026-01-05T10:14:00Z")},
+	})
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	var ins []Input
+	for _, s := range f.Sessions() {
+		in := Input{Session: s, Started: time.Date(2026, 1, 5, 10, 2, 0, 0, time.UTC)}
+		if strings.Contains(s.Path, "-p") {
+			in.Started = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+		}
+		ins = append(ins, in)
+	}
+	rep := BuildTotals(ins, DefaultPrices(), Window{}, ReadOptions{Strict: true})
+	rep.Zone = time.UTC
+	for _, tc := range []struct {
+		by   Grouping
+		want string
+	}{
+		{ByHour, "09:00–09:00 1, 10:02–10:14 3"},
+		{ByBlock, "09:00–10:14 4"},
+	} {
+		var got []string
+		for _, g := range rep.GroupBy(tc.by) {
+			got = append(got, fmt.Sprintf("%s–%s %d", g.First.Format("15:04"), g.Last.Format("15:04"), g.Total.APICalls))
+		}
+		if s := strings.Join(got, ", "); s != tc.want {
+			t.Errorf("--by %s: %s, want %s", tc.by, s, tc.want)
+		}
+		sumsEqualTotal(t, rep, tc.by)
+	}
+}
