@@ -519,15 +519,12 @@ func (f *Finder) AgentsNow(s *Session) []Agent {
 	return f.Agents(s)
 }
 
-// agentsOf lists the subagent transcripts beside one session file
-// (listed: see agents).
-func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
+// nestedAgents lists <session-id>/subagents/**/agent-<id>.jsonl (listed:
+// see agents).
+func (f *Finder) nestedAgents(s *Session, listed bool) []Agent {
 	var out []Agent
 	sub := filepath.Join(s.Folder(), "subagents")
-	if listed && s.noFolder {
-		// No <id> entry in the project folder when it was listed: no
-		// subagents/ folder to look at.
-	} else if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
 	} else if err == nil && st.IsDir() {
 		filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
@@ -557,12 +554,26 @@ func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
 			return nil
 		})
 	}
+	return out
+}
+
+// agentsOf lists the subagent transcripts beside one session file
+// (listed: see agents).
+func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
+	var out []Agent
+	// A listed session with no <id> entry in its project folder has no
+	// subagents/ folder to look at.
+	if !listed || !s.noFolder {
+		out = f.nestedAgents(s, listed)
+	}
 	for _, a := range f.flatAgents(s.ProjectDir)[s.ID] {
 		if a.Path != s.Path { // an agent file read as the session is not its own agent
 			out = append(out, a)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) > 1 {
+		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	}
 	return out
 }
 
