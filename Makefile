@@ -51,6 +51,7 @@ test: lint testdeps chromium
 	$(GO) test -run='^$$' -fuzz='^FuzzGuard$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/render
 	$(GO) test -run='^$$' -fuzz='^FuzzCommands$$' -fuzztime=10s -fuzzminimizetime=2s ./cmd
 	$(GO) test -run='^$$' -fuzz='^FuzzCache$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/tokens
+	$(GO) test -run='^$$' -fuzz='^FuzzCacheIndex$$' -fuzztime=10s -fuzzminimizetime=2s ./internal/tokens
 
 # The browser tests of cctx export (e2e) open its pages in headless
 # Chromium: installed here with apt-get when missing (as root), else said

@@ -123,6 +123,13 @@ type Store struct {
 
 	mu      sync.Mutex
 	folders map[string]*folder
+
+	// The index (index.go): read once, at the first folder; rewritten by
+	// Flush when a folder file was written or read without a record.
+	indexOnce sync.Once
+	indexMu   sync.Mutex
+	index     map[string]record
+	indexOld  bool // a record is missing or older than its folder file
 }
 
 type folder struct {
@@ -189,10 +196,7 @@ func (s *Store) folder(key string) *folder {
 	}
 	s.mu.Unlock()
 	f.once.Do(func() {
-		l, err := load(f.file, key)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			s.note("cache: ignoring %s: %v", f.file, err)
-		}
+		l := s.load(f)
 		if l == nil {
 			l = &loaded{entries: map[string]*Entry{}}
 		}
@@ -208,6 +212,56 @@ func (s *Store) folder(key string) *folder {
 		f.mu.Unlock()
 	})
 	return f
+}
+
+// load reads part 1 of a folder's file: from the index when it has the
+// folder, else from the file (and the index is to be written again).
+func (s *Store) load(f *folder) *loaded {
+	s.indexOnce.Do(func() {
+		recs, err := loadIndex(indexFile(s.dir))
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.note("cache: ignoring %s: %v", indexFile(s.dir), err)
+		}
+		s.index = recs
+	})
+	s.indexMu.Lock()
+	r, ok := s.index[f.key]
+	s.indexMu.Unlock()
+	if ok {
+		l, err := fromRecord(r, f.key)
+		if err == nil {
+			return l
+		}
+		s.note("cache: ignoring the record of %s in %s: %v", f.key, indexFile(s.dir), err)
+	}
+	l, err := load(f.file, f.key)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		s.note("cache: ignoring %s: %v", f.file, err)
+	}
+	if l != nil || ok {
+		s.indexMu.Lock()
+		if l != nil {
+			s.setRecord(f.key, record{head: l.head, part1: l.part1})
+		} else {
+			s.setRecord(f.key, record{}) // dropped
+		}
+		s.indexMu.Unlock()
+	}
+	return l
+}
+
+// setRecord replaces (part1 nil: drops) the index record of key
+// (s.indexMu held).
+func (s *Store) setRecord(key string, r record) {
+	if s.index == nil {
+		s.index = map[string]record{}
+	}
+	if r.part1 == nil {
+		delete(s.index, key)
+	} else {
+		s.index[key] = r
+	}
+	s.indexOld = true
 }
 
 // Blob is what its user last kept with SetBlob for the project folder key
@@ -394,13 +448,39 @@ func (s *Store) Flush() {
 					}
 				}
 			}
-			if err := write(f.file, f.key, f.entries, f.blob); err != nil {
+			r, err := write(f.file, f.key, f.entries, f.blob)
+			if err != nil {
 				s.note("cache: cannot write %s: %v", f.file, err)
+				r = record{}
 			}
+			s.indexMu.Lock()
+			s.setRecord(f.key, r)
+			s.indexMu.Unlock()
 			f.dirty = false
 		}
 		f.mu.Unlock()
 	}
+	s.writeIndex()
+}
+
+// writeIndex writes the index again when a record changed: the records of
+// folders this run did not look up are kept while the folder exists.
+func (s *Store) writeIndex() {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	if !s.indexOld {
+		return
+	}
+	for key := range s.index {
+		if _, looked := s.folders[key]; !looked && !keepRecord(key) {
+			delete(s.index, key)
+		}
+	}
+	file := indexFile(s.dir)
+	if err := writeIndex(file, s.index); err != nil {
+		s.note("cache: cannot write %s: %v", file, err)
+	}
+	s.indexOld = false
 }
 
 // Check compares an entry with the file at path now.

@@ -352,3 +352,121 @@ func TestBriefAndRest(t *testing.T) {
 		}
 	})
 }
+
+// The index holds part 1 of every folder file: a run reads it instead of
+// the folder files, and the folder file only for the rests. It is a cache
+// of the cache: missing, corrupt or older than a folder file, it costs
+// speed only, and Flush writes it again.
+func TestIndex(t *testing.T) {
+	type world struct {
+		dir, cdir, p string
+		index, file  string
+	}
+	setup := func(t *testing.T) world {
+		w := world{dir: t.TempDir(), cdir: t.TempDir()}
+		w.p = filepath.Join(w.dir, "s.jsonl")
+		w.index, w.file = indexFile(w.cdir), FileOf(w.cdir, w.dir)
+		must(t, os.WriteFile(w.p, []byte("{}\n"), 0o600))
+		put(t, Open(w.cdir, nil), w.dir, w.p, "brief+rest")
+		return w
+	}
+	tests := []struct {
+		name     string
+		change   func(t *testing.T, w world)
+		brief    string // what LookupBrief finds
+		full     string // what Lookup finds ("": Miss)
+		wantNote string
+	}{
+		{name: "whole", brief: "brief", full: "brief+rest"},
+		{name: "the folder file gone: briefs from the index",
+			change: func(t *testing.T, w world) { must(t, os.Remove(w.file)) },
+			brief:  "brief", wantNote: "no such file"},
+		{name: "no index: the folder file",
+			change: func(t *testing.T, w world) { must(t, os.Remove(w.index)) },
+			brief:  "brief", full: "brief+rest"},
+		{name: "a corrupt index: the folder file",
+			change: func(t *testing.T, w world) { must(t, os.WriteFile(w.index, []byte("CCTXINDX garbage"), 0o600)) },
+			brief:  "brief", full: "brief+rest", wantNote: "index.bin"},
+		{name: "a record older than its folder file",
+			change: func(t *testing.T, w world) {
+				old, err := os.ReadFile(w.index)
+				must(t, err)
+				put(t, Open(w.cdir, nil), w.dir, w.p, "brief+newer")
+				must(t, os.WriteFile(w.index, old, 0o600)) // another run lost the race to write it
+			},
+			brief: "brief", wantNote: "written again meanwhile"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := setup(t)
+			if tt.change != nil {
+				tt.change(t, w)
+			}
+			var notes []string
+			s := Open(w.cdir, func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) })
+			if e, st := s.LookupBrief(w.dir, w.p); st != Same || string(e.Data) != tt.brief {
+				t.Errorf("LookupBrief = %q, %d; want %q", e.Data, st, tt.brief)
+			}
+			e, st := s.Lookup(w.dir, w.p)
+			if tt.full == "" && st != Miss || tt.full != "" && (st != Same || string(e.Data) != tt.full) {
+				t.Errorf("Lookup = %v, %d; want %q", e, st, tt.full)
+			}
+			if got := strings.Join(notes, "\n"); !strings.Contains(got, tt.wantNote) || (tt.wantNote == "") != (got == "") {
+				t.Errorf("notes %q, want %q", got, tt.wantNote)
+			}
+			// What missed is put again, as a user does; then the index
+			// and the folder file agree again.
+			if st != Same {
+				put(t, s, w.dir, w.p, "brief+again")
+			}
+			s.Flush()
+			if _, err := os.Stat(w.index); err != nil {
+				t.Fatalf("no index after Flush: %v", err)
+			}
+			again := Open(w.cdir, func(f string, a ...any) { t.Errorf("a note after Flush: "+f, a...) })
+			if e, st := again.Lookup(w.dir, w.p); st != Same || !strings.HasPrefix(string(e.Data), "brief+") {
+				t.Errorf("after Flush: Lookup = %v, %d", e, st)
+			}
+		})
+	}
+}
+
+// The index keeps the records of folders a run did not look up while
+// their project folder exists.
+func TestIndexKeepsOtherFolders(t *testing.T) {
+	cdir, base := t.TempDir(), t.TempDir()
+	var dirs, paths []string
+	for _, name := range []string{"kept", "gone", "looked"} {
+		d := filepath.Join(base, name)
+		must(t, os.MkdirAll(d, 0o700))
+		p := filepath.Join(d, "s.jsonl")
+		must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+		put(t, Open(cdir, nil), d, p, "brief+rest")
+		dirs, paths = append(dirs, d), append(paths, p)
+	}
+	must(t, os.RemoveAll(dirs[1]))
+	s := Open(cdir, nil)
+	put(t, s, dirs[2], paths[2], "brief+new") // a change: the index is written
+	b, err := os.ReadFile(indexFile(cdir))
+	must(t, err)
+	recs, err := decodeIndex(b)
+	must(t, err)
+	for i, want := range []bool{true, false, true} {
+		if _, ok := recs[dirs[i]]; ok != want {
+			t.Errorf("%s: in the index %v, want %v", dirs[i], ok, want)
+		}
+	}
+}
+
+// put stamps the file at p with data (its brief up to the "+") and
+// flushes the store.
+func put(t *testing.T, s *Store, dir, p, data string) {
+	t.Helper()
+	e, ok := Stamp(p, 3, 1, []byte(data))
+	if !ok {
+		t.Fatal("Stamp: not cached")
+	}
+	e.Brief = strings.Index(data, "+")
+	s.Put(dir, e)
+	s.Flush()
+}

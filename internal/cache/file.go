@@ -59,14 +59,17 @@ var (
 // from part 2 in the order of order), and its blob.
 type loaded struct {
 	entries map[string]*Entry
-	order   []*Entry
+	order   []*Entry // those with a rest, in the order of part 1
+	rests   int64    // their length: part 2's
 	blob    []byte
 	head    [headerLen]byte // the header, which says which file part 2 must be read from
 	size    int64
+	part1   []byte // as read (the index keeps it)
 }
 
 // decodePart1 reads part 1 (its checksum checked) for the folder key;
-// rest is the length of part 2, which the entries' rests must fill.
+// rest is the length of part 2, which the entries' rests must fill (-1:
+// not known, part 1 came from the index).
 func decodePart1(p1 []byte, h header, key string, rest int64) (*loaded, error) {
 	if crc32.Checksum(p1, castagnoli) != h.crc1 {
 		return nil, errChecksum
@@ -79,7 +82,7 @@ func decodePart1(p1 []byte, h header, key string, rest int64) (*loaded, error) {
 	if n > uint64(len(d.b)) {
 		return nil, errors.New("corrupt entry count")
 	}
-	l := &loaded{entries: make(map[string]*Entry, n), order: make([]*Entry, 0, n)}
+	l := &loaded{entries: make(map[string]*Entry, n), part1: p1}
 	var rests int64
 	for range n {
 		e := &Entry{Path: decodePath(d, key), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
@@ -93,14 +96,17 @@ func decodePart1(p1 []byte, h header, key string, rest int64) (*loaded, error) {
 		if e.Offset < 0 || e.Lines < 0 || e.Size != e.Offset {
 			return nil, errors.New("corrupt entry")
 		}
-		if r > uint64(rest-rests) {
+		if rest >= 0 && r > uint64(rest-rests) || r > 1<<40 {
 			return nil, errTruncated
 		}
 		e.rest = int(r)
 		rests += int64(r)
 		l.entries[e.Path] = e
-		l.order = append(l.order, e)
+		if r > 0 {
+			l.order = append(l.order, e)
+		}
 	}
+	l.rests = rests
 	l.blob = d.Bytes()
 	if len(l.blob) == 0 {
 		l.blob = nil
@@ -111,7 +117,7 @@ func decodePart1(p1 []byte, h header, key string, rest int64) (*loaded, error) {
 	if len(d.b) != 0 {
 		return nil, errors.New("trailing bytes")
 	}
-	if rests != rest {
+	if rest >= 0 && rests != rest {
 		return nil, errTruncated
 	}
 	return l, nil
@@ -121,6 +127,9 @@ func decodePart1(p1 []byte, h header, key string, rest int64) (*loaded, error) {
 func (l *loaded) fill(p2 []byte) error {
 	if crc32.Checksum(p2, castagnoli) != binary.LittleEndian.Uint32(l.head[20:]) {
 		return errChecksum
+	}
+	if int64(len(p2)) != l.rests {
+		return errTruncated
 	}
 	total := 0
 	for _, e := range l.order {
@@ -300,9 +309,19 @@ func decodePath(d *Decoder, key string) string {
 	return d.String()
 }
 
-// write replaces file with the entries, through a temporary file renamed
-// over it.
-func write(file, key string, entries map[string]*Entry, blob []byte) error {
+// write replaces file with the entries, and returns its header and
+// part 1 for the index.
+func write(file, key string, entries map[string]*Entry, blob []byte) (record, error) {
+	b := EncodeFile(key, entries, blob)
+	var r record
+	copy(r.head[:], b)
+	r.part1 = b[headerLen : headerLen+int(binary.LittleEndian.Uint32(b[12:]))]
+	return r, replace(file, b)
+}
+
+// replace writes b to file through a temporary file renamed over it: a
+// reader sees the old file or the new one, whole.
+func replace(file string, b []byte) error {
 	dir := filepath.Dir(file)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
@@ -311,7 +330,7 @@ func write(file, key string, entries map[string]*Entry, blob []byte) error {
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(EncodeFile(key, entries, blob))
+	_, err = tmp.Write(b)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

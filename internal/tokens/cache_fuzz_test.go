@@ -120,3 +120,45 @@ func copyDir(t testing.TB, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzCacheIndex writes what the fuzzer makes as the cache's index (the
+// folder files beside it whole and valid) and counts the folders: an
+// index that does not decode, or whose records are not part 1 of a folder
+// file, changes nothing, and is rebuilt.
+func FuzzCacheIndex(f *testing.F) {
+	root := filepath.Join(f.TempDir(), "projects")
+	for _, folder := range []string{"-Users-user-project", "-experiments-worktrees"} {
+		copyDir(f, filepath.Join(testcorpus.Samples(), folder), filepath.Join(root, folder))
+	}
+	want := countWith(root, "")
+	warm := f.TempDir()
+	countWith(root, warm)
+	index := filepath.Join(warm, fmt.Sprintf("v%d", cache.Version), "index.bin")
+	b, err := os.ReadFile(index)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add(b[:len(b)/2])
+	f.Add(b[:len(b)-1])
+	f.Add([]byte("CCTXINDX"))
+	tmp := f.TempDir()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		dir, err := os.MkdirTemp(tmp, "cache")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		if err := os.CopyFS(dir, os.DirFS(warm)); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("v%d", cache.Version), "index.bin"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for run := range 2 { // the second with the index the first wrote
+			if got := countWith(root, dir); got != want {
+				t.Fatalf("run %d with a fuzzed index: the count changed", run+1)
+			}
+		}
+	})
+}
