@@ -97,6 +97,7 @@ func (f *Finder) remember(in *Info) {
 	}
 	if data, ok := encodeInfo(in); ok {
 		if e, ok := cache.Stamp(in.Path, in.Size, 0, data); ok {
+			e.Brief = len(data) // a row is small: all in the index, no folder file read
 			f.Cache.Put(in.ProjectDir, e)
 			in.cached = in.inlineKnown
 			return

@@ -76,6 +76,7 @@ func cachedStats(finder *session.Finder, s *session.Session, o ReadOptions, stor
 	if errs == 0 && len(issues) == 0 {
 		if data, ok := encodeStats(got, agents); ok {
 			if e, ok := cache.Stamp(s.Path, s.Size, 0, data); ok {
+				e.Brief = len(data) // small: all in the index, no folder file read
 				store.Put(s.ProjectDir, e)
 				return got
 			}
