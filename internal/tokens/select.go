@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
@@ -60,30 +61,32 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 	// The head of each file gives its project and start; read them in
 	// parallel, keep the order.
 	all := make([]Input, len(ss))
+	// A few workers take the sessions in turn: a goroutine a session,
+	// for 12 µs of work each, was a tenth of a warm run over thousands.
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0)*2)
-	for i, s := range ss {
-		all[i] = Input{Session: s}
-		if s.Path == session.StdinPath {
-			continue
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			in := &all[i]
-			in.Agents = finder.AgentPaths(s)
-			if started, project, ok := cachedStart(sel.Cache, s); ok {
-				in.Project, in.Started, in.startKnown = project, started, true
-			} else if started, project, err := session.Start(s); err == nil {
-				// As ls and show give them: the first cwd and timestamp of
-				// the main file, none when no line has one. No skip when
-				// the first timestamp is after --until: entries are not
-				// always in time order (clock changes, merged files), and
-				// the window is applied to each response.
-				in.Project, in.Started, in.startKnown = project, started, true
+	for range min(len(ss), runtime.GOMAXPROCS(0)*2) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ss); i = int(next.Add(1) - 1) {
+				s := ss[i]
+				in := &all[i]
+				in.Session = s
+				if s.Path == session.StdinPath {
+					continue
+				}
+				in.Agents = finder.AgentPaths(s)
+				if started, project, ok := cachedStart(sel.Cache, s); ok {
+					in.Project, in.Started, in.startKnown = project, started, true
+				} else if started, project, err := session.Start(s); err == nil {
+					// As ls and show give them: the first cwd and timestamp of
+					// the main file, none when no line has one. No skip when
+					// the first timestamp is after --until: entries are not
+					// always in time order (clock changes, merged files), and
+					// the window is applied to each response.
+					in.Project, in.Started, in.startKnown = project, started, true
+				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	var inputs []Input
