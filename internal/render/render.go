@@ -6,8 +6,10 @@ package render
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/termsafe"
@@ -51,6 +53,41 @@ type jsonStreamer interface {
 	streamJSON(emit func([]byte) error) (ok bool, err error)
 }
 
+// pipeJSON streams s to w through a goroutine that makes each piece safe
+// (termsafe.JSON) and writes it while the next piece is made: on two
+// cores, the two halves of writing a large report at once. The first
+// error of a write stops the stream.
+func pipeJSON(s jsonStreamer, w io.Writer) (ok bool, err error) {
+	pieces := make(chan []byte, 2)
+	done := make(chan error, 1)
+	var failed atomic.Bool
+	go func() {
+		var err error
+		for p := range pieces {
+			if err == nil {
+				if _, err = w.Write(termsafe.JSON(p)); err != nil {
+					failed.Store(true)
+				}
+			}
+		}
+		done <- err
+	}()
+	ok, err = s.streamJSON(func(b []byte) error {
+		if failed.Load() {
+			return errStopped
+		}
+		pieces <- bytes.Clone(b) // the streamer makes the next piece in b
+		return nil
+	})
+	close(pieces)
+	if werr := <-done; werr != nil || err == errStopped {
+		err = werr
+	}
+	return ok, err
+}
+
+var errStopped = errors.New("stopped: a write failed")
+
 // JSON writes v as JSON, indented on a terminal. The C1 and bidi
 // controls and U+2028/U+2029 are written as \u escapes, as ESC is, and a
 // bad byte sequence as one \ufffd (termsafe.JSON).
@@ -66,7 +103,7 @@ func JSON(w io.Writer, v any, o Options) error {
 				_, err := w.Write(termsafe.JSON(buf.Bytes()))
 				return err
 			}
-		} else if ok, err := s.streamJSON(func(b []byte) error { _, err := w.Write(termsafe.JSON(b)); return err }); ok {
+		} else if ok, err := pipeJSON(s, w); ok {
 			return err
 		}
 	}
