@@ -110,7 +110,7 @@ func TestFencedIsLongerThanAnyBacktickRun(t *testing.T) {
 		}
 		// Parsed, the block holds the body whole.
 		src := []byte(got + "after\n")
-		doc := mdParser.Parse(text.NewReader(src))
+		doc := mdParser().Parse(text.NewReader(src))
 		cb, ok := doc.FirstChild().(*ast.FencedCodeBlock)
 		if !ok {
 			t.Fatalf("%q: not a code block", got)

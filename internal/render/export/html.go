@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"html/template"
 	"strings"
+	"sync"
 )
 
 //go:embed style.css
@@ -30,9 +31,12 @@ func hashCSS(s string) string {
 // page holds the templates. html/template escapes every value for the
 // context it lands in (text, attribute, URL); only goldmark's output
 // (checked by checkHTML), the style sheet and the policy are trusted.
-var page = template.Must(template.New("page").Funcs(template.FuncMap{
-	"css": func() template.CSS { return template.CSS(styleCSS) },
-}).Parse(strings.Replace(pageTemplate, "{{csp}}", csp, 1))) // the policy as written, not entity-escaped
+// Parsed when first used: at start-up it cost every command a millisecond.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"css": func() template.CSS { return template.CSS(styleCSS) },
+	}).Parse(strings.Replace(pageTemplate, "{{csp}}", csp, 1))) // the policy as written, not entity-escaped
+})
 
 // htmlSink writes the page, one template per view.
 type htmlSink struct {
@@ -48,7 +52,7 @@ func (s *htmlSink) exec(name string, data any) {
 	if s.e != nil {
 		return
 	}
-	if err := page.ExecuteTemplate(s.w, name, data); err != nil {
+	if err := page().ExecuteTemplate(s.w, name, data); err != nil {
 		s.e = err
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
 	ghtml "github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
@@ -26,17 +28,20 @@ import (
 // with rel=noopener noreferrer; any other link is shown as its text and
 // target, inert. Images are never loaded: they are shown as their alt
 // text and address.
-var mdRenderer = goldmark.New(
-	goldmark.WithExtensions(extension.Strikethrough, extension.Linkify, extension.TaskList,
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute))),
-	goldmark.WithRendererOptions(
-		ghtml.WithHardWraps(), // a newline in a reply is a line break, as on the terminal
-		renderer.WithNodeRenderers(util.Prioritized(inert{}, 100)),
-	),
-)
+// Both are made when first used, not at every command's start-up.
+var mdRenderer = sync.OnceValue(func() goldmark.Markdown {
+	return goldmark.New(
+		goldmark.WithExtensions(extension.Strikethrough, extension.Linkify, extension.TaskList,
+			extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute))),
+		goldmark.WithRendererOptions(
+			ghtml.WithHardWraps(), // a newline in a reply is a line break, as on the terminal
+			renderer.WithNodeRenderers(util.Prioritized(inert{}, 100)),
+		),
+	)
+})
 
 // mdParser parses only (the .md export rewrites the source, never renders).
-var mdParser = goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser()
+var mdParser = sync.OnceValue(func() parser.Parser { return goldmark.New(goldmark.WithExtensions(extension.GFM)).Parser() })
 
 // maxMarkdown is the longest text rendered as Markdown; a longer one (a
 // pasted log) is shown as plain text.
@@ -102,7 +107,7 @@ func markdownHTML(src string) (string, bool) {
 		return "", false
 	}
 	var buf bytes.Buffer
-	if err := mdRenderer.Convert([]byte(src), &buf); err != nil {
+	if err := mdRenderer().Convert([]byte(src), &buf); err != nil {
 		return "", false
 	}
 	out := buf.String()
@@ -326,7 +331,7 @@ func safeMarkdown(src string) (string, bool) {
 // text of code spans and the lines of code blocks.
 func codeRanges(s string) [][2]int {
 	src := []byte(s)
-	doc := mdParser.Parse(text.NewReader(src))
+	doc := mdParser().Parse(text.NewReader(src))
 	var r [][2]int
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -405,7 +410,7 @@ const sentinel = "cctx-end-of-text-0f7c"
 // that paragraph be a paragraph of its own at the top level.
 func closed(s string) bool {
 	src := []byte(s + "\n\n" + sentinel + "\n")
-	doc := mdParser.Parse(text.NewReader(src))
+	doc := mdParser().Parse(text.NewReader(src))
 	last := doc.LastChild()
 	p, ok := last.(*ast.Paragraph)
 	if !ok || p.Lines().Len() != 1 {
