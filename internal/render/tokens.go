@@ -146,7 +146,7 @@ func NewBudgetJSON(vs []tokens.ScopedViolation) *BudgetJSON {
 
 // NewTokensJSON builds the JSON document of a report.
 func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) TokensJSON {
-	out := TokensJSON{SchemaVersion: SchemaVersion, GroupBy: string(by), Total: rep.Total, Sessions: []SessionTokens{}}
+	out := TokensJSON{SchemaVersion: SchemaVersion, GroupBy: string(by), Total: rep.Total, Sessions: make([]SessionTokens, 0, len(rep.Sessions))}
 	out.Pricing.UnpricedModels = []string{}
 	if rep.Prices != nil {
 		out.Pricing.Date = rep.Prices.Date
@@ -166,7 +166,7 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 	}
 	for _, s := range rep.Sessions {
 		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: JSONTime(s.Started),
-			Total: s.Total, Agents: []AgentJSON{}, Models: []ModelJSON{}}
+			Total: s.Total, Agents: make([]AgentJSON, 0, len(s.Agents)), Models: make([]ModelJSON, 0, len(s.Models))}
 		for _, a := range s.Agents {
 			st.Agents = append(st.Agents, AgentJSON{a.Key, a.Total})
 		}
