@@ -134,7 +134,7 @@ type Store struct {
 
 type folder struct {
 	once    sync.Once
-	file    string // the cache file
+	file    string // the cache file (path: named when first needed)
 	key     string // the project folder
 	mu      sync.Mutex
 	entries map[string]*Entry
@@ -191,7 +191,7 @@ func (s *Store) folder(key string) *folder {
 	s.mu.Lock()
 	f, ok := s.folders[key]
 	if !ok {
-		f = &folder{file: s.fileOf(key), key: key}
+		f = &folder{key: key}
 		s.folders[key] = f
 	}
 	s.mu.Unlock()
@@ -214,6 +214,16 @@ func (s *Store) folder(key string) *folder {
 	return f
 }
 
+// path is the folder's cache file, named when first needed (a sum of the
+// folder's path: most runs read the index only). Called by the one
+// loading the folder, or with f.mu held.
+func (f *folder) path(s *Store) string {
+	if f.file == "" {
+		f.file = s.fileOf(f.key)
+	}
+	return f.file
+}
+
 // load reads part 1 of a folder's file: from the index when it has the
 // folder, else from the file (and the index is to be written again).
 func (s *Store) load(f *folder) *loaded {
@@ -234,9 +244,9 @@ func (s *Store) load(f *folder) *loaded {
 		}
 		s.note("cache: ignoring the record of %s in %s: %v", f.key, indexFile(s.dir), err)
 	}
-	l, err := load(f.file, f.key)
+	l, err := load(f.path(s), f.key)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		s.note("cache: ignoring %s: %v", f.file, err)
+		s.note("cache: ignoring %s: %v", f.path(s), err)
 	}
 	if l != nil || ok {
 		s.indexMu.Lock()
@@ -382,8 +392,8 @@ func (s *Store) readRests(f *folder) {
 	if f.from == nil {
 		return
 	}
-	if err := f.from.loadRest(f.file); err != nil {
-		s.note("cache: ignoring the entries of %s: %v", f.file, err)
+	if err := f.from.loadRest(f.path(s)); err != nil {
+		s.note("cache: ignoring the entries of %s: %v", f.path(s), err)
 		for p, e := range f.entries {
 			if e.rest > 0 {
 				delete(f.entries, p)
@@ -448,9 +458,9 @@ func (s *Store) Flush() {
 					}
 				}
 			}
-			r, err := write(f.file, f.key, f.entries, f.blob)
+			r, err := write(f.path(s), f.key, f.entries, f.blob)
 			if err != nil {
-				s.note("cache: cannot write %s: %v", f.file, err)
+				s.note("cache: cannot write %s: %v", f.path(s), err)
 				r = record{}
 			}
 			s.indexMu.Lock()
