@@ -487,10 +487,25 @@ func (s *Store) writeIndex() {
 		}
 	}
 	file := indexFile(s.dir)
+	_, had := os.Stat(file)
 	if err := writeIndex(file, s.index); err != nil {
 		s.note("cache: cannot write %s: %v", file, err)
+	} else if had != nil {
+		s.dropOldVersions()
 	}
 	s.indexOld = false
+}
+
+// dropOldVersions removes the folder files of earlier versions of the
+// format, which no run reads again, when this version's index is first
+// written: else an upgrade doubles the cache.
+func (s *Store) dropOldVersions() {
+	for v := 1; v < Version; v++ {
+		old := filepath.Join(s.dir, fmt.Sprintf("v%d", v))
+		if err := os.RemoveAll(old); err != nil {
+			s.note("cache: cannot remove %s: %v", old, err)
+		}
+	}
 }
 
 // Check compares an entry with the file at path now.

@@ -470,3 +470,26 @@ func put(t *testing.T, s *Store, dir, p, data string) {
 	s.Put(dir, e)
 	s.Flush()
 }
+
+// The folder files of an earlier format are removed when this one's
+// index is first written: an upgrade does not double the cache.
+func TestOldVersionsDropped(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	old := filepath.Join(cdir, "v2", "0123.bin")
+	must(t, os.MkdirAll(filepath.Dir(old), 0o700))
+	must(t, os.WriteFile(old, []byte("CCTXCACH old"), 0o600))
+	other := filepath.Join(cdir, "ls") // another store's directory stays
+	must(t, os.MkdirAll(other, 0o700))
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	put(t, Open(cdir, nil), dir, p, "brief+rest")
+	if _, err := os.Stat(filepath.Dir(old)); !os.IsNotExist(err) {
+		t.Errorf("v2 still there: %v", err)
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another store's directory removed: %v", err)
+	}
+	if e, st := Open(cdir, nil).Lookup(dir, p); st != Same || string(e.Data) != "brief+rest" {
+		t.Errorf("this version's entry: %v, %d", e, st)
+	}
+}
