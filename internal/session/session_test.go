@@ -480,8 +480,14 @@ func TestStartIsWhatLiteSays(t *testing.T) {
 		"cwd only at the end": lines(append(append([]string{`{"type":"user","timestamp":"2026-01-02T10:00:00Z"}`}, tail...), `{"type":"system","cwd":"/late","timestamp":"2026-01-03T10:00:00Z"}`)...),
 		"huge first line":     lines(`{"type":"user","cwd":"/w","timestamp":"2026-01-01T09:00:00Z","message":{"role":"user","content":"`+big+`"}}`, userLine("x", "")),
 		"bom":                 "\xEF\xBB\xBF" + lines(userLine("x", "")),
-		"empty":               "",
-		"broken first line":   lines(`{"type":"user","cwd":`, userLine("x", "")),
+		// Start reads 8 KiB first, then the 64 KiB head.
+		"crlf": strings.ReplaceAll(lines(`{"type":"permission-mode"}`, userLine("go", "")), "\n", "\r\n"),
+		"a first line across 8 KiB": lines(`{"type":"user","cwd":"/w","timestamp":"2026-01-01T09:00:00Z","message":{"role":"user","content":"` +
+			strings.Repeat("B", 9000) + `"}}`),
+		"the cwd after 8 KiB": lines(append(append([]string{`{"type":"user","timestamp":"2026-01-02T10:00:00Z"}`}, tail[:400]...),
+			`{"type":"system","cwd":"/after","timestamp":"2026-01-03T10:00:00Z"}`)...),
+		"empty":             "",
+		"broken first line": lines(`{"type":"user","cwd":`, userLine("x", "")),
 	}
 	root := t.TempDir()
 	var paths []string
