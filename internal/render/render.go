@@ -59,6 +59,7 @@ type jsonStreamer interface {
 // error of a write stops the stream.
 func pipeJSON(s jsonStreamer, w io.Writer) (ok bool, err error) {
 	pieces := make(chan []byte, 2)
+	free := make(chan []byte, 3) // buffers written, to copy the next pieces into
 	done := make(chan error, 1)
 	var failed atomic.Bool
 	go func() {
@@ -69,6 +70,10 @@ func pipeJSON(s jsonStreamer, w io.Writer) (ok bool, err error) {
 					failed.Store(true)
 				}
 			}
+			select {
+			case free <- p[:0]:
+			default:
+			}
 		}
 		done <- err
 	}()
@@ -76,7 +81,12 @@ func pipeJSON(s jsonStreamer, w io.Writer) (ok bool, err error) {
 		if failed.Load() {
 			return errStopped
 		}
-		pieces <- bytes.Clone(b) // the streamer makes the next piece in b
+		var p []byte
+		select {
+		case p = <-free:
+		default:
+		}
+		pieces <- append(p, b...) // the streamer makes the next piece in b
 		return nil
 	})
 	close(pieces)
