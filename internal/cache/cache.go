@@ -125,11 +125,11 @@ type Store struct {
 	folders map[string]*folder
 
 	// The index (index.go): read once, at the first folder; rewritten by
-	// Flush when a folder file was written or read without a record.
+	// Flush when a folder was written.
 	indexOnce sync.Once
 	indexMu   sync.Mutex
 	index     map[string]record
-	indexOld  bool // a record is missing or older than its folder file
+	indexOld  bool // a record changed
 }
 
 type folder struct {
@@ -224,8 +224,7 @@ func (f *folder) path(s *Store) string {
 	return f.file
 }
 
-// load reads part 1 of a folder's file: from the index when it has the
-// folder, else from the file (and the index is to be written again).
+// load reads part 1 of a folder from the index (nil: none).
 func (s *Store) load(f *folder) *loaded {
 	s.indexOnce.Do(func() {
 		recs, err := loadIndex(indexFile(s.dir))
@@ -237,25 +236,13 @@ func (s *Store) load(f *folder) *loaded {
 	s.indexMu.Lock()
 	r, ok := s.index[f.key]
 	s.indexMu.Unlock()
-	if ok {
-		l, err := fromRecord(r, f.key)
-		if err == nil {
-			return l
-		}
+	if !ok {
+		return nil
+	}
+	l, err := fromRecord(r, f.key)
+	if err != nil {
 		s.note("cache: ignoring the record of %s in %s: %v", f.key, indexFile(s.dir), err)
-	}
-	l, err := load(f.path(s), f.key)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		s.note("cache: ignoring %s: %v", f.path(s), err)
-	}
-	if l != nil || ok {
-		s.indexMu.Lock()
-		if l != nil {
-			s.setRecord(f.key, record{head: l.head, part1: l.part1})
-		} else {
-			s.setRecord(f.key, record{}) // dropped
-		}
-		s.indexMu.Unlock()
+		return nil
 	}
 	return l
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/cctx-dev/cctx/internal/rawfile"
 )
 
-// The folder file is in two parts, each with its own CRC-32C in the
+// A folder's summaries are in two parts, each with its own CRC-32C in the
 // header, so that a run reads only the first:
 //
 //	header  magic (8), version (u32), length of part 1 (u32),
@@ -25,14 +25,11 @@ import (
 //	        its Data; then the folder's blob
 //	part 2  the rest of each entry's Data, in the order of part 1
 //
-// as uvarint-prefixed strings and varints (encoding/binary). A warm run
-// whose folder sums hold needs the stamps, the briefs and the blob only:
-// part 1 is about a tenth of the file.
+// as uvarint-prefixed strings and varints (encoding/binary). The index
+// (index.go) keeps the header and part 1 of every folder; the folder's own
+// file, the header and part 2 (none when part 2 is empty): one home each,
+// and a warm run whose folder sums hold reads the index only.
 const headerLen = 24
-
-// firstRead is what the first read of a folder file asks for: the header
-// and, for a small folder, all of part 1.
-const firstRead = 4096
 
 type header struct {
 	part1      uint32 // length of part 1
@@ -63,8 +60,7 @@ type loaded struct {
 	rests   int64    // their length: part 2's
 	blob    []byte
 	head    [headerLen]byte // the header, which says which file part 2 must be read from
-	size    int64
-	part1   []byte // as read (the index keeps it)
+	size    int64           // of the folder file that holds part 2
 }
 
 // decodePart1 reads part 1 (its checksum checked) for the folder key;
@@ -82,7 +78,7 @@ func decodePart1(p1 []byte, h header, key string, rest int64) (*loaded, error) {
 	if n > uint64(len(d.b)) {
 		return nil, errors.New("corrupt entry count")
 	}
-	l := &loaded{entries: make(map[string]*Entry, n), part1: p1}
+	l := &loaded{entries: make(map[string]*Entry, n)}
 	var rests int64
 	for range n {
 		e := &Entry{Path: decodePath(d, key), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
@@ -147,51 +143,8 @@ func (l *loaded) fill(p2 []byte) error {
 	return nil
 }
 
-// load reads the header and part 1 of a folder file (nil, err when there
-// is none or it cannot be used).
-func load(file, key string) (*loaded, error) {
-	fh, err := rawfile.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
-	// Part 1 only, in a buffer of its size: reading whole files (a tenth
-	// of them part 1) was most of what loading cost.
-	var first [firstRead]byte
-	b := first[:min(st.Size, firstRead)]
-	if _, err := fh.ReadAt(b, 0); err != nil {
-		return nil, err
-	}
-	h, err := parseHeader(b)
-	if err != nil {
-		return nil, err
-	}
-	end := headerLen + int64(h.part1)
-	if end > st.Size {
-		return nil, errTruncated
-	}
-	p1 := make([]byte, h.part1)
-	n := copy(p1, b[headerLen:])
-	if n < len(p1) {
-		if _, err := fh.ReadAt(p1[n:], headerLen+int64(n)); err != nil {
-			return nil, err
-		}
-	}
-	l, err := decodePart1(p1, h, key, st.Size-end)
-	if err != nil {
-		return nil, err
-	}
-	copy(l.head[:], b)
-	l.size = st.Size
-	return l, nil
-}
-
-// loadRest reads part 2 of the folder file the entries were loaded from
-// into their Data: an error when the file is no longer that one (another
+// loadRest reads part 2 from the folder's file into the entries' Data:
+// an error when the file is not the one part 1 was written with (another
 // cctx wrote it meanwhile) or part 2 is not what part 1 says.
 func (l *loaded) loadRest(file string) error {
 	fh, err := rawfile.Open(file)
@@ -203,22 +156,17 @@ func (l *loaded) loadRest(file string) error {
 	if err != nil {
 		return err
 	}
-	var head [headerLen]byte
 	if st.Size != l.size {
 		return errors.New("written again meanwhile")
 	}
-	if _, err := fh.ReadAt(head[:], 0); err != nil {
+	b := make([]byte, st.Size)
+	if _, err := fh.ReadAt(b, 0); err != nil {
 		return err
 	}
-	if head != l.head {
+	if [headerLen]byte(b[:headerLen]) != l.head {
 		return errors.New("written again meanwhile")
 	}
-	start := headerLen + int64(binary.LittleEndian.Uint32(head[12:]))
-	p2 := make([]byte, st.Size-start)
-	if _, err := fh.ReadAt(p2, start); err != nil {
-		return err
-	}
-	return l.fill(p2)
+	return l.fill(b[headerLen:])
 }
 
 // Decode reads the entries of a cache file's bytes, which must be of this
@@ -309,14 +257,22 @@ func decodePath(d *Decoder, key string) string {
 	return d.String()
 }
 
-// write replaces file with the entries, and returns its header and
-// part 1 for the index.
+// write writes a folder's entries and blob: its file (the header and
+// part 2; removed when part 2 is empty), and returns the header and part
+// 1 for the index.
 func write(file, key string, entries map[string]*Entry, blob []byte) (record, error) {
 	b := EncodeFile(key, entries, blob)
+	end := headerLen + int(binary.LittleEndian.Uint32(b[12:]))
 	var r record
 	copy(r.head[:], b)
-	r.part1 = b[headerLen : headerLen+int(binary.LittleEndian.Uint32(b[12:]))]
-	return r, replace(file, b)
+	r.part1 = b[headerLen:end]
+	if end == len(b) {
+		if err := os.Remove(file); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return r, err
+		}
+		return r, nil
+	}
+	return r, replace(file, append(b[:headerLen:headerLen], b[end:]...))
 }
 
 // replace writes b to file through a temporary file renamed over it: a

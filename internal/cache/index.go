@@ -13,20 +13,20 @@ import (
 )
 
 // The index is one file beside the folder files, `index.bin`, holding the
-// header and part 1 of every folder file: a run reads it instead of one
+// header and part 1 of every folder (file.go): a run reads it, not one
 // file a project folder (hundreds of opens and reads on a real history),
-// and a folder file only for the rests of its entries' summaries, which
-// part 1's header (kept in the index) says must come from that very file.
+// and a folder's own file only for the rests of its entries' summaries,
+// which the header kept in the index says must come from that very file.
 //
-// The index is a cache of the cache: a record older than its folder file
-// (another cctx wrote the folder file, then lost the race to write the
-// index) is still a whole part 1 as it was written, whose entries are
-// checked against the transcripts like any other; only its rests are
-// not found (the folder file's header is not the record's), and what
-// needs them is read again from the transcripts. The layout: magic
-// `CCTXINDX`, version (u32), CRC-32C of the rest (u32), the record count,
-// then per record the project folder, the 24 header bytes of its folder
-// file and its part 1 (length-prefixed).
+// Two runs at once each write the index whole (the last rename wins): a
+// record older than its folder file (the run that wrote the folder lost
+// the race to write the index) is still a whole part 1 as it was written,
+// whose entries are checked against the transcripts like any other; only
+// their rests are refused (the folder file's header is not the record's),
+// and what needs them is read again from the transcripts. A folder
+// without a record has no entries. The layout: magic `CCTXINDX`, version
+// (u32), CRC-32C of the rest (u32), the record count, then per record the
+// project folder, the 24 header bytes and part 1 (length-prefixed).
 const indexName = "index.bin"
 
 var indexMagic = [8]byte{'C', 'C', 'T', 'X', 'I', 'N', 'D', 'X'}
@@ -109,7 +109,7 @@ func encodeIndex(recs map[string]record) []byte {
 
 // fromRecord is the folder key as its index record has it: part 1 decoded
 // (its checksum checked against the record's header), the rests to read
-// from the folder file whose header is the record's.
+// from the folder file of that header.
 func fromRecord(r record, key string) (*loaded, error) {
 	h, err := parseHeader(r.head[:])
 	if err != nil {
@@ -123,7 +123,7 @@ func fromRecord(r record, key string) (*loaded, error) {
 		return nil, err
 	}
 	l.head = r.head
-	l.size = headerLen + int64(len(r.part1)) + l.rests
+	l.size = headerLen + l.rests
 	return l, nil
 }
 
@@ -137,4 +137,28 @@ func writeIndex(file string, recs map[string]record) error {
 func keepRecord(key string) bool {
 	_, err := os.Stat(key)
 	return err == nil
+}
+
+// ReadFolder is what the cache in dir holds for the project folder key:
+// its entries, whole, and its blob (for tests and tools that look inside
+// a cache; a run reads them through a Store).
+func ReadFolder(dir, key string) (map[string]*Entry, []byte, error) {
+	recs, err := loadIndex(indexFile(dir))
+	if err != nil {
+		return nil, nil, err
+	}
+	r, ok := recs[key]
+	if !ok {
+		return nil, nil, os.ErrNotExist
+	}
+	l, err := fromRecord(r, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(l.order) > 0 {
+		if err := l.loadRest(FileOf(dir, key)); err != nil {
+			return nil, nil, err
+		}
+	}
+	return l.entries, l.blob, nil
 }
