@@ -384,7 +384,7 @@ func TestIndex(t *testing.T) {
 		{name: "no index: no entries",
 			change: func(t *testing.T, w world) { must(t, os.Remove(w.index)) }},
 		{name: "a corrupt index: no entries",
-			change: func(t *testing.T, w world) { must(t, os.WriteFile(w.index, []byte("CCTXINDX garbage"), 0o600)) },
+			change:   func(t *testing.T, w world) { must(t, os.WriteFile(w.index, []byte("CCTXINDX garbage"), 0o600)) },
 			wantNote: "index.bin"},
 		{name: "a record older than its folder file",
 			change: func(t *testing.T, w world) {
