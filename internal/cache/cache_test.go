@@ -493,3 +493,56 @@ func TestOldVersionsDropped(t *testing.T) {
 		t.Errorf("this version's entry: %v, %d", e, st)
 	}
 }
+
+// Removing an earlier format's directory removes the cache's own files
+// only: CCTX_CACHE_DIR may name a directory that holds other things (a
+// project with v1/ and v2/ folders of its own), which must survive.
+func TestOldVersionsDropOnlyCacheFiles(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string // path under the cache dir: content
+		gone    []string          // removed by the first index write
+		kept    []string          // still there after it
+		dirGone []string          // directories removed
+	}{
+		{name: "an old format's folder files and temporary files",
+			files: map[string]string{"v2/0123456789abcdef01234567.bin": "CCTXCACH old", "v1/89abcdef.bin.tmp123": "CC",
+				"ls/v2/0123456789abcdef01234567.bin": "CCTXCACH old"},
+			gone:    []string{"v2/0123456789abcdef01234567.bin", "v1/89abcdef.bin.tmp123"},
+			kept:    []string{"ls/v2/0123456789abcdef01234567.bin"}, // another store's: its own run drops it
+			dirGone: []string{"v1", "v2"}},
+		{name: "someone else's files in v1/ and v2/",
+			files: map[string]string{"v1/api.go": "package v1", "v2/src/main.go": "package main",
+				"v2/0123456789abcdef01234567.bin": "CCTXCACH old", "v2/notes.bin": "mine"},
+			gone: []string{"v2/0123456789abcdef01234567.bin"},
+			kept: []string{"v1/api.go", "v2/src/main.go", "v2/notes.bin"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, cdir := t.TempDir(), t.TempDir()
+			for name, content := range tt.files {
+				p := filepath.Join(cdir, filepath.FromSlash(name))
+				must(t, os.MkdirAll(filepath.Dir(p), 0o700))
+				must(t, os.WriteFile(p, []byte(content), 0o600))
+			}
+			p := filepath.Join(dir, "s.jsonl")
+			must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+			put(t, Open(cdir, nil), dir, p, "brief+rest")
+			for _, name := range tt.gone {
+				if _, err := os.Stat(filepath.Join(cdir, filepath.FromSlash(name))); !os.IsNotExist(err) {
+					t.Errorf("%s still there: %v", name, err)
+				}
+			}
+			for _, name := range tt.kept {
+				if _, err := os.Stat(filepath.Join(cdir, filepath.FromSlash(name))); err != nil {
+					t.Errorf("%s removed: %v", name, err)
+				}
+			}
+			for _, name := range tt.dirGone {
+				if _, err := os.Stat(filepath.Join(cdir, name)); !os.IsNotExist(err) {
+					t.Errorf("directory %s still there: %v", name, err)
+				}
+			}
+		})
+	}
+}
