@@ -475,7 +475,8 @@ func (s *Store) Flush() {
 }
 
 // writeIndex writes the index again when a record changed: the records of
-// folders this run did not look up are kept while the folder exists.
+// folders this run did not look up are kept while the folder exists, and
+// dropped with their folder files once it is gone.
 func (s *Store) writeIndex() {
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
@@ -485,6 +486,14 @@ func (s *Store) writeIndex() {
 	for key := range s.index {
 		if _, looked := s.folders[key]; !looked && !keepRecord(key) {
 			delete(s.index, key)
+			// Its folder file too when the folder is gone (not merely
+			// unreadable): else the files of every folder ever seen stay
+			// (worktrees come and go).
+			if _, err := os.Stat(key); errors.Is(err, os.ErrNotExist) {
+				if err := os.Remove(s.fileOf(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
+					s.note("cache: cannot remove %s: %v", s.fileOf(key), err)
+				}
+			}
 		}
 	}
 	file := indexFile(s.dir)

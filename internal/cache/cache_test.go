@@ -546,3 +546,32 @@ func TestOldVersionsDropOnlyCacheFiles(t *testing.T) {
 		})
 	}
 }
+
+// A project folder that no longer exists loses its folder file with its
+// index record: else the files of every folder ever seen stay forever
+// (worktrees come and go), and the cache outgrows its 1%.
+func TestGoneFolderFileRemoved(t *testing.T) {
+	cdir, base := t.TempDir(), t.TempDir()
+	names := []string{"kept", "gone", "looked"}
+	dirs := map[string]string{}
+	for _, name := range names {
+		d := filepath.Join(base, name)
+		must(t, os.MkdirAll(d, 0o700))
+		p := filepath.Join(d, "s.jsonl")
+		must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+		put(t, Open(cdir, nil), d, p, "brief+rest")
+		dirs[name] = d
+	}
+	must(t, os.RemoveAll(dirs["gone"]))
+	looked := filepath.Join(dirs["looked"], "s.jsonl")
+	put(t, Open(cdir, nil), dirs["looked"], looked, "brief+new") // a change: the index is written
+	for _, tt := range []struct {
+		name string
+		file bool
+	}{{"kept", true}, {"gone", false}, {"looked", true}} {
+		_, err := os.Stat(FileOf(cdir, dirs[tt.name]))
+		if got := err == nil; got != tt.file {
+			t.Errorf("%s: folder file there %v, want %v (%v)", tt.name, got, tt.file, err)
+		}
+	}
+}
