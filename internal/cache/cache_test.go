@@ -575,3 +575,39 @@ func TestGoneFolderFileRemoved(t *testing.T) {
 		}
 	}
 }
+
+// A write never keeps an entry whose rest it could not read: written
+// with its brief only, it would be taken whole by the next run.
+func TestWriteAfterLostRests(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	p, q := filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "q.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	must(t, os.WriteFile(q, []byte("{}\n"), 0o600))
+	put(t, Open(cdir, nil), dir, p, "brief+rest")
+	tests := []struct {
+		name  string
+		other func(t *testing.T) // another run, after this one's briefs
+	}{
+		{"the folder file written again", func(t *testing.T) { put(t, Open(cdir, nil), dir, q, "other+data") }},
+		{"the folder file gone", func(t *testing.T) { must(t, os.Remove(FileOf(cdir, dir))) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			put(t, Open(cdir, nil), dir, p, "brief+rest")
+			s := Open(cdir, func(f string, a ...any) { t.Logf(f, a...) })
+			if e, st := s.LookupBrief(dir, p); st != Same || string(e.Data) != "brief" {
+				t.Fatalf("LookupBrief = %q, %d", e.Data, st)
+			}
+			tt.other(t)
+			put(t, s, dir, q, "q+mine") // dirty: the rests are read, and fail
+			for _, x := range []*Store{s, Open(cdir, nil)} {
+				if e, st := x.Lookup(dir, p); st != Miss && string(e.Data) != "brief+rest" {
+					t.Errorf("Lookup(p) = %q, %d: an entry without its rest", e.Data, st)
+				}
+				if e, st := x.Lookup(dir, q); st != Same || string(e.Data) != "q+mine" {
+					t.Errorf("Lookup(q) = %v, %d", e, st)
+				}
+			}
+		})
+	}
+}
