@@ -183,12 +183,7 @@ func (f *Factory) readOptions() tokens.ReadOptions {
 func (f *Factory) Cache() *cache.Store {
 	if !f.storeMade {
 		f.storeMade = true
-		// Through the factory's reporter as it is when a note is said:
-		// --watch silences it after the first frame (silence). Made now,
-		// not by the workers that note.
-		f.Report()
-		note := func(format string, args ...any) { f.Report().Note(format, args...) }
-		f.store = cache.ForCommand(f.Globals.NoCache, f.Env.Getenv, f.Env.Home, note)
+		f.store = cache.ForCommand(f.Globals.NoCache, f.Env.Getenv, f.Env.Home, func(s string, a ...any) { f.Report().Note(s, a...) }) // the reporter of now: --watch silences it (a frame's output)
 	}
 	return f.store
 }
