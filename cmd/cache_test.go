@@ -88,6 +88,7 @@ func TestCacheChangesNoOutput(t *testing.T) {
 	}
 	check("the first run")
 	for i := range steps {
+		earlier := snapshot(t, cacheDir) // the cache as the last runs left it
 		files := transcripts(t, tree)
 		if len(files) == 0 {
 			copyTree(t, "../testdata/projects", filepath.Join(tree, fmt.Sprintf("again-%d", i)))
@@ -160,6 +161,17 @@ func TestCacheChangesNoOutput(t *testing.T) {
 			if err := os.WriteFile(to, b, 0o644); err != nil {
 				t.Fatal(err)
 			}
+		}
+		switch rng.IntN(6) {
+		case 0:
+			// Another run that lost the race to write the index: the
+			// index is older than the folder files (a cache of the cache).
+			step += ", then the indexes of the step before"
+			restore(t, earlier, func(p string) bool { return filepath.Base(p) == "index.bin" })
+		case 1:
+			// The reverse: folder files older than the index's records.
+			step += ", then the folder files of the step before"
+			restore(t, earlier, func(p string) bool { return filepath.Base(p) != "index.bin" })
 		}
 		if rng.IntN(4) == 0 {
 			// Two processes at once: both print what --no-cache prints,
@@ -335,5 +347,39 @@ func TestCacheUnusableDir(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// snapshot is every file under dir, by path.
+func snapshot(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[p] = b
+		}
+		return nil
+	})
+	return files
+}
+
+// restore writes back the files of a snapshot that which picks, through
+// a rename as the cache writes them.
+func restore(t *testing.T, files map[string][]byte, which func(string) bool) {
+	t.Helper()
+	for p, b := range files {
+		if !which(p) {
+			continue
+		}
+		if err := os.WriteFile(p+".restore", b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p+".restore", p); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

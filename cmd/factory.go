@@ -183,7 +183,7 @@ func (f *Factory) readOptions() tokens.ReadOptions {
 func (f *Factory) Cache() *cache.Store {
 	if !f.storeMade {
 		f.storeMade = true
-		f.store = cache.ForCommand(f.Globals.NoCache, f.Env.Getenv, f.Env.Home, f.Report().Note)
+		f.store = cache.ForCommand(f.Globals.NoCache, f.Env.Getenv, f.Env.Home, func(s string, a ...any) { f.Report().Note(s, a...) }) // the reporter of now: --watch silences it (a frame's output)
 	}
 	return f.store
 }

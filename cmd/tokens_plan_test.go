@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -274,3 +275,67 @@ func (w *frameWriter) Write(p []byte) (int, error) {
 }
 
 func (w *frameWriter) String() string { return w.b.String() }
+
+// After the first frame of --watch nothing is said on stderr, not even
+// what the cache notes under -v (a folder file it cannot write, written
+// again by another cctx): it would break the frame on the terminal.
+func TestTokensWatchSilentCache(t *testing.T) {
+	root := liveTree(t)
+	var o *TokensOptions
+	_, err := parseArgs(t, func(f *Factory) *cobra.Command {
+		return NewCmdTokens(f, func(opts *TokensOptions) error { o = opts; return nil })
+	}, "tokens", "--dir", root, "--watch", "-v", "--color", "never")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A file where the cache directory should be: every write fails,
+	// with a note.
+	notDir := filepath.Join(t.TempDir(), "cache")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o.F.Env.Getenv = func(k string) string {
+		if k == "CCTX_CACHE_DIR" {
+			return notDir
+		}
+		return ""
+	}
+	errOut := &bytes.Buffer{}
+	o.F.IO.ErrOut = errOut
+	transcript, _ := filepath.Glob(filepath.Join(root, "*", "*.jsonl"))
+	ctx, cancel := context.WithCancel(context.Background())
+	o.Context, o.plan.Interval = ctx, 10*time.Millisecond
+	frames, said := 0, -1
+	out := writerFunc(func(p []byte) (int, error) {
+		if frames++; frames == 1 {
+			said = errOut.Len()
+		}
+		if frames == 3 {
+			cancel()
+		}
+		// A session that grows between frames: each frame writes its
+		// folder file again (and fails).
+		line := fmt.Sprintf(`{"type":"assistant","uuid":"g%d","parentUuid":null,"sessionId":"1f1f1f1f-0000-4000-8000-000000000001","timestamp":"2026-11-22T11:40:00Z","requestId":"req_g%d","message":{"id":"msg_g%d","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[],"usage":{"input_tokens":1,"output_tokens":1}}}`+"\n", frames, frames, frames)
+		fh, err := os.OpenFile(transcript[0], os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fh.WriteString(line)
+		fh.Close()
+		return len(p), nil
+	})
+	o.F.IO.Out = out
+	if err := tokensRun(o); err != nil {
+		t.Fatal(err)
+	}
+	if said <= 0 || !strings.Contains(errOut.String()[:said], "cache") {
+		t.Fatalf("no cache note before the first frame: %q", errOut.String())
+	}
+	if later := errOut.String()[said:]; later != "" {
+		t.Errorf("said after the first frame:\n%s", later)
+	}
+}
+
+type writerFunc func(p []byte) (int, error)
+
+func (w writerFunc) Write(p []byte) (int, error) { return w(p) }

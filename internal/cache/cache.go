@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/cctx-dev/cctx/internal/rawfile"
@@ -461,7 +462,8 @@ func (s *Store) Flush() {
 }
 
 // writeIndex writes the index again when a record changed: the records of
-// folders this run did not look up are kept while the folder exists.
+// folders this run did not look up are kept while the folder exists, and
+// dropped with their folder files once it is gone.
 func (s *Store) writeIndex() {
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
@@ -471,6 +473,14 @@ func (s *Store) writeIndex() {
 	for key := range s.index {
 		if _, looked := s.folders[key]; !looked && !keepRecord(key) {
 			delete(s.index, key)
+			// Its folder file too when the folder is gone (not merely
+			// unreadable): else the files of every folder ever seen stay
+			// (worktrees come and go).
+			if _, err := os.Stat(key); errors.Is(err, os.ErrNotExist) {
+				if err := os.Remove(s.fileOf(key)); err != nil && !errors.Is(err, os.ErrNotExist) {
+					s.note("cache: cannot remove %s: %v", s.fileOf(key), err)
+				}
+			}
 		}
 	}
 	file := indexFile(s.dir)
@@ -485,14 +495,61 @@ func (s *Store) writeIndex() {
 
 // dropOldVersions removes the folder files of earlier versions of the
 // format, which no run reads again, when this version's index is first
-// written: else an upgrade doubles the cache.
+// written: else an upgrade doubles the cache. Only the cache's own files
+// go (CCTX_CACHE_DIR may name a directory with v1/ or v2/ folders of
+// someone else's), and the directory when nothing else is left in it.
 func (s *Store) dropOldVersions() {
 	for v := 1; v < Version; v++ {
 		old := filepath.Join(s.dir, fmt.Sprintf("v%d", v))
-		if err := os.RemoveAll(old); err != nil {
+		if st, err := os.Lstat(old); err != nil || !st.IsDir() {
+			continue // none, or not a directory of ours (a link is not followed)
+		}
+		list, err := os.ReadDir(old)
+		if err != nil {
 			s.note("cache: cannot remove %s: %v", old, err)
+			continue
+		}
+		for _, d := range list {
+			p := filepath.Join(old, d.Name())
+			if !d.Type().IsRegular() || !isCacheFile(p, d.Name()) {
+				continue
+			}
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				s.note("cache: cannot remove %s: %v", p, err)
+			}
+		}
+		os.Remove(old) // fails, and is meant to, when something else is in it
+	}
+}
+
+// isCacheFile reports whether the file p, named name, in a format's
+// directory is one the cache wrote: a folder file or an index (a hex sum
+// or "index", then ".bin", starting with a magic of this package) or one
+// of their temporary files (replace).
+func isCacheFile(p, name string) bool {
+	stem, tmp, isTmp := strings.Cut(name, ".bin.tmp")
+	if !isTmp {
+		var ok bool
+		if stem, ok = strings.CutSuffix(name, ".bin"); !ok {
+			return false
 		}
 	}
+	if stem != "index" && (stem == "" || strings.Trim(stem, "0123456789abcdef") != "") {
+		return false
+	}
+	if isTmp {
+		return tmp != "" && strings.Trim(tmp, "0123456789") == ""
+	}
+	fh, err := rawfile.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	var m [8]byte
+	if n, _ := fh.ReadAt(m[:], 0); n != len(m) {
+		return false
+	}
+	return m == magic || m == indexMagic
 }
 
 // Check compares an entry with the file at path now.

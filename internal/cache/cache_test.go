@@ -492,3 +492,121 @@ func TestOldVersionsDropped(t *testing.T) {
 		t.Errorf("this version's entry: %v, %d", e, st)
 	}
 }
+
+// Removing an earlier format's directory removes the cache's own files
+// only: CCTX_CACHE_DIR may name a directory that holds other things (a
+// project with v1/ and v2/ folders of its own), which must survive.
+func TestOldVersionsDropOnlyCacheFiles(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   map[string]string // path under the cache dir: content
+		gone    []string          // removed by the first index write
+		kept    []string          // still there after it
+		dirGone []string          // directories removed
+	}{
+		{name: "an old format's folder files and temporary files",
+			files: map[string]string{"v2/0123456789abcdef01234567.bin": "CCTXCACH old", "v1/89abcdef.bin.tmp123": "CC",
+				"ls/v2/0123456789abcdef01234567.bin": "CCTXCACH old"},
+			gone:    []string{"v2/0123456789abcdef01234567.bin", "v1/89abcdef.bin.tmp123"},
+			kept:    []string{"ls/v2/0123456789abcdef01234567.bin"}, // another store's: its own run drops it
+			dirGone: []string{"v1", "v2"}},
+		{name: "someone else's files in v1/ and v2/",
+			files: map[string]string{"v1/api.go": "package v1", "v2/src/main.go": "package main",
+				"v2/0123456789abcdef01234567.bin": "CCTXCACH old", "v2/notes.bin": "mine"},
+			gone: []string{"v2/0123456789abcdef01234567.bin"},
+			kept: []string{"v1/api.go", "v2/src/main.go", "v2/notes.bin"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, cdir := t.TempDir(), t.TempDir()
+			for name, content := range tt.files {
+				p := filepath.Join(cdir, filepath.FromSlash(name))
+				must(t, os.MkdirAll(filepath.Dir(p), 0o700))
+				must(t, os.WriteFile(p, []byte(content), 0o600))
+			}
+			p := filepath.Join(dir, "s.jsonl")
+			must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+			put(t, Open(cdir, nil), dir, p, "brief+rest")
+			for _, name := range tt.gone {
+				if _, err := os.Stat(filepath.Join(cdir, filepath.FromSlash(name))); !os.IsNotExist(err) {
+					t.Errorf("%s still there: %v", name, err)
+				}
+			}
+			for _, name := range tt.kept {
+				if _, err := os.Stat(filepath.Join(cdir, filepath.FromSlash(name))); err != nil {
+					t.Errorf("%s removed: %v", name, err)
+				}
+			}
+			for _, name := range tt.dirGone {
+				if _, err := os.Stat(filepath.Join(cdir, name)); !os.IsNotExist(err) {
+					t.Errorf("directory %s still there: %v", name, err)
+				}
+			}
+		})
+	}
+}
+
+// A project folder that no longer exists loses its folder file with its
+// index record: else the files of every folder ever seen stay forever
+// (worktrees come and go), and the cache outgrows its 1%.
+func TestGoneFolderFileRemoved(t *testing.T) {
+	cdir, base := t.TempDir(), t.TempDir()
+	names := []string{"kept", "gone", "looked"}
+	dirs := map[string]string{}
+	for _, name := range names {
+		d := filepath.Join(base, name)
+		must(t, os.MkdirAll(d, 0o700))
+		p := filepath.Join(d, "s.jsonl")
+		must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+		put(t, Open(cdir, nil), d, p, "brief+rest")
+		dirs[name] = d
+	}
+	must(t, os.RemoveAll(dirs["gone"]))
+	looked := filepath.Join(dirs["looked"], "s.jsonl")
+	put(t, Open(cdir, nil), dirs["looked"], looked, "brief+new") // a change: the index is written
+	for _, tt := range []struct {
+		name string
+		file bool
+	}{{"kept", true}, {"gone", false}, {"looked", true}} {
+		_, err := os.Stat(FileOf(cdir, dirs[tt.name]))
+		if got := err == nil; got != tt.file {
+			t.Errorf("%s: folder file there %v, want %v (%v)", tt.name, got, tt.file, err)
+		}
+	}
+}
+
+// A write never keeps an entry whose rest it could not read: written
+// with its brief only, it would be taken whole by the next run.
+func TestWriteAfterLostRests(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	p, q := filepath.Join(dir, "p.jsonl"), filepath.Join(dir, "q.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	must(t, os.WriteFile(q, []byte("{}\n"), 0o600))
+	put(t, Open(cdir, nil), dir, p, "brief+rest")
+	tests := []struct {
+		name  string
+		other func(t *testing.T) // another run, after this one's briefs
+	}{
+		{"the folder file written again", func(t *testing.T) { put(t, Open(cdir, nil), dir, q, "other+data") }},
+		{"the folder file gone", func(t *testing.T) { must(t, os.Remove(FileOf(cdir, dir))) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			put(t, Open(cdir, nil), dir, p, "brief+rest")
+			s := Open(cdir, func(f string, a ...any) { t.Logf(f, a...) })
+			if e, st := s.LookupBrief(dir, p); st != Same || string(e.Data) != "brief" {
+				t.Fatalf("LookupBrief = %q, %d", e.Data, st)
+			}
+			tt.other(t)
+			put(t, s, dir, q, "q+mine") // dirty: the rests are read, and fail
+			for _, x := range []*Store{s, Open(cdir, nil)} {
+				if e, st := x.Lookup(dir, p); st != Miss && string(e.Data) != "brief+rest" {
+					t.Errorf("Lookup(p) = %q, %d: an entry without its rest", e.Data, st)
+				}
+				if e, st := x.Lookup(dir, q); st != Same || string(e.Data) != "q+mine" {
+					t.Errorf("Lookup(q) = %v, %d", e, st)
+				}
+			}
+		})
+	}
+}
