@@ -78,7 +78,9 @@ func decodePart1(p1 []byte, h header, key string, rest int64) (*loaded, error) {
 	if n > uint64(len(d.b)) {
 		return nil, errors.New("corrupt entry count")
 	}
-	l := &loaded{entries: make(map[string]*Entry, n)}
+	// An entry takes 12 bytes at least: a count that passed its checksum
+	// still sizes no map past what the bytes can hold.
+	l := &loaded{entries: make(map[string]*Entry, min(n, uint64(d.Len())/12))}
 	var rests int64
 	for range n {
 		e := &Entry{Path: decodePath(d, key), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),

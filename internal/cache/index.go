@@ -67,7 +67,7 @@ func decodeIndex(b []byte) (map[string]record, error) {
 	if n > uint64(d.Len()) {
 		return nil, errors.New("corrupt record count")
 	}
-	recs := make(map[string]record, n)
+	recs := make(map[string]record, min(n, uint64(d.Len())/27)) // 27 bytes a record at least
 	for range n {
 		key := d.String()
 		head := d.Bytes()
