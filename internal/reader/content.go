@@ -315,7 +315,7 @@ func ParseEnvelopeOnly(raw []byte) (Entry, bool) {
 	if hasNUL(raw) {
 		return Entry{Size: len(raw)}, false
 	}
-	e, ok := parseEntry(raw, nil, nil, false)
+	e, ok := parseEntry(raw, nil, nil, readNoMessage)
 	e.Size = len(raw)
 	return e, ok
 }

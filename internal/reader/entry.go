@@ -158,14 +158,30 @@ const SyntheticModel = "<synthetic>"
 // line anyway, for a crash's residue; ParseLine looks itself): the scanner
 // does not look for them inside strings.
 func parseEnvelope(line []byte, ls *lineStrings, fp *factsPass) (Entry, bool) {
-	return parseEntry(line, ls, fp, true)
+	return parseEntry(line, ls, fp, readFull)
 }
 
-// parseEntry is parseEnvelope; without message, the message is checked
-// and skipped as an unknown key's value is, and nothing is read from it
-// (EnvelopeOnly).
-func parseEntry(line []byte, ls *lineStrings, fp *factsPass, message bool) (Entry, bool) {
+// readMode says how much of a line parseEntry reads. Every mode checks the
+// whole line alike: a line one mode rejects, every mode rejects.
+type readMode uint8
+
+const (
+	readFull      readMode = iota // the envelope and what the message holds
+	readNoMessage                 // no message: it is checked and skipped as an unknown key's value is (EnvelopeOnly)
+	readForCount                  // what a counter reads (Options.Count): no content, uuids only on an inline sidechain line
+)
+
+// parseEntry is parseEnvelope, reading as much as mode says (with fp,
+// readForCount reads as readFull).
+func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Entry, bool) {
 	var e Entry
+	if fp != nil && mode == readForCount {
+		mode = readFull
+	}
+	// readForCount: where the uuid and parentUuid strings are, read once the
+	// line is known to be an inline sidechain's (the one use a counter
+	// has for them).
+	var uuidAt, parentAt []byte
 	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
 		if fp != nil && string(k) != "message" && isTreeKey(k) {
 			// Read for the facts here; the envelope reads its own fields
@@ -178,14 +194,14 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, message bool) (Entr
 		}
 		switch string(k) {
 		case "message":
-			if !message {
+			if mode == readNoMessage {
 				return -1 // skipped, and validated, by members
 			}
 			mfp := fp
 			if fp != nil && !fp.first(k) {
 				mfp = nil // the facts read the first message only
 			}
-			return parseMessage(line, vs, &e, ls, mfp)
+			return parseMessage(line, vs, &e, ls, mfp, mode == readForCount)
 		case "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage", "timestamp":
 		case "type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "sessionId", "agentId",
 			"teamName", "promptId", "cwd", "gitBranch", "version", "requestId":
@@ -206,8 +222,16 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, message bool) (Entr
 			case "subtype":
 				e.Subtype = ls.str(fSubtype, v)
 			case "uuid":
+				if mode == readForCount {
+					uuidAt = v
+					break
+				}
 				e.UUID = ls.str(fUUID, v)
 			case "parentUuid":
+				if mode == readForCount {
+					parentAt = v
+					break
+				}
 				// Mostly the uuid of the line before.
 				e.ParentUUID = ls.str(fUUID, v)
 			case "logicalParentUuid":
@@ -277,6 +301,14 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, message bool) (Entr
 	if ok && fp != nil {
 		fp.finish()
 	}
+	if ok && e.Sidechain && e.AgentID == "" { // readForCount: an inline sidechain's line
+		if parentAt != nil {
+			e.ParentUUID = ls.str(fUUID, parentAt)
+		}
+		if uuidAt != nil {
+			e.UUID = ls.str(fUUID, uuidAt)
+		}
+	}
 	switch {
 	case e.Usage.notObject && e.Type == "assistant":
 		e.odd = "message.usage is not an object: this response is not counted"
@@ -299,13 +331,17 @@ func clipRaw(v []byte, n int) string {
 // parseMessage reads the message value at b[vs] and returns the index just
 // past it (or -1 when malformed). The content, the bulk of the line, is
 // read once: its blocks are only looked at for their type.
-func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass) int {
+// With count, the content is checked and skipped, not read.
+func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, count bool) int {
 	if vs >= len(b) || b[vs] != '{' {
 		return -1 // not an object: skipped as any other value
 	}
 	return members(b, vs, func(k []byte, vs int) int {
 		switch string(k) {
 		case "content":
+			if count {
+				return -1 // skipped, and validated, by members
+			}
 			cfp := fp
 			if fp != nil {
 				if fp.contentSeen {

@@ -147,6 +147,13 @@ type Options struct {
 	// EnvelopeOnly reads no line's message (ParseEnvelopeOnly): for a
 	// caller that needs only the envelope's fields.
 	EnvelopeOnly bool
+	// Count reads of a line what a token counter needs: the message's
+	// content is checked and skipped (Entry.Content and TextHead stay
+	// empty), and UUID and ParentUUID are read only on a line of an
+	// inline sidechain (isSidechain without agentId), where they name
+	// the chain. Which lines are skipped, and the issues said, are those
+	// of a full read.
+	Count bool
 }
 
 // Reader streams entries from one transcript.
@@ -401,7 +408,14 @@ func (r *Reader) Next() (Entry, bool) {
 			r.facts = factsPass{}
 			fp = &r.facts
 		}
-		e, ok := parseEntry(line, &r.strs, fp, !r.opts.EnvelopeOnly)
+		mode := readFull
+		switch {
+		case r.opts.EnvelopeOnly:
+			mode = readNoMessage
+		case r.opts.Count:
+			mode = readForCount
+		}
+		e, ok := parseEntry(line, &r.strs, fp, mode)
 		if !ok {
 			kind := Malformed
 			if !complete {

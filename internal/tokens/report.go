@@ -130,6 +130,7 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *ca
 	if o.Want == nil { // --strict: every line validated; the cache holds the issues of the lines a counter wants
 		store = nil
 	}
+	o.Count = true // a counter reads no content (the lines and issues are a full read's)
 	defer store.Flush()
 	sorted := byStart(inputs)
 	all := make([]int, len(sorted))
