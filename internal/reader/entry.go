@@ -506,6 +506,10 @@ func plainInt(v []byte) bool {
 // A nil *lineStrings copies every string.
 type lineStrings struct {
 	last [numFields]string
+	// lastRaw is, for a last string that was written with escapes (a
+	// Windows cwd: C:\\Users\\…), those raw bytes: the next line's are
+	// compared with them instead of being decoded again.
+	lastRaw [numFields]string
 	// alloc makes a string of bytes (nil: string(b)); see Reader.SetStrings.
 	alloc func(b []byte) string
 }
@@ -538,9 +542,14 @@ func (ls *lineStrings) str(f strField, v []byte) string {
 	}
 	inner := v[1 : len(v)-1]
 	if bytes.IndexByte(inner, '\\') >= 0 {
-		// Escaped: the raw bytes are not the string, so they cannot be
-		// compared with the last one.
-		return rawStr(v)
+		// Escaped: the raw bytes are not the string; they are compared
+		// with the last escaped value's.
+		if ls.lastRaw[f] != "" && string(inner) == ls.lastRaw[f] {
+			return ls.last[f]
+		}
+		s := rawStr(v)
+		ls.last[f], ls.lastRaw[f] = s, string(inner)
+		return s
 	}
 	if last := ls.last[f]; string(inner) == last {
 		return last
@@ -551,7 +560,7 @@ func (ls *lineStrings) str(f strField, v []byte) string {
 	} else {
 		s = string(inner)
 	}
-	ls.last[f] = s
+	ls.last[f], ls.lastRaw[f] = s, ""
 	return s
 }
 
