@@ -231,7 +231,7 @@ func Open(path string, o Options) (*Reader, io.Closer, error) {
 // the lines of the pieces before. Only a range that starts the file may
 // begin with a byte order mark.
 func OpenRange(path string, start, end int64, o Options) (*Reader, io.Closer, error) {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -668,7 +668,7 @@ var ErrNotRegular = errors.New("not a regular file")
 // first being 0. A file smaller than two pieces is one piece. Only a few
 // bytes around each cut are read.
 func SplitPoints(path string, pieceBytes int64) ([]int64, error) {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, err
 	}
