@@ -3,7 +3,6 @@ package reader
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 
@@ -149,7 +148,7 @@ const maxMetaBytes = 1 << 20
 // ReadAgentMeta reads a .meta.json sidecar. A file that is too large or is
 // not a JSON object is an error.
 func ReadAgentMeta(path string) (AgentMeta, error) {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return AgentMeta{}, err
 	}

@@ -315,7 +315,7 @@ func ParseEnvelopeOnly(raw []byte) (Entry, bool) {
 	if hasNUL(raw) {
 		return Entry{Size: len(raw)}, false
 	}
-	e, ok := parseEntry(raw, nil, nil, false)
+	e, ok := parseEntry(raw, nil, nil, readNoMessage)
 	e.Size = len(raw)
 	return e, ok
 }
@@ -337,15 +337,7 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 		return "", "", false
 	}
 	sawSidechain := false
-	// done: the type (or role) is known, and so is isSidechain unless the
-	// line is no user or assistant line, where it does not matter.
-	done := func() bool {
-		kind := typ
-		if kind == "" {
-			kind = role
-		}
-		return kind != "" && (sawSidechain || kind != "user" && kind != "assistant")
-	}
+	// No closures here: Peek runs on every line, and its walk is short.
 	i = skipSpace(b, i+1)
 	for i < len(b) && b[i] == '"' {
 		ks := i
@@ -360,14 +352,8 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 		if string(key) == "message" && vs < len(b) && b[vs] == '{' && role == "" {
 			// Only the start of the message is read: role comes before
 			// the content in every version seen.
-			eachMember(b[vs:], func(k, v []byte) bool {
-				if string(k) == "role" {
-					role = wordStr(v)
-					return false
-				}
-				return true
-			})
-			if done() {
+			role = messageRole(b, vs)
+			if peekDone(typ, role, sawSidechain) {
 				return // the common case: the rest is the payload
 			}
 		}
@@ -380,7 +366,7 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 		case "type":
 			typ = wordStr(b[vs:i])
 		}
-		if done() {
+		if peekDone(typ, role, sawSidechain) {
 			return
 		}
 		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
@@ -389,6 +375,45 @@ func Peek(line []byte) (typ, role string, sidechain bool) {
 		i = skipSpace(b, i+1)
 	}
 	return
+}
+
+// peekDone says whether Peek knows enough: the type (or role), and
+// whether the line is a sidechain's unless it is no user or assistant
+// line, where that does not matter.
+func peekDone(typ, role string, sawSidechain bool) bool {
+	kind := typ
+	if kind == "" {
+		kind = role
+	}
+	return kind != "" && (sawSidechain || kind != "user" && kind != "assistant")
+}
+
+// messageRole is the value of the first "role" key of the object at b[i],
+// read up to it ("" when the object is malformed before it or has none).
+func messageRole(b []byte, i int) string {
+	i = skipSpace(b, i+1)
+	for i < len(b) && b[i] == '"' {
+		ks := i
+		if i = skipString(b, i); i < 0 {
+			return ""
+		}
+		key := b[ks+1 : i-1]
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+			return ""
+		}
+		vs := skipSpace(b, i+1)
+		if i = skipValue(b, vs); i < 0 {
+			return ""
+		}
+		if string(key) == "role" {
+			return wordStr(b[vs:i])
+		}
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' {
+			return ""
+		}
+		i = skipSpace(b, i+1)
+	}
+	return ""
 }
 
 // StartsWithToolResult reports whether a raw line's message.content is an

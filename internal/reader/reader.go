@@ -147,6 +147,13 @@ type Options struct {
 	// EnvelopeOnly reads no line's message (ParseEnvelopeOnly): for a
 	// caller that needs only the envelope's fields.
 	EnvelopeOnly bool
+	// Count reads of a line what a token counter needs: the message's
+	// content is checked and skipped (Entry.Content and TextHead stay
+	// empty), and UUID and ParentUUID are read only on a line of an
+	// inline sidechain (isSidechain without agentId), where they name
+	// the chain. Which lines are skipped, and the issues said, are those
+	// of a full read.
+	Count bool
 }
 
 // Reader streams entries from one transcript.
@@ -224,7 +231,7 @@ func Open(path string, o Options) (*Reader, io.Closer, error) {
 // the lines of the pieces before. Only a range that starts the file may
 // begin with a byte order mark.
 func OpenRange(path string, start, end int64, o Options) (*Reader, io.Closer, error) {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -401,7 +408,14 @@ func (r *Reader) Next() (Entry, bool) {
 			r.facts = factsPass{}
 			fp = &r.facts
 		}
-		e, ok := parseEntry(line, &r.strs, fp, !r.opts.EnvelopeOnly)
+		mode := readFull
+		switch {
+		case r.opts.EnvelopeOnly:
+			mode = readNoMessage
+		case r.opts.Count:
+			mode = readForCount
+		}
+		e, ok := parseEntry(line, &r.strs, fp, mode)
 		if !ok {
 			kind := Malformed
 			if !complete {
@@ -654,7 +668,7 @@ var ErrNotRegular = errors.New("not a regular file")
 // first being 0. A file smaller than two pieces is one piece. Only a few
 // bytes around each cut are read.
 func SplitPoints(path string, pieceBytes int64) ([]int64, error) {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, err
 	}

@@ -65,7 +65,7 @@ func isZstd(head []byte) bool {
 
 // IsCompressed reports whether the file at path is zstd-compressed.
 func IsCompressed(path string) bool {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return false
 	}
@@ -106,7 +106,7 @@ type frameCache struct {
 
 // OpenFile opens a transcript file. It must be a regular file.
 func OpenFile(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +439,7 @@ func readSeekTable(r io.ReaderAt, size int64) (frames []SeekEntry, dataEnd int64
 // ReadSeekTable returns the frames of a seekable zstd file and where its
 // seek table starts; ok is false for a file that is not one.
 func ReadSeekTable(path string) (frames []SeekEntry, dataEnd int64, ok bool) {
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, 0, false
 	}
@@ -456,7 +456,7 @@ func ReadSeekTable(path string) (frames []SeekEntry, dataEnd int64, ok bool) {
 // A compressed file without a table gives its size on disk.
 func TextSize(path string, diskSize int64) int64 {
 	var head [4]byte
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return diskSize
 	}

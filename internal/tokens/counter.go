@@ -261,6 +261,29 @@ type File struct {
 	// Inline sidechains (Claude Code ≤1.0) have no agentId: each chain is
 	// named after its root entry.
 	sideRoot map[string]string
+
+	// The last line's names and key: consecutive lines repeat them (the
+	// reader shares a string equal to the last one of its field, so
+	// comparing is cheap), and looking them up again cost a map lookup
+	// or a hash each.
+	speed, tier, lineSess, agent, model lastName
+	lastMID, lastRID                    string
+	lastKey                             key
+}
+
+// lastName is a name a File looked up last, with its index.
+type lastName struct {
+	s   string
+	i   int32
+	set bool
+}
+
+// name is c.name(s), through the File's last lookup of the field.
+func (f *File) name(l *lastName, s string) int32 {
+	if !l.set || l.s != s {
+		*l = lastName{s, f.c.name(s), true}
+	}
+	return l.i
 }
 
 // File starts reading one transcript file.
@@ -286,7 +309,10 @@ func (f *File) Add(e *reader.Entry) {
 	}
 	var k key
 	if e.MessageID != "" { // requestId may be "": then message.id alone identifies it
-		k = keyOf(e.MessageID, e.RequestID)
+		if e.MessageID != f.lastMID || e.RequestID != f.lastRID || f.lastMID == "" {
+			f.lastMID, f.lastRID, f.lastKey = e.MessageID, e.RequestID, keyOf(e.MessageID, e.RequestID)
+		}
+		k = f.lastKey
 		f.anonSeen = false // a line with an id ends a run of anonymous ones
 	} else {
 		if !f.anonSeen || e.Usage != f.anonUsage {
@@ -300,8 +326,8 @@ func (f *File) Add(e *reader.Entry) {
 	u := e.Usage
 	in := row{
 		sidechain: e.Sidechain, hasTime: !e.Timestamp.IsZero(), start: e.StreamingStart(),
-		speed: c.name(u.Speed), tier: c.name(u.ServiceTier),
-		session: f.session, lineSess: c.name(e.SessionID), agent: c.name(agent), model: c.name(e.Model),
+		speed: f.name(&f.speed, u.Speed), tier: f.name(&f.tier, u.ServiceTier),
+		session: f.session, lineSess: f.name(&f.lineSess, e.SessionID), agent: f.name(&f.agent, agent), model: f.name(&f.model, e.Model),
 		file: f.file, line: int32(e.Line), lines: 1,
 		u: counts{u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.WebSearch},
 	}
