@@ -44,6 +44,7 @@ func (l Listing) Files() []*Session {
 // live state to those it returns.
 func (f *Finder) List(o ListOptions) Listing {
 	var cands []*Session
+	f.preloadRows()
 	all := f.Sessions()
 	for _, s := range all {
 		// A file last written before the window cannot hold activity in it.

@@ -47,6 +47,11 @@ type Session struct {
 	// noFolder: the project folder, when listed, held no entry named
 	// as the session's own folder (Folder).
 	noFolder bool
+	// listedStat: the file's status when the listing stat'ed it (stat
+	// known), which the check of its cached row takes instead of a
+	// status of the file once open (the same file, a moment earlier).
+	listedStat rawfile.Info
+	statKnown  bool
 }
 
 // ProjectKey is the name of the project folder (a lossy encoding of the
@@ -427,7 +432,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		}
 		mains[id] = true
 		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: l.stats[i].size, Archived: root.Archive,
-			noFolder: !l.entries[id]})
+			noFolder: !l.entries[id], listedStat: rawfile.InfoOf(st), statKnown: true})
 	}
 	// A session folder without its main transcript: what Claude Code's
 	// cleanup leaves. Its subagent transcripts are the session.
