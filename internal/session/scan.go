@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,11 +280,12 @@ func preferred(a, b *Session) bool {
 // SortNewestFirst orders sessions by file modification time, newest first,
 // then by id so the order is stable.
 func SortNewestFirst(ss []*Session) {
-	sort.Slice(ss, func(i, j int) bool {
-		if !ss[i].ModTime.Equal(ss[j].ModTime) {
-			return ss[i].ModTime.After(ss[j].ModTime)
+	// Stable: two copies of one id at the same time keep their order.
+	slices.SortStableFunc(ss, func(a, b *Session) int {
+		if c := b.ModTime.Compare(a.ModTime); c != 0 {
+			return c
 		}
-		return ss[i].ID > ss[j].ID
+		return strings.Compare(b.ID, a.ID)
 	})
 }
 
@@ -349,6 +351,7 @@ func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 type dirListing struct {
 	err     error
 	names   []string        // session files
+	paths   []string        // of each of names
 	stats   []fileStat      // of each of names
 	folders []string        // session folders
 	entries map[string]bool // names that may be a session's folder
@@ -388,8 +391,10 @@ func listDir(dir string) (l dirListing) {
 		}
 	}
 	l.stats = make([]fileStat, len(l.names))
+	l.paths = make([]string, len(l.names))
 	parallel(len(l.names), func(i int) {
 		p := filepath.Join(dir, l.names[i])
+		l.paths[i] = p
 		st, err := os.Stat(p) // follows a symlinked file; loops fail here
 		l.stats[i] = fileStat{st: st, err: err}
 		if err == nil && st.Mode().IsRegular() {
@@ -420,7 +425,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 	f.mu.Unlock()
 	for i, name := range l.names {
 		id, _ := TranscriptStem(name)
-		p := filepath.Join(dir, name)
+		p := l.paths[i]
 		st, err := l.stats[i].st, l.stats[i].err
 		if err != nil {
 			warn("%s: %v", p, err)
