@@ -212,7 +212,7 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 		// The folders are read in parallel (hundreds of them), then taken
 		// in order, warnings too.
 		lists := make([]dirListing, len(dirs))
-		each(len(dirs), func(i int) { lists[i] = listDir(dirs[i]) })
+		each(len(dirs), func(i int) { lists[i] = listDir(root, dirs[i]) })
 		for i, dir := range dirs {
 			for _, s := range f.sessionsFrom(root, dir, lists[i], warn) {
 				found++
@@ -349,25 +349,27 @@ func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 
 // dirListing is what listDir finds in a project folder.
 type dirListing struct {
-	err     error
-	names   []string        // session files
-	paths   []string        // of each of names
-	stats   []fileStat      // of each of names
-	folders []string        // session folders
-	entries map[string]bool // names that may be a session's folder
-	agents  []string        // flat agent files
+	err      error
+	names    []string        // session files
+	paths    []string        // of each of names
+	stats    []fileStat      // of each of names
+	sessions []*Session      // of each of names that is a regular file
+	folders  []string        // session folders
+	entries  map[string]bool // names that may be a session's folder
+	agents   []string        // flat agent files
 }
 
 type fileStat struct {
-	st   os.FileInfo
-	err  error
-	size int64
+	st  os.FileInfo
+	err error
 }
 
-// listDir reads a project folder and stats its session files (in
-// parallel when there are thousands). It says nothing: sessionsFrom
-// warns, in order, about what it found.
-func listDir(dir string) (l dirListing) {
+// listDir reads a project folder of root, stats its session files (in
+// parallel when there are thousands) and makes the sessions of the
+// regular ones (in the listing's workers, not one after the other once
+// every folder is listed). It says nothing: sessionsFrom warns, in order,
+// about what it found.
+func listDir(root Root, dir string) (l dirListing) {
 	ents, err := rawfile.ReadDir(dir)
 	if err != nil {
 		l.err = err
@@ -392,17 +394,25 @@ func listDir(dir string) (l dirListing) {
 	}
 	l.stats = make([]fileStat, len(l.names))
 	l.paths = make([]string, len(l.names))
+	l.sessions = make([]*Session, len(l.names))
+	all := make([]Session, len(l.names))
 	parallel(len(l.names), func(i int) {
-		p := filepath.Join(dir, l.names[i])
+		name := l.names[i]
+		p := filepath.Join(dir, name)
 		l.paths[i] = p
 		st, err := os.Stat(p) // follows a symlinked file; loops fail here
 		l.stats[i] = fileStat{st: st, err: err}
-		if err == nil && st.Mode().IsRegular() {
-			l.stats[i].size = st.Size()
-			if strings.HasSuffix(l.names[i], ".zst") {
-				l.stats[i].size = reader.TextSize(p, st.Size())
-			}
+		if err != nil || !st.Mode().IsRegular() {
+			return
 		}
+		size := st.Size()
+		if strings.HasSuffix(name, ".zst") {
+			size = reader.TextSize(p, st.Size())
+		}
+		id, _ := TranscriptStem(name)
+		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: size, Archived: root.Archive,
+			noFolder: !l.entries[id], listedStat: rawfile.InfoOf(st), statKnown: true}
+		l.sessions[i] = &all[i]
 	})
 	return l
 }
@@ -423,8 +433,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		f.listedAgents[dir] = l.agents
 	}
 	f.mu.Unlock()
-	for i, name := range l.names {
-		id, _ := TranscriptStem(name)
+	for i := range l.names {
 		p := l.paths[i]
 		st, err := l.stats[i].st, l.stats[i].err
 		if err != nil {
@@ -435,9 +444,11 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 			warn("%s: not a regular file, skipped", p)
 			continue
 		}
-		mains[id] = true
-		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: l.stats[i].size, Archived: root.Archive,
-			noFolder: !l.entries[id], listedStat: rawfile.InfoOf(st), statKnown: true})
+		s := l.sessions[i]
+		if len(l.folders) > 0 {
+			mains[s.ID] = true
+		}
+		out = append(out, s)
 	}
 	// A session folder without its main transcript: what Claude Code's
 	// cleanup leaves. Its subagent transcripts are the session.
