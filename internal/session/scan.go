@@ -280,8 +280,7 @@ func preferred(a, b *Session) bool {
 // SortNewestFirst orders sessions by file modification time, newest first,
 // then by id so the order is stable.
 func SortNewestFirst(ss []*Session) {
-	// Stable: two copies of one id at the same time keep their order.
-	slices.SortStableFunc(ss, func(a, b *Session) int {
+	slices.SortFunc(ss, func(a, b *Session) int {
 		if c := b.ModTime.Compare(a.ModTime); c != 0 {
 			return c
 		}
