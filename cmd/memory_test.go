@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"math"
 	"runtime/debug"
 	"testing"
 )
@@ -25,6 +26,10 @@ func TestBoundMemory(t *testing.T) {
 		{"tokens, GOGC set", false, "200", "", false, true},
 		{"tokens, GOMEMLIMIT set", false, "", "1GiB", false, false},
 	}
+	// From a known state: in-process runs of other tests may have left the
+	// limit set (a run restores what it found, which may be another's).
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOGC", tc.gogc)
