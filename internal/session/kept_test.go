@@ -103,12 +103,12 @@ func TestNoFirstPrompt(t *testing.T) {
 	}
 }
 
-// The rows of a root's sessions are kept in one cache file, whatever the
-// number of project folders, and a second listing takes them from it,
-// checked with the status the listing found: a row whose file is the one
-// the cache describes (same status, same first and last 4 KiB) is not
-// read again, as a branch changed in its middle behind the cache's back
-// shows.
+// The rows of a root's sessions are kept in at most rowShards cache files,
+// whatever the number of project folders, and a second listing takes them
+// from them, checked with the status the listing found: a row whose file
+// is the one the cache describes (same status, same first and last 4 KiB)
+// is not read again, as a branch changed in its middle behind the cache's
+// back shows.
 func TestListedRowsFromCache(t *testing.T) {
 	root := t.TempDir()
 	pad := `{"type":"user","timestamp":"2026-01-01T00:00:01Z","cwd":"/p","gitBranch":"main","message":{"role":"user","content":"` + string(bytes.Repeat([]byte("x"), 5000)) + `"}}` + "\n"
@@ -117,9 +117,10 @@ func TestListedRowsFromCache(t *testing.T) {
 	for range 5 {
 		body.WriteString(pad)
 	}
-	ids := []string{"aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002", "cccccccc-0000-4000-8000-000000000003"}
-	var paths []string
-	for i, id := range ids {
+	var ids, paths []string
+	for i := range 3 * rowShards {
+		id := fmt.Sprintf("%08x-0000-4000-8000-000000000001", i)
+		ids = append(ids, id)
 		p := filepath.Join(root, fmt.Sprintf("proj%d", i), id+".jsonl")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -139,12 +140,12 @@ func TestListedRowsFromCache(t *testing.T) {
 		}
 		return out
 	}
-	if got := list(); len(got) != 3 || got[ids[0]] != "main" {
+	if got := list(); len(got) != len(ids) || got[ids[0]] != "main" {
 		t.Fatalf("first listing: %v", got)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.bin"))
-	if len(files) != 1 {
-		t.Errorf("%d cache files for one root of 3 project folders, want 1: %v", len(files), files)
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*.bin"))
+	if len(files) == 0 || len(files) > rowShards {
+		t.Errorf("%d cache files for one root of %d project folders, want 1 to %d: %v", len(files), len(ids), rowShards, files)
 	}
 	// The last line's branch, outside the hashed 4 KiB at each end, as it
 	// was (size and time too).

@@ -121,7 +121,7 @@ func (f *Finder) List(o ListOptions) Listing {
 			f.finish(in)
 		}
 	})
-	f.Cache.Flush()
+	f.flushRows()
 	return out
 }
 

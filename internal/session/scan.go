@@ -145,8 +145,12 @@ type Finder struct {
 	// CLAUDE_CONFIG_DIR entry that is not there): looking a session up
 	// fails with it, reading a file or standard input does not.
 	RootsErr error
-	// Cache keeps the rows of List (nil: none).
+	// Cache keeps the rows of List (nil: none), in rowShards stores of
+	// its own (Sub).
 	Cache *cache.Store
+
+	shardsOnce sync.Once
+	shards     [rowShards]*cache.Store
 
 	mu      sync.Mutex
 	orphans sync.Once
