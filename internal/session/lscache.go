@@ -66,11 +66,11 @@ func (f *Finder) lite(s *Session, withText, noPrompt bool) (*Info, error) {
 // often in the first 4 KiB, its title often in the last.
 //
 // Its status is the one the listing found (Session.listedStat), when it
-// found one: one system call a session less. The file may have changed
-// since, as it may once its status is taken from the open file: the row
-// is then the one the file had a moment earlier, and a file replaced
-// meanwhile (another inode) fails the check of its hashes unless it holds
-// the same bytes there.
+// found one: one system call a session less. A file that changes after it
+// is listed is then checked against its status when listed, as one that
+// changes after an fstat is against that one, and its hashes are read
+// from it as it is: a row the cache gives is one the file had when listed,
+// and still has where it is hashed.
 type keptReads struct {
 	*rawfile.File
 	st        rawfile.Info
