@@ -3,8 +3,9 @@
 # that both see the same machine (a before/after of a change on a shared
 # machine): cold (--no-cache) and warm (the cache filled by a first run),
 # each build with its own cache directory. Median wall time and median CPU
-# time (perf's task-clock when perf runs, else GNU time's user+sys, to
-# 10 ms) of RUNS (default 11) runs, and the load average before and after.
+# time (perf's elapsed time and task-clock when perf runs, else GNU time's,
+# CPU to 10 ms) of RUNS (default 11) runs, and the load average before and
+# after.
 # Outputs are compared (exact): each build's last warm and cold stdout,
 # and the two builds' cold ones.
 #
@@ -20,10 +21,18 @@ RUNS=${RUNS:-11}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cctx-lspair.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 unset CCTX_NO_CACHE
-if perf stat -x, -e task-clock -o "$WORK/p" true 2>/dev/null; then
-	cpu() { perf stat -x, -e task-clock -o "$WORK/p" "$@" >"$WORK/out" 2>/dev/null; cut -d, -f1 <"$WORK/p" | grep -E '^[0-9.]+$' | cut -d. -f1; }
+# run CMD...: one run; prints its wall and CPU milliseconds (perf's own
+# figures, without perf's start; GNU time's otherwise).
+if perf stat -e task-clock -o "$WORK/p" true 2>/dev/null; then
+	run() {
+		perf stat -e task-clock -o "$WORK/p" "$@" >"$WORK/out" 2>/dev/null
+		awk '/task-clock/ {c = $1} /seconds time elapsed/ {w = $1 * 1000} END {gsub(",", "", c); printf "%d %d\n", w, c}' "$WORK/p"
+	}
 else
-	cpu() { /usr/bin/time -f '%U %S' -o "$WORK/p" "$@" >"$WORK/out" 2>/dev/null; awk '{printf "%d\n", ($1 + $2) * 1000}' "$WORK/p"; }
+	run() {
+		/usr/bin/time -f '%e %U %S' -o "$WORK/p" "$@" >"$WORK/out" 2>/dev/null
+		awk '{printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000}' "$WORK/p"
+	}
 fi
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 median() { tr ' ' '\n' | grep . | sort -n | sed -n "$(((RUNS + 1) / 2))p"; }
@@ -47,10 +56,8 @@ for tree in "$@"; do
 		for ((i = 0; i < RUNS; i++)); do
 			for bin in A B; do
 				export CCTX_CACHE_DIR=$WORK/cache-$bin-$(basename "$tree")
-				t0=$(date +%s%N)
-				c=$(cpu "${!bin}" ls --all --dir "$tree" "${extra[@]}")
-				t1=$(date +%s%N)
-				W[$bin]+=" $(((t1 - t0) / 1000000))" C[$bin]+=" $c"
+				read -r w c < <(run "${!bin}" ls --all --dir "$tree" "${extra[@]}")
+				W[$bin]+=" $w" C[$bin]+=" $c"
 				cp "$WORK/out" "$WORK/$bin.$mode"
 			done
 		done
