@@ -84,7 +84,7 @@ Files without any conversation (empty, or only metadata) are left out unless
 
 func lsRun(o *LsOptions) error {
 	f := o.F
-	defer boundMemory()()
+	defer boundMemory(!o.Long)() // ls --long counts every file
 	finder, err := f.listing()
 	if err != nil {
 		return err

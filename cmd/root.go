@@ -135,19 +135,24 @@ func untilInterrupt(ctx context.Context) (_ context.Context, stop func()) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// boundMemory sets a soft memory limit for a command whose live memory
-// does not grow with the history (ls, the count of tokens), and returns
-// what restores the one before. Past the limit the garbage collector runs
-// sooner: a count over a real-shaped 1.4 GB history peaked at 60–76 MiB
-// without it, 55 MiB with it, at the same speed (BENCHMARKS.md). A command
-// that holds a session's tree must not have it: tree on a 527 MB session
-// took 2–4× the time under it. GOMEMLIMIT overrides it.
-func boundMemory() (restore func()) {
+// boundMemory sets a soft memory limit for a command whose live memory does
+// not grow with the history (ls, the count of tokens) and returns what
+// restores the one before: a count over a real-shaped 1.4 GB history peaked
+// at 55 MiB with it, 60–76 MiB without, at the same speed (BENCHMARKS.md); a
+// tree of a 527 MB session took 2–4× the time under it. GOMEMLIMIT overrides
+// it. atLimit (ls, whose garbage is most of what it allocates): collect only
+// near the limit, not each time the heap doubles (a tenth of a warm ls over
+// 5,000 sessions), unless GOGC says otherwise.
+func boundMemory(atLimit bool) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	prev := debug.SetMemoryLimit(memoryLimit)
-	return func() { debug.SetMemoryLimit(prev) }
+	if !atLimit || os.Getenv("GOGC") != "" {
+		return func() { debug.SetMemoryLimit(prev) }
+	}
+	pace := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(pace); debug.SetMemoryLimit(prev) }
 }
 
 const memoryLimit = 48 << 20

@@ -100,7 +100,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 	f := o.F
 	if o.plan.By != tokens.ByTool && o.plan.By != tokens.ByAgentType { // these build trees
-		defer boundMemory()()
+		defer boundMemory(false)()
 	}
 	finder, inputs, err := o.inputs()
 	if err != nil {

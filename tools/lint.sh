@@ -54,8 +54,8 @@ done
 # the size cmd reached when its logic moved out; lower them when it
 # shrinks. A change that must raise them says why in its commit: first see
 # whether what it adds is a fact for internal/ (a parse, a rule, a message).
-cmdcap=2445       # every non-test Go file of cmd
-corecap=1519      # ls, show, tree, tokens, agents and what they share
+cmdcap=2450       # every non-test Go file of cmd
+corecap=1524      # ls, show, tree, tokens, agents and what they share
 core="ls show tree tokens agents root factory args errors iostreams pager tokens_flags tokens_watch"
 n=$(cat $(ls cmd/*.go | grep -v _test) | wc -l)
 [ "$n" -le "$cmdcap" ] || bad "cmd has $n lines of Go outside tests (at most $cmdcap: move logic to the package that owns the fact, see docs/architecture.md)"

@@ -6,7 +6,10 @@
 // os.File.
 package rawfile
 
-import "io"
+import (
+	"io"
+	"os"
+)
 
 // Info is what a listing needs of an open file's status.
 type Info struct {
@@ -41,4 +44,11 @@ func ReadFile(path string) ([]byte, error) {
 			return b, err
 		}
 	}
+}
+
+// InfoOf is the Info of a file's status from os.Stat or os.Lstat: what
+// Stat of the file open gives, without opening it again (a listing that
+// stat'ed thousands of files has it already).
+func InfoOf(st os.FileInfo) Info {
+	return Info{Size: st.Size(), ModTime: st.ModTime().UnixNano(), Inode: inode(st), Regular: st.Mode().IsRegular()}
 }

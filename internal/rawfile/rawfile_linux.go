@@ -110,6 +110,8 @@ func ReadDir(path string) ([]fs.DirEntry, error) {
 			continue
 		}
 		if err != nil {
+			// What was read, sorted, with the error: as os.ReadDir.
+			slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 			return out, &fs.PathError{Op: "readdirent", Path: path, Err: err}
 		}
 		if n <= 0 {

@@ -25,7 +25,7 @@ func (f *File) Stat() (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	return Info{Size: st.Size(), ModTime: st.ModTime().UnixNano(), Inode: inode(st), Regular: st.Mode().IsRegular()}, nil
+	return InfoOf(st), nil
 }
 
 // ReadAt reads len(b) bytes at off (os.File.ReadAt).

@@ -64,6 +64,19 @@ func TestFileAsOSFile(t *testing.T) {
 	if st.Size != ost.Size() || st.ModTime != ost.ModTime().UnixNano() || !st.Regular {
 		t.Errorf("Stat = %+v; os: size %d, time %d", st, ost.Size(), ost.ModTime().UnixNano())
 	}
+	// A listing's os.Stat of the path gives what Stat of the open file
+	// gives, inode included (a check of a cached entry takes one for the
+	// other).
+	pst, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := InfoOf(pst); got != st {
+		t.Errorf("InfoOf(os.Stat) = %+v; Stat of the open file = %+v", got, st)
+	}
+	if dst, _ := os.Stat(dir); InfoOf(dst).Regular {
+		t.Error("InfoOf of a directory: regular")
+	}
 	if b, err := ReadFile(path); err != nil || !bytes.Equal(b, data) {
 		t.Errorf("ReadFile: %d bytes, %v; want %d", len(b), err, len(data))
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/cctx-dev/cctx/internal/session"
@@ -22,9 +23,11 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 	}
 	cols = append(cols, "TITLE")
 	t := NewTable(o, cols...)
+	t.rows = make([][]string, 0, len(list))
 	rows := make([][]string, len(list))
 	for i, in := range list {
-		row := lsCells(in, o)
+		// Room for every column: the title is appended without a copy.
+		row := lsCells(make([]string, 0, len(cols)), in, o)
 		if long {
 			st := stats[i]
 			if o.TTY {
@@ -64,15 +67,15 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 	return t.Render(w)
 }
 
-// lsCells are the columns before the --long counts: id, activity, project,
-// branch, subagents. A terminal gets short ids and relative times, a pipe
+// lsCells appends to row the columns before the --long counts: id,
+// activity, project, branch, subagents. A terminal gets short ids and relative times, a pipe
 // full ids and RFC 3339.
-func lsCells(in *session.Info, o Options) []string {
+func lsCells(row []string, in *session.Info, o Options) []string {
 	th := o.Theme
 	if !o.TTY {
 		// The data, as in JSON: no project when no line records a cwd.
 		// Safe here too: a pipe often ends on a terminal (| less, | cat).
-		return []string{in.ID, Timestamp(in.UpdatedAt), Safe(in.Project), Safe(in.GitBranch), fmt.Sprint(in.Subagents)}
+		return append(row, in.ID, Timestamp(in.UpdatedAt), Safe(in.Project), Safe(in.GitBranch), strconv.Itoa(in.Subagents))
 	}
 	project := in.Project
 	if project == "" {
@@ -89,10 +92,10 @@ func lsCells(in *session.Info, o Options) []string {
 	}
 	agents := ""
 	if in.Subagents > 0 {
-		agents = fmt.Sprint(in.Subagents)
+		agents = strconv.Itoa(in.Subagents)
 	}
-	return []string{th.Cyan(Short(in.ID)), active,
-		CutLeft(Safe(o.Redacted(TildePath(project, o.Home))), 32), Cut(Safe(in.GitBranch), 20), agents}
+	return append(row, th.Cyan(Short(in.ID)), active,
+		CutLeft(Safe(o.Redacted(TildePath(project, o.Home))), 32), Cut(Safe(in.GitBranch), 20), agents)
 }
 
 // titleWidth is what is left of the terminal for the last (title) column

@@ -165,3 +165,34 @@ func assertInert(t *testing.T, s string) {
 func isBidi(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
+
+// In a pipe a tab or newline inside a cell becomes a space, whichever
+// cell of the row or footer holds it; other cells are copied as they are.
+func TestTSVCellSpaces(t *testing.T) {
+	tests := []struct {
+		cells []string
+		want  string
+	}{
+		{[]string{"a", "b c", "日本"}, "a\tb c\t日本\n"},
+		{[]string{"x\ty", "z"}, "x y\tz\n"},
+		{[]string{"", "line\nbreak\n"}, "\tline break \n"},
+		{[]string{"\t\n", "\r"}, "  \t\r\n"},
+	}
+	for _, tc := range tests {
+		for _, footer := range []bool{false, true} {
+			var b bytes.Buffer
+			tb := NewTable(Options{}, "A", "B", "C")
+			if footer {
+				tb.Footer(tc.cells...)
+			} else {
+				tb.Row(tc.cells...)
+			}
+			if err := tb.Render(&b); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tc.want {
+				t.Errorf("%q (footer %v): %q, want %q", tc.cells, footer, b.String(), tc.want)
+			}
+		}
+	}
+}

@@ -52,13 +52,28 @@ func (t *Table) Render(w io.Writer) error {
 	if !t.opts.TTY {
 		// One write for the table: a write a row was one system call a
 		// row (5,000 for ls --all over 5,000 sessions).
+		// Sized once, and a cell without a tab or newline copied as it is
+		// (the replacer allocates a buffer a call: 30,000 of them for ls
+		// --all over 5,000 sessions).
+		rows := append(t.rows, t.footers...)
+		n := 0
+		for _, r := range rows {
+			for _, c := range r {
+				n += len(c) + 1
+			}
+		}
 		var buf bytes.Buffer
-		for _, r := range append(t.rows, t.footers...) {
+		buf.Grow(n)
+		for _, r := range rows {
 			for i, c := range r {
 				if i > 0 {
 					buf.WriteByte('\t')
 				}
-				cellSpaces.WriteString(&buf, c)
+				if strings.ContainsAny(c, "\t\n") {
+					cellSpaces.WriteString(&buf, c)
+				} else {
+					buf.WriteString(c)
+				}
 			}
 			buf.WriteByte('\n')
 		}

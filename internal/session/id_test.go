@@ -2,7 +2,9 @@ package session
 
 import (
 	"regexp"
+	"strings"
 	"testing"
+	"time"
 )
 
 // IsSessionID is the 8-4-4-4-12 hex shape, as this expression says it.
@@ -38,6 +40,30 @@ func TestIsSessionID(t *testing.T) {
 			if got, want := IsSessionID(string(b)), shape.Match(b); got != want {
 				t.Fatalf("IsSessionID(%q) = %v, expression %v", b, got, want)
 			}
+		}
+	}
+}
+
+// SortNewestFirst: the newest file first, then the greater id.
+func TestSortNewestFirst(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name string
+		in   []*Session
+		want []string // ID/Path of each, in order
+	}{
+		{"by time", []*Session{{ID: "a", Path: "1", ModTime: t0}, {ID: "b", Path: "2", ModTime: t0.Add(time.Second)}, {ID: "c", Path: "3", ModTime: t0.Add(-time.Second)}}, []string{"b/2", "a/1", "c/3"}},
+		{"same time: the greater id", []*Session{{ID: "a", Path: "1", ModTime: t0}, {ID: "c", Path: "2", ModTime: t0}, {ID: "b", Path: "3", ModTime: t0}}, []string{"c/2", "b/3", "a/1"}},
+		{"the same instant in another zone", []*Session{{ID: "a", Path: "1", ModTime: t0.In(time.FixedZone("x", 3600))}, {ID: "b", Path: "2", ModTime: t0}}, []string{"b/2", "a/1"}},
+	}
+	for _, tc := range tests {
+		SortNewestFirst(tc.in)
+		var got []string
+		for _, s := range tc.in {
+			got = append(got, s.ID+"/"+s.Path)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

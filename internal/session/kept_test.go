@@ -102,3 +102,66 @@ func TestNoFirstPrompt(t *testing.T) {
 		}
 	}
 }
+
+// The rows of a root's sessions are kept in at most rowShards cache files,
+// whatever the number of project folders, and a second listing takes them
+// from them, checked with the status the listing found: a row whose file
+// is the one the cache describes (same status, same first and last 4 KiB)
+// is not read again, as a branch changed in its middle behind the cache's
+// back shows.
+func TestListedRowsFromCache(t *testing.T) {
+	root := t.TempDir()
+	pad := `{"type":"user","timestamp":"2026-01-01T00:00:01Z","cwd":"/p","gitBranch":"main","message":{"role":"user","content":"` + string(bytes.Repeat([]byte("x"), 5000)) + `"}}` + "\n"
+	var body bytes.Buffer
+	body.WriteString(`{"type":"user","timestamp":"2026-01-01T00:00:00Z","cwd":"/p","message":{"role":"user","content":"fix the build"}}` + "\n")
+	for range 5 {
+		body.WriteString(pad)
+	}
+	var ids, paths []string
+	for i := range 3 * rowShards {
+		id := fmt.Sprintf("%08x-0000-4000-8000-000000000001", i)
+		ids = append(ids, id)
+		p := filepath.Join(root, fmt.Sprintf("proj%d", i), id+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, body.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	dir := t.TempDir()
+	list := func() map[string]string {
+		f := NewFinder([]Root{{ProjectsDir: root}}, diag.Discard())
+		f.Cache = cache.Open(dir, nil)
+		out := map[string]string{}
+		for _, in := range f.List(ListOptions{}).Sessions {
+			out[in.ID] = in.GitBranch
+		}
+		return out
+	}
+	if got := list(); len(got) != len(ids) || got[ids[0]] != "main" {
+		t.Fatalf("first listing: %v", got)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*", "*.bin"))
+	if len(files) == 0 || len(files) > rowShards {
+		t.Errorf("%d cache files for one root of %d project folders, want 1 to %d: %v", len(files), len(ids), rowShards, files)
+	}
+	// The last line's branch, outside the hashed 4 KiB at each end, as it
+	// was (size and time too).
+	b := bytes.Clone(body.Bytes())
+	copy(b[bytes.LastIndex(b, []byte(`"main"`)):], `"mian"`)
+	st, err := os.Stat(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(paths[0], b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(paths[0], st.ModTime(), st.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(); got[ids[0]] != "main" {
+		t.Errorf("second listing: branch %q, want the cached row's \"main\" (the row was read again)", got[ids[0]])
+	}
+}

@@ -2,7 +2,8 @@ package session
 
 import (
 	"runtime"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,6 +45,7 @@ func (l Listing) Files() []*Session {
 // live state to those it returns.
 func (f *Finder) List(o ListOptions) Listing {
 	var cands []*Session
+	f.preloadRows()
 	all := f.Sessions()
 	for _, s := range all {
 		// A file last written before the window cannot hold activity in it.
@@ -96,12 +98,11 @@ func (f *Finder) List(o ListOptions) Listing {
 		}
 		out.Sessions = append(out.Sessions, in)
 	}
-	sort.SliceStable(out.Sessions, func(i, j int) bool {
-		a, b := out.Sessions[i], out.Sessions[j]
-		if !a.UpdatedAt.Equal(b.UpdatedAt) {
-			return a.UpdatedAt.After(b.UpdatedAt)
+	slices.SortStableFunc(out.Sessions, func(a, b *Info) int {
+		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
+			return c
 		}
-		return a.ID > b.ID
+		return strings.Compare(b.ID, a.ID)
 	})
 	out.Matched = len(out.Sessions)
 	if o.Limit > 0 && len(out.Sessions) > o.Limit {
@@ -120,7 +121,7 @@ func (f *Finder) List(o ListOptions) Listing {
 			f.finish(in)
 		}
 	})
-	f.Cache.Flush()
+	f.flushRows()
 	return out
 }
 

@@ -356,24 +356,23 @@ func startIn(head []byte, atEnd bool) (started time.Time, project string, ok boo
 // found what was wanted, or after firstPromptScanLimit bytes; a time or cwd is looked for only in lines
 // that start less than startScanLimit past the head, whatever their
 // length (a first line of 5 MiB, a big hook output, is read whole).
+//
+// Its reader is a pooled one (reader.OpenRange): a fresh reader's 1 MiB
+// buffer, allocated and zeroed for each such file, was half of what a cold
+// listing allocated and most of its collections. Its offsets are the
+// file's; a byte order mark at from would be kept, and from is past the
+// head only when none starts there.
 func scanHead(path string, head, from int64, wantPrompt, wantTime, wantCWD bool) (prompt string, promptAt lineRef, first time.Time, cwd string) {
-	f, err := reader.OpenFile(path)
+	r, c, err := reader.OpenRange(path, from, firstPromptScanLimit, reader.Options{KeepRaw: wantPrompt, EnvelopeOnly: !wantPrompt})
 	if err != nil {
 		return "", promptAt, first, ""
 	}
-	defer f.Close()
-	src, err := f.Section(from, firstPromptScanLimit)
-	if err != nil {
-		return "", promptAt, first, ""
-	}
-	defer src.Close()
-	r := reader.New(src, reader.Options{KeepRaw: wantPrompt, EnvelopeOnly: !wantPrompt})
+	defer c.Close()
 	for (wantPrompt && prompt == "") || (wantTime && first.IsZero()) || (wantCWD && cwd == "") {
 		e, ok := r.Next()
 		if !ok {
 			break
 		}
-		e.Offset += from
 		if e.Offset > head+startScanLimit {
 			wantTime, wantCWD = false, false
 		}

@@ -147,6 +147,9 @@ func TestPromptPastTheHead(t *testing.T) {
 		if p1 != p2 || at1 != at2 {
 			t.Fatalf("file %d: from the start %q at %v, from %d %q at %v", i, p1, at1, from, p2, at2)
 		}
+		if want := fmt.Sprintf(`"the prompt %d"`, i); p1 != "" && !strings.Contains(b.String()[at1.off:at1.off+at1.n], want) {
+			t.Fatalf("file %d: the prompt's line at %v is %q", i, at1, b.String()[at1.off:at1.off+at1.n])
+		}
 		st, _ := os.Stat(p)
 		in, err := Lite(&Session{ID: "x", Path: p, ModTime: st.ModTime(), Size: st.Size()})
 		if err != nil || in.FirstPrompt != p1 && p1 != "" || in.promptAt != at1 && p1 != "" {

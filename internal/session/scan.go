@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,11 @@ type Session struct {
 	// noFolder: the project folder, when listed, held no entry named
 	// as the session's own folder (Folder).
 	noFolder bool
+	// listedStat: the file's status when the listing stat'ed it (stat
+	// known), which the check of its cached row takes instead of a
+	// status of the file once open (the same file, a moment earlier).
+	listedStat rawfile.Info
+	statKnown  bool
 }
 
 // ProjectKey is the name of the project folder (a lossy encoding of the
@@ -139,8 +145,12 @@ type Finder struct {
 	// CLAUDE_CONFIG_DIR entry that is not there): looking a session up
 	// fails with it, reading a file or standard input does not.
 	RootsErr error
-	// Cache keeps the rows of List (nil: none).
+	// Cache keeps the rows of List (nil: none), in rowShards stores of
+	// its own (Sub).
 	Cache *cache.Store
+
+	shardsOnce sync.Once
+	shards     [rowShards]*cache.Store
 
 	mu      sync.Mutex
 	orphans sync.Once
@@ -206,7 +216,7 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 		// The folders are read in parallel (hundreds of them), then taken
 		// in order, warnings too.
 		lists := make([]dirListing, len(dirs))
-		each(len(dirs), func(i int) { lists[i] = listDir(dirs[i]) })
+		each(len(dirs), func(i int) { lists[i] = listDir(root, dirs[i]) })
 		for i, dir := range dirs {
 			for _, s := range f.sessionsFrom(root, dir, lists[i], warn) {
 				found++
@@ -274,11 +284,11 @@ func preferred(a, b *Session) bool {
 // SortNewestFirst orders sessions by file modification time, newest first,
 // then by id so the order is stable.
 func SortNewestFirst(ss []*Session) {
-	sort.Slice(ss, func(i, j int) bool {
-		if !ss[i].ModTime.Equal(ss[j].ModTime) {
-			return ss[i].ModTime.After(ss[j].ModTime)
+	slices.SortFunc(ss, func(a, b *Session) int {
+		if c := b.ModTime.Compare(a.ModTime); c != 0 {
+			return c
 		}
-		return ss[i].ID > ss[j].ID
+		return strings.Compare(b.ID, a.ID)
 	})
 }
 
@@ -342,24 +352,27 @@ func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 
 // dirListing is what listDir finds in a project folder.
 type dirListing struct {
-	err     error
-	names   []string        // session files
-	stats   []fileStat      // of each of names
-	folders []string        // session folders
-	entries map[string]bool // names that may be a session's folder
-	agents  []string        // flat agent files
+	err      error
+	names    []string        // session files
+	paths    []string        // of each of names
+	stats    []fileStat      // of each of names
+	sessions []*Session      // of each of names that is a regular file
+	folders  []string        // session folders
+	entries  map[string]bool // names that may be a session's folder
+	agents   []string        // flat agent files
 }
 
 type fileStat struct {
-	st   os.FileInfo
-	err  error
-	size int64
+	st  os.FileInfo
+	err error
 }
 
-// listDir reads a project folder and stats its session files (in
-// parallel when there are thousands). It says nothing: sessionsFrom
-// warns, in order, about what it found.
-func listDir(dir string) (l dirListing) {
+// listDir reads a project folder of root, stats its session files (in
+// parallel when there are thousands) and makes the sessions of the
+// regular ones (in the listing's workers, not one after the other once
+// every folder is listed). It says nothing: sessionsFrom warns, in order,
+// about what it found.
+func listDir(root Root, dir string) (l dirListing) {
 	ents, err := rawfile.ReadDir(dir)
 	if err != nil {
 		l.err = err
@@ -383,16 +396,26 @@ func listDir(dir string) (l dirListing) {
 		}
 	}
 	l.stats = make([]fileStat, len(l.names))
+	l.paths = make([]string, len(l.names))
+	l.sessions = make([]*Session, len(l.names))
+	all := make([]Session, len(l.names))
 	parallel(len(l.names), func(i int) {
-		p := filepath.Join(dir, l.names[i])
+		name := l.names[i]
+		p := filepath.Join(dir, name)
+		l.paths[i] = p
 		st, err := os.Stat(p) // follows a symlinked file; loops fail here
 		l.stats[i] = fileStat{st: st, err: err}
-		if err == nil && st.Mode().IsRegular() {
-			l.stats[i].size = st.Size()
-			if strings.HasSuffix(l.names[i], ".zst") {
-				l.stats[i].size = reader.TextSize(p, st.Size())
-			}
+		if err != nil || !st.Mode().IsRegular() {
+			return
 		}
+		size := st.Size()
+		if strings.HasSuffix(name, ".zst") {
+			size = reader.TextSize(p, st.Size())
+		}
+		id, _ := TranscriptStem(name)
+		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: size, Archived: root.Archive,
+			noFolder: !l.entries[id], listedStat: rawfile.InfoOf(st), statKnown: true}
+		l.sessions[i] = &all[i]
 	})
 	return l
 }
@@ -413,9 +436,8 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		f.listedAgents[dir] = l.agents
 	}
 	f.mu.Unlock()
-	for i, name := range l.names {
-		id, _ := TranscriptStem(name)
-		p := filepath.Join(dir, name)
+	for i := range l.names {
+		p := l.paths[i]
 		st, err := l.stats[i].st, l.stats[i].err
 		if err != nil {
 			warn("%s: %v", p, err)
@@ -425,9 +447,11 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 			warn("%s: not a regular file, skipped", p)
 			continue
 		}
-		mains[id] = true
-		out = append(out, &Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: l.stats[i].size, Archived: root.Archive,
-			noFolder: !l.entries[id]})
+		s := l.sessions[i]
+		if len(l.folders) > 0 {
+			mains[s.ID] = true
+		}
+		out = append(out, s)
 	}
 	// A session folder without its main transcript: what Claude Code's
 	// cleanup leaves. Its subagent transcripts are the session.
@@ -527,32 +551,7 @@ func (f *Finder) nestedAgents(s *Session, listed bool) []Agent {
 	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
 	} else if err == nil && st.IsDir() {
-		filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				f.warnOnce(p, "%s: %v", p, err)
-				return nil
-			}
-			switch {
-			case d.IsDir():
-			case d.Type()&fs.ModeSymlink != 0:
-				// Not followed, so that a loop cannot trap the walk and a
-				// link cannot bring in a file from elsewhere; said, so
-				// that a missing transcript is not a mystery.
-				if isAgentName(d.Name()) || isDir(p) {
-					f.warnOnce(p, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", p)
-				}
-			case !isAgentName(d.Name()):
-			case !d.Type().IsRegular():
-				f.warnOnce(p, "%s: not a regular file, skipped", p)
-			case listed:
-				out = append(out, Agent{ID: agentID(d.Name()), Path: p})
-			default:
-				if a, ok := agentFile(p); ok {
-					out = append(out, a)
-				}
-			}
-			return nil
-		})
+		out = f.walkAgents(out, sub, listed)
 	}
 	return out
 }
@@ -573,6 +572,42 @@ func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
 	}
 	if len(out) > 1 {
 		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	}
+	return out
+}
+
+// walkAgents appends the agent transcripts under dir (a folder, not a
+// link) to out, in the order filepath.WalkDir visits them, saying what it
+// skips as it does: each folder read with rawfile.ReadDir (one open, the
+// reads and one close), not os.ReadDir, and dir not stat'ed again (a
+// warm listing spent a tenth of its time walking subagents/ folders).
+func (f *Finder) walkAgents(out []Agent, dir string, listed bool) []Agent {
+	ents, err := rawfile.ReadDir(dir)
+	if err != nil {
+		f.warnOnce(dir, "%s: %v", dir, err)
+	}
+	for _, d := range ents {
+		p := filepath.Join(dir, d.Name())
+		switch {
+		case d.IsDir():
+			out = f.walkAgents(out, p, listed)
+		case d.Type()&fs.ModeSymlink != 0:
+			// Not followed, so that a loop cannot trap the walk and a
+			// link cannot bring in a file from elsewhere; said, so that a
+			// missing transcript is not a mystery.
+			if isAgentName(d.Name()) || isDir(p) {
+				f.warnOnce(p, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", p)
+			}
+		case !isAgentName(d.Name()):
+		case !d.Type().IsRegular():
+			f.warnOnce(p, "%s: not a regular file, skipped", p)
+		case listed:
+			out = append(out, Agent{ID: agentID(d.Name()), Path: p})
+		default:
+			if a, ok := agentFile(p); ok {
+				out = append(out, a)
+			}
+		}
 	}
 	return out
 }
