@@ -103,7 +103,7 @@ func (i Issue) Message() string {
 		}
 		return fmt.Sprintf("skipped line of %s: longer than the %s limit", humanBytes(i.Size), humanBytes(limit))
 	case ImplausibleCount:
-		return fmt.Sprintf("a token count in this line's usage is over %d: read as 0", MaxTokenCount)
+		return fmt.Sprintf("a token count in this line's usage is over %d: read as 0", int64(MaxTokenCount))
 	case TruncatedTail:
 		return fmt.Sprintf("last line is incomplete (%s, no newline): the session may still be written", humanBytes(i.Size))
 	case OddValue:
