@@ -30,6 +30,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/rawfile"
 )
@@ -489,8 +490,35 @@ func (s *Store) writeIndex() {
 		s.note("cache: cannot write %s: %v", file, err)
 	} else if had != nil {
 		s.dropOldVersions()
+	} else {
+		s.dropStaleTemps(filepath.Dir(file))
 	}
 	s.indexOld = false
+}
+
+// staleTemp is how old a temporary file of replace must be to be another
+// run's that was stopped between writing and renaming it (killed, power
+// lost), not one being written now.
+const staleTemp = 10 * time.Minute
+
+// dropStaleTemps removes the temporary files that runs stopped before
+// their rename left in dir: else each such stop leaves one for good.
+func (s *Store) dropStaleTemps(dir string) {
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, d := range list {
+		if !strings.Contains(d.Name(), ".bin.tmp") || !d.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, d.Name())
+		if st, err := d.Info(); err == nil && time.Since(st.ModTime()) > staleTemp && isCacheFile(p, d.Name()) {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				s.note("cache: cannot remove %s: %v", p, err)
+			}
+		}
+	}
 }
 
 // dropOldVersions removes the folder files of earlier versions of the

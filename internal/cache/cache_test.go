@@ -610,3 +610,37 @@ func TestWriteAfterLostRests(t *testing.T) {
 		})
 	}
 }
+
+// A temporary file a run stopped before its rename left is removed by a
+// later write of the index once it is old; a fresh one (another run
+// writing now) and files not the cache's stay.
+func TestStaleTempsDropped(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	put(t, Open(cdir, nil), dir, p, "brief+rest") // the index exists: later writes are not the first
+	vdir := filepath.Dir(indexFile(cdir))
+	old := time.Now().Add(-time.Hour)
+	files := []struct {
+		name string
+		age  time.Time
+		kept bool
+	}{
+		{"index.bin.tmp123", old, false},
+		{"0123abcd.bin.tmp456", old, false},
+		{"0123abcd.bin.tmp789", time.Now(), true}, // being written
+		{"notes.bin.tmp1", old, true},              // not a name the cache writes
+	}
+	for _, f := range files {
+		fp := filepath.Join(vdir, f.name)
+		must(t, os.WriteFile(fp, []byte("partial"), 0o600))
+		must(t, os.Chtimes(fp, f.age, f.age))
+	}
+	put(t, Open(cdir, nil), dir, p, "brief+again")
+	for _, f := range files {
+		_, err := os.Stat(filepath.Join(vdir, f.name))
+		if kept := err == nil; kept != f.kept {
+			t.Errorf("%s: kept %v, want %v", f.name, kept, f.kept)
+		}
+	}
+}
