@@ -629,7 +629,7 @@ func TestStaleTempsDropped(t *testing.T) {
 		{"index.bin.tmp123", old, false},
 		{"0123abcd.bin.tmp456", old, false},
 		{"0123abcd.bin.tmp789", time.Now(), true}, // being written
-		{"notes.bin.tmp1", old, true},              // not a name the cache writes
+		{"notes.bin.tmp1", old, true},             // not a name the cache writes
 	}
 	for _, f := range files {
 		fp := filepath.Join(vdir, f.name)
