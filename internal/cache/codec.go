@@ -3,6 +3,7 @@ package cache
 import (
 	"encoding/binary"
 	"errors"
+	"slices"
 )
 
 // Encoder appends varints and length-prefixed strings, for the cache file
@@ -11,6 +12,10 @@ type Encoder struct{ b []byte }
 
 // Buf is what was encoded.
 func (e *Encoder) Buf() []byte { return e.b }
+
+// Grow makes room for n more bytes (an encoder that knows its size
+// grows its buffer once).
+func (e *Encoder) Grow(n int) { e.b = slices.Grow(e.b, n) }
 
 func (e *Encoder) Uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 

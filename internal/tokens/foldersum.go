@@ -151,6 +151,7 @@ func folderKey(sorted []Input, members []int) string {
 // entry that describes it as it is (cache.Same).
 func (s *sums) digest(sorted []Input, members []int, key string) (d [32]byte, ok bool) {
 	var e cache.Encoder
+	e.Grow(128 + 160*len(members)) // a stamp a file: about 150 bytes
 	e.Uvarint(sumVersion)
 	e.String(string(s.prices[:]))
 	for i := range 2 {

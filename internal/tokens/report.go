@@ -303,8 +303,12 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			for n, i := range members {
 				ss := &fs.sessions[n]
 				first := len(rep.buckets)
+				// A sum's buckets are a session's, each key once (as
+				// counted): appended, not looked up in bucketAt, which
+				// only a count needs.
 				for _, b := range ss.buckets {
-					rep.bucket(bucketKey{i, b.key.agent, b.key.model}).Merge(b.total)
+					rep.buckets = append(rep.buckets, bucket{key: bucketKey{i, b.key.agent, b.key.model}})
+					rep.buckets[len(rep.buckets)-1].total.Merge(b.total)
 				}
 				sr := rep.Sessions[i]
 				sr.Last = ss.last.when()
