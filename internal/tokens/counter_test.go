@@ -3,6 +3,7 @@ package tokens
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -476,7 +477,7 @@ func TestTotalsAcrossFoldersMatchOneTable(t *testing.T) {
 			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
 			var ins []Input
 			for _, s := range f.Sessions() {
-				ins = append(ins, Input{Session: s, Started: map[string]time.Time{
+				ins = append(ins, Input{Session: s, Agents: f.AgentPaths(s), Started: map[string]time.Time{
 					a: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), b: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), c: time.Date(2026, 1, 3, 0, 0, 0, 0, time.UTC)}[s.ID]})
 			}
 			var said []string
@@ -599,5 +600,58 @@ func TestTotalJSON(t *testing.T) {
 		if want := reference(tt); string(got) != want {
 			t.Errorf("%+v:\n%s\nwant\n%s", tt, got, want)
 		}
+	}
+}
+
+// Sessions whose main transcript was deleted (Claude Code's cleanup) are
+// counted with their project folder's other sessions, whatever their
+// start: a report that counts folders apart (a response in two folders
+// makes a second pass) once kept them apart from their folder under the
+// folder's name, and took one's totals for the other's (a panic when the
+// numbers of sessions differed).
+func TestOrphansCountedWithTheirFolder(t *testing.T) {
+	const a, b, c, d = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222",
+		"cccccccc-3333-4333-8333-333333333333", "dddddddd-4444-4444-8444-444444444444"
+	line := func(uuid, mid, sid, ts string, out int) string {
+		l := strings.Replace(asst(uuid, "", mid, "req_"+mid, 1, out, 0, 100, ""), "2026-01-01T00:00:00Z", ts, 1)
+		return strings.Replace(l, `"sessionId":"s"`, `"sessionId":"`+sid+`"`, 1)
+	}
+	files := map[string][]string{
+		"-p/" + a + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10)},
+		// b, in another folder, replays a's m1: a second pass.
+		"-q/" + b + ".jsonl": {line("u1", "m1", a, "2026-01-01T10:00:00Z", 10), line("u2", "m2", b, "2026-01-02T10:00:00Z", 20)},
+		// Orphans in -p, started before a.
+		"-p/" + c + "/subagents/agent-x1.jsonl": {line("u3", "m3", c, "2025-12-30T10:00:00Z", 30)},
+	}
+	for _, tc := range []struct {
+		name  string
+		more  map[string][]string
+		calls int64
+	}{
+		{"one orphan, one session", nil, 3},
+		{"two orphans, one session", map[string][]string{"-p/" + d + "/subagents/agent-x2.jsonl": {line("u4", "m4", d, "2025-12-31T10:00:00Z", 40)}}, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			all := maps.Clone(files)
+			maps.Copy(all, tc.more)
+			root := writeTree(t, all)
+			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+			start := map[string]time.Time{a: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), b: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC),
+				c: time.Date(2025, 12, 30, 0, 0, 0, 0, time.UTC), d: time.Date(2025, 12, 31, 0, 0, 0, 0, time.UTC)}
+			var ins []Input
+			for _, s := range f.Sessions() {
+				ins = append(ins, Input{Session: s, Agents: f.AgentPaths(s), Started: start[s.ID]})
+			}
+			lean := BuildTotals(ins, nil, Window{}, ReadOptions{Strict: true})
+			full := Build(ins, nil, Window{}, ReadOptions{Strict: true})
+			if lean.Total.APICalls != tc.calls || fmt.Sprint(lean.Total) != fmt.Sprint(full.Total) {
+				t.Errorf("totals %+v, one table %+v (want %d calls)", lean.Total, full.Total, tc.calls)
+			}
+			for i := range full.Sessions {
+				if a, b := fmt.Sprint(lean.Sessions[i].ID, lean.Sessions[i].Total), fmt.Sprint(full.Sessions[i].ID, full.Sessions[i].Total); a != b {
+					t.Errorf("session %s, one table %s", a, b)
+				}
+			}
+		})
 	}
 }

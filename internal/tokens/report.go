@@ -227,13 +227,19 @@ func (in Input) orderTime() time.Time {
 	return in.Started
 }
 
-// byFolder groups the sessions (indices into sorted, in order) by the
-// folder of their main file.
+// byFolder groups the sessions (indices into sorted, in order) by their
+// project folder.
 func byFolder(sorted []Input) [][]int {
 	var groups [][]int
 	at := map[string]int{}
 	for i, in := range sorted {
-		dir := filepath.Dir(in.Session.Path)
+		// The project folder, which a folder's sum is kept under
+		// (folderKey): a session whose main transcript is gone (no Path)
+		// is its folder's too.
+		dir := in.Session.ProjectDir
+		if dir == "" {
+			dir = filepath.Dir(in.Session.Path)
+		}
 		g, ok := at[dir]
 		if !ok {
 			g = len(groups)
@@ -274,7 +280,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		sm = loadSums(sorted, groups, store, prices, w, func(g int) bool { return keys[g] != "" && counted[keys[g]] == nil })
 	}
 	summed := func(g int) *folderSum {
-		if fs := counted[keys[g]]; fs != nil && keys[g] != "" {
+		if fs := counted[keys[g]]; fs != nil && keys[g] != "" && len(fs.sessions) == len(groups[g]) {
 			return fs
 		}
 		if sm == nil {
