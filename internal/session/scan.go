@@ -547,21 +547,24 @@ func (f *Finder) AgentsNow(s *Session) []Agent {
 // (listed: see agents).
 func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
 	var out []Agent
-	sub := filepath.Join(s.Folder(), "subagents")
-	if listed && s.noFolder {
-		// No <id> entry in the project folder when it was listed: no
-		// subagents/ folder to look at.
-	} else if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
-	} else if err == nil && st.IsDir() {
-		out = f.walkAgents(out, sub, listed)
+	// Without an <id> entry in the project folder when it was listed
+	// (listed), there is no subagents/ folder to look at.
+	if !listed || !s.noFolder {
+		sub := filepath.Join(s.Folder(), "subagents")
+		if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+			f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
+		} else if err == nil && st.IsDir() {
+			out = f.walkAgents(out, sub, listed)
+		}
 	}
 	for _, a := range f.flatAgents(s.ProjectDir)[s.ID] {
 		if a.Path != s.Path { // an agent file read as the session is not its own agent
 			out = append(out, a)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	if len(out) > 1 {
+		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	}
 	return out
 }
 
