@@ -84,7 +84,7 @@ Files without any conversation (empty, or only metadata) are left out unless
 
 func lsRun(o *LsOptions) error {
 	f := o.F
-	defer boundMemory(!o.Long)() // ls --long counts every file
+	defer boundMemory(!o.Long && f.Cache() != nil)() // not for --long (every file) or --no-cache (RSS 30, not 51 MiB at 5,000)
 	finder, err := f.listing()
 	if err != nil {
 		return err
