@@ -581,21 +581,56 @@ func knownWord(v []byte) (string, bool) {
 	if len(v) < 2 || v[0] != '"' {
 		return "", false
 	}
-	w := v[1 : len(v)-1]
-	for _, k := range knownWords {
-		if string(w) == k {
-			return k, true
-		}
+	// A switch: the compiler finds the case by length, then by bytes.
+	switch w := v[1 : len(v)-1]; string(w) {
+	case "assistant":
+		return "assistant", true
+	case "user":
+		return "user", true
+	case "progress":
+		return "progress", true
+	case "attachment":
+		return "attachment", true
+	case "standard":
+		return "standard", true
+	case "last-prompt":
+		return "last-prompt", true
+	case "mode":
+		return "mode", true
+	case "ai-title":
+		return "ai-title", true
+	case "permission-mode":
+		return "permission-mode", true
+	case "queue-operation":
+		return "queue-operation", true
+	case "system":
+		return "system", true
+	case "bridge-session":
+		return "bridge-session", true
+	case "pr-link":
+		return "pr-link", true
+	case "file-history-snapshot":
+		return "file-history-snapshot", true
+	case "file-history-delta":
+		return "file-history-delta", true
+	case "agent-name":
+		return "agent-name", true
+	case "agent-setting":
+		return "agent-setting", true
+	case "agent-color":
+		return "agent-color", true
+	case "relocated":
+		return "relocated", true
+	case "worktree-state":
+		return "worktree-state", true
+	case "summary":
+		return "summary", true
+	case "custom-title":
+		return "custom-title", true
+	case "fast":
+		return "fast", true
 	}
 	return "", false
-}
-
-// knownWords are the words knownWord knows, the most frequent first.
-var knownWords = [...]string{
-	"assistant", "user", "progress", "attachment", "standard", "last-prompt", "mode", "ai-title",
-	"permission-mode", "queue-operation", "system", "bridge-session", "pr-link", "file-history-snapshot",
-	"file-history-delta", "agent-name", "agent-setting", "agent-color", "relocated", "worktree-state",
-	"summary", "custom-title", "fast",
 }
 
 // count reads a token count. Numbers written as strings or floats are
