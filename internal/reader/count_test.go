@@ -1,13 +1,9 @@
 package reader
 
 import (
-	"bufio"
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -74,26 +70,7 @@ func TestCountReadsWhatACounterNeeds(t *testing.T) {
 // full read does, and reads the same of what it reads (warnings
 // included: they come from the same fields).
 func TestCountIsAFullReadLessContent(t *testing.T) {
-	var lines [][]byte
-	filepath.WalkDir("../../testdata", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return nil
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			lines = append(lines, bytes.Clone(sc.Bytes()))
-		}
-		return nil
-	})
-	if len(lines) < 1000 {
-		t.Fatalf("only %d lines found under testdata", len(lines))
-	}
+	lines := testdataLines(t)
 	r := rand.New(rand.NewPCG(9, 10))
 	for i, n := 0, len(lines); i < n; i++ {
 		l := lines[i]

@@ -31,26 +31,7 @@ func envelopeFields(e Entry) envelope {
 // repository's transcripts and on those lines cut short or with a byte
 // changed.
 func TestParseEnvelopeOnlyIsParseLinesEnvelope(t *testing.T) {
-	var lines [][]byte
-	filepath.WalkDir("../../testdata", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return nil
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			lines = append(lines, bytes.Clone(sc.Bytes()))
-		}
-		return nil
-	})
-	if len(lines) < 1000 {
-		t.Fatalf("only %d lines found under testdata", len(lines))
-	}
+	lines := testdataLines(t)
 	r := rand.New(rand.NewPCG(7, 8))
 	n := len(lines)
 	for i := range n {
@@ -78,4 +59,31 @@ func TestParseEnvelopeOnlyIsParseLinesEnvelope(t *testing.T) {
 	if bad == 0 || bad == len(lines) {
 		t.Fatalf("%d of %d lines malformed: the test shows nothing", bad, len(lines))
 	}
+}
+
+// testdataLines is every line of the repository's transcripts (at least
+// a thousand), for tests that compare two readings of real lines.
+func testdataLines(t *testing.T) [][]byte {
+	t.Helper()
+	var lines [][]byte
+	filepath.WalkDir("../../testdata", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			lines = append(lines, bytes.Clone(sc.Bytes()))
+		}
+		return nil
+	})
+	if len(lines) < 1000 {
+		t.Fatalf("only %d lines found under testdata", len(lines))
+	}
+	return lines
 }

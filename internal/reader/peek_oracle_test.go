@@ -1,12 +1,8 @@
 package reader
 
 import (
-	"bufio"
 	"bytes"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -91,25 +87,7 @@ func TestPeekIsTheMembersWalk(t *testing.T) {
 		[]byte(`{"isSidechain":false,"type":"user"`),
 		[]byte(` { "isSidechain" : true , "type" : "assistant" } `),
 	}
-	filepath.WalkDir("../../testdata", func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
-			return nil
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return nil
-		}
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			lines = append(lines, bytes.Clone(sc.Bytes()))
-		}
-		return nil
-	})
-	if len(lines) < 1000 {
-		t.Fatalf("only %d lines", len(lines))
-	}
+	lines = append(lines, testdataLines(t)...)
 	r := rand.New(rand.NewPCG(11, 12))
 	for i, n := 0, len(lines); i < n; i++ {
 		l := lines[i]
