@@ -313,7 +313,7 @@ func (s *Store) LookupOpen(key, path string, fh File) (*Entry, State) {
 	s.readRests(f)
 	e := f.entries[path]
 	f.mu.Unlock()
-	if e == nil || e.rest > 0 { // a rest that could not be read: no entry
+	if e == nil { // (readRests dropped the entries whose rest it could not read)
 		s.mark(f, path)
 		return nil, Miss
 	}

@@ -81,10 +81,10 @@ func TestStampRefuses(t *testing.T) {
 
 func TestDecodeRejects(t *testing.T) {
 	e := &Entry{Path: "/p/s.jsonl", Size: 10, ModTime: 5, Inode: 7, Offset: 10, Lines: 2, Head: 1, Tail: 2, Data: []byte("xyz")}
-	good := Encode("/p", map[string]*Entry{e.Path: e})
-	got, err := Decode(good, "/p")
+	good := encode("/p", map[string]*Entry{e.Path: e})
+	got, err := decode(good, "/p")
 	if err != nil || got[e.Path] == nil || string(got[e.Path].Data) != "xyz" || got[e.Path].Inode != 7 {
-		t.Fatalf("Decode(Encode) = %v, %v", got, err)
+		t.Fatalf("decode(Encode) = %v, %v", got, err)
 	}
 	flip := func(i int) []byte { b := bytes.Clone(good); b[i] ^= 1; return b }
 	otherVersion := bytes.Clone(good)
@@ -105,7 +105,7 @@ func TestDecodeRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := Decode(tt.b, tt.key); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if _, err := decode(tt.b, tt.key); err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Decode err = %v, want %q", err, tt.want)
 			}
 		})
@@ -644,3 +644,37 @@ func TestStaleTempsDropped(t *testing.T) {
 		}
 	}
 }
+
+// The whole layout of a folder, read back (what write splits between
+// the index and the folder file), for the tests of the format.
+
+// decode reads the entries of a cache file's bytes, which must be of this
+// version and of the project folder key.
+func decode(b []byte, key string) (map[string]*Entry, error) {
+	entries, _, err := decodeFile(b, key)
+	return entries, err
+}
+
+// decodeFile is decode, with the folder's blob (SetBlob).
+func decodeFile(b []byte, key string) (map[string]*Entry, []byte, error) {
+	h, err := parseHeader(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	end := headerLen + int64(h.part1)
+	if end > int64(len(b)) {
+		return nil, nil, errTruncated
+	}
+	l, err := decodePart1(b[headerLen:end], h, key, int64(len(b))-end)
+	if err != nil {
+		return nil, nil, err
+	}
+	copy(l.head[:], b)
+	if err := l.fill(b[end:]); err != nil {
+		return nil, nil, err
+	}
+	return l.entries, l.blob, nil
+}
+
+// encode is the bytes of a cache file holding entries.
+func encode(key string, entries map[string]*Entry) []byte { return encodeFile(key, entries, nil) }

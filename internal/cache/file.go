@@ -171,40 +171,9 @@ func (l *loaded) loadRest(file string) error {
 	return l.fill(b[headerLen:])
 }
 
-// Decode reads the entries of a cache file's bytes, which must be of this
-// version and of the project folder key.
-func Decode(b []byte, key string) (map[string]*Entry, error) {
-	entries, _, err := DecodeFile(b, key)
-	return entries, err
-}
-
-// DecodeFile is Decode, with the folder's blob (SetBlob).
-func DecodeFile(b []byte, key string) (map[string]*Entry, []byte, error) {
-	h, err := parseHeader(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	end := headerLen + int64(h.part1)
-	if end > int64(len(b)) {
-		return nil, nil, errTruncated
-	}
-	l, err := decodePart1(b[headerLen:end], h, key, int64(len(b))-end)
-	if err != nil {
-		return nil, nil, err
-	}
-	copy(l.head[:], b)
-	if err := l.fill(b[end:]); err != nil {
-		return nil, nil, err
-	}
-	return l.entries, l.blob, nil
-}
-
-// Encode is the bytes of a cache file holding entries.
-func Encode(key string, entries map[string]*Entry) []byte { return EncodeFile(key, entries, nil) }
-
-// EncodeFile is Encode, with the folder's blob. Every entry's Data must
-// be whole (no rest left to read).
-func EncodeFile(key string, entries map[string]*Entry, blob []byte) []byte {
+// encodeFile is a folder's entries and blob in the layout above. Every
+// entry's Data must be whole (no rest left to read).
+func encodeFile(key string, entries map[string]*Entry, blob []byte) []byte {
 	var p1 Encoder
 	size := headerLen + len(key) + 16 + len(blob)
 	for _, x := range entries {
@@ -263,7 +232,7 @@ func decodePath(d *Decoder, key string) string {
 // part 2; removed when part 2 is empty), and returns the header and part
 // 1 for the index.
 func write(file, key string, entries map[string]*Entry, blob []byte) (record, error) {
-	b := EncodeFile(key, entries, blob)
+	b := encodeFile(key, entries, blob)
 	end := headerLen + int(binary.LittleEndian.Uint32(b[12:]))
 	var r record
 	copy(r.head[:], b)
