@@ -32,20 +32,53 @@ func Open(path string) (*File, error) {
 	}
 }
 
+// OpenNow is Open for a few small reads (a cache entry's checks): it
+// never waits, for a FIFO's writer or the scheduler (raw_linux64.go).
+func OpenNow(path string) (*File, error) {
+	for {
+		fd, err := openNow(path)
+		if err == nil {
+			return &File{fd: fd, path: path}, nil
+		}
+		if err != syscall.EINTR {
+			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		}
+	}
+}
+
+// Stat is the status of the file at path, a symlink followed, as os.Stat
+// gives it (its error too), without the os.FileInfo: a listing stats
+// thousands of files.
+func Stat(path string) (Info, error) {
+	var st syscall.Stat_t
+	for {
+		err := stat(path, &st)
+		if err == nil {
+			return infoOf(&st), nil
+		}
+		if err != syscall.EINTR {
+			return Info{}, &fs.PathError{Op: "stat", Path: path, Err: err}
+		}
+	}
+}
+
 // Stat is the open file's status.
 func (f *File) Stat() (Info, error) {
 	var st syscall.Stat_t
 	for {
-		err := syscall.Fstat(f.fd, &st)
+		err := fstat(f.fd, &st)
 		if err == nil {
-			break
+			return infoOf(&st), nil
 		}
 		if err != syscall.EINTR {
 			return Info{}, &fs.PathError{Op: "stat", Path: f.path, Err: err}
 		}
 	}
+}
+
+func infoOf(st *syscall.Stat_t) Info {
 	return Info{Size: st.Size, ModTime: int64(st.Mtim.Sec)*1e9 + int64(st.Mtim.Nsec), Inode: uint64(st.Ino),
-		Regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG}, nil
+		Regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG}
 }
 
 // ReadAt reads len(b) bytes at off, as os.File.ReadAt does: fewer only
@@ -55,7 +88,7 @@ func (f *File) ReadAt(b []byte, off int64) (n int, err error) {
 		return 0, &fs.PathError{Op: "readat", Path: f.path, Err: errNegative}
 	}
 	for len(b) > 0 {
-		m, e := syscall.Pread(f.fd, b, off)
+		m, e := pread(f.fd, b, off)
 		if e == syscall.EINTR {
 			continue
 		}
@@ -77,7 +110,7 @@ func (f *File) Close() error {
 	if f.fd < 0 {
 		return fs.ErrClosed
 	}
-	err := syscall.Close(f.fd)
+	err := closeFD(f.fd)
 	f.fd = -1
 	if err != nil {
 		return &fs.PathError{Op: "close", Path: f.path, Err: err}

@@ -14,13 +14,22 @@ import (
 // File reads as os.File does: the same bytes, the same end-of-file
 // errors, the same status.
 func TestFileAsOSFile(t *testing.T) {
+	for _, open := range []struct {
+		name string
+		open func(string) (*File, error)
+	}{{"Open", Open}, {"OpenNow", OpenNow}} {
+		t.Run(open.name, func(t *testing.T) { testFileAsOSFile(t, open.open) })
+	}
+}
+
+func testFileAsOSFile(t *testing.T, open func(string) (*File, error)) {
 	dir := t.TempDir()
 	data := bytes.Repeat([]byte("0123456789abcdef\n"), 1000) // 17,000 bytes
 	path := filepath.Join(dir, "f.jsonl")
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	f, err := Open(path)
+	f, err := open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +52,11 @@ func TestFileAsOSFile(t *testing.T) {
 		{"at the end", 10, int64(len(data)), io.EOF},
 		{"far past the end", 10, 1 << 30, io.EOF},
 		{"empty", 0, 3, nil},
+		// Reads of up to 16 KiB are raw system calls on Linux; longer
+		// ones go through the scheduler.
+		{"the largest raw read", 16 << 10, 100, nil},
+		{"a read longer than a raw one", 16<<10 + 1, 0, nil},
+		{"the whole file and past it", 20000, 0, io.EOF},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, want := make([]byte, c.n), make([]byte, c.n)
@@ -74,6 +88,9 @@ func TestFileAsOSFile(t *testing.T) {
 	if got := InfoOf(pst); got != st {
 		t.Errorf("InfoOf(os.Stat) = %+v; Stat of the open file = %+v", got, st)
 	}
+	if got, err := Stat(path); err != nil || got != st {
+		t.Errorf("Stat(path) = %+v, %v; Stat of the open file = %+v", got, err, st)
+	}
 	if dst, _ := os.Stat(dir); InfoOf(dst).Regular {
 		t.Error("InfoOf of a directory: regular")
 	}
@@ -87,10 +104,25 @@ func TestFileAsOSFile(t *testing.T) {
 func TestFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.jsonl")
-	_, err := Open(missing)
+	_, serr := os.Stat(missing)
+	if _, err := Stat(missing); !errors.Is(err, fs.ErrNotExist) || err.Error() != serr.Error() {
+		t.Errorf("Stat(missing) = %v; os.Stat: %v", err, serr)
+	}
+	if st, err := Stat(dir); err != nil || st.Regular {
+		t.Errorf("Stat of a directory = %+v, %v: want not regular", st, err)
+	}
+	link := filepath.Join(dir, "loop.jsonl")
+	if err := os.Symlink(link, link); err == nil {
+		_, lerr := os.Stat(link)
+		if _, err := Stat(link); err == nil || err.Error() != lerr.Error() {
+			t.Errorf("Stat of a symlink loop = %v; os.Stat: %v", err, lerr)
+		}
+	}
 	_, oerr := os.Open(missing)
-	if !errors.Is(err, fs.ErrNotExist) || err.Error() != oerr.Error() {
-		t.Errorf("Open(missing) = %v; os.Open: %v", err, oerr)
+	for name, open := range map[string]func(string) (*File, error){"Open": Open, "OpenNow": OpenNow} {
+		if _, err := open(missing); !errors.Is(err, fs.ErrNotExist) || err.Error() != oerr.Error() {
+			t.Errorf("%s(missing) = %v; os.Open: %v", name, err, oerr)
+		}
 	}
 	if _, err := ReadFile(missing); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("ReadFile(missing) = %v", err)

@@ -1,0 +1,5 @@
+package rawfile
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_NEWFSTATAT
