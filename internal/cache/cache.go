@@ -226,15 +226,25 @@ func (f *folder) path(s *Store) string {
 	return f.file
 }
 
+// Preload reads the index now (in the background when its caller says
+// go): a run that lists thousands of files first has it read meanwhile.
+func (s *Store) Preload() {
+	if s != nil {
+		s.indexOnce.Do(s.readIndex)
+	}
+}
+
+func (s *Store) readIndex() {
+	recs, err := loadIndex(indexFile(s.dir))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		s.note("cache: ignoring %s: %v", indexFile(s.dir), err)
+	}
+	s.index = recs
+}
+
 // load reads part 1 of a folder from the index (nil: none).
 func (s *Store) load(f *folder) *loaded {
-	s.indexOnce.Do(func() {
-		recs, err := loadIndex(indexFile(s.dir))
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			s.note("cache: ignoring %s: %v", indexFile(s.dir), err)
-		}
-		s.index = recs
-	})
+	s.indexOnce.Do(s.readIndex)
 	s.indexMu.Lock()
 	r, ok := s.index[f.key]
 	s.indexMu.Unlock()
@@ -317,13 +327,15 @@ func (s *Store) LookupOpen(key, path string, fh File) (*Entry, State) {
 		s.mark(f, path)
 		return nil, Miss
 	}
-	return e, s.check(f, path, e, fh)
+	return e, s.check(f, path, e, fh, nil)
 }
 
 // LookupBrief is Lookup for a user that reads only the entry's stamp and
 // the first Entry.Brief bytes of its Data: the copy it returns has only
 // those in Data, and the rest of the folder's entries is not read.
-func (s *Store) LookupBrief(key, path string) (Entry, State) {
+// listed, when known, is the file's status when it was listed (as
+// CheckListed takes it).
+func (s *Store) LookupBrief(key, path string, listed *rawfile.Info) (Entry, State) {
 	if s == nil {
 		return Entry{}, Miss
 	}
@@ -341,7 +353,7 @@ func (s *Store) LookupBrief(key, path string) (Entry, State) {
 		s.mark(f, path)
 		return c, Miss
 	}
-	return c, s.check(f, path, e, nil)
+	return c, s.check(f, path, e, nil, listed)
 }
 
 // mark notes that path was looked up in this run.
@@ -353,7 +365,7 @@ func (s *Store) mark(f *folder, path string) {
 
 // check is what e says of its file in this run: checked once a run
 // (tokens looks a main file up more than once).
-func (s *Store) check(f *folder, path string, e *Entry, fh File) State {
+func (s *Store) check(f *folder, path string, e *Entry, fh File, listed *rawfile.Info) State {
 	f.mu.Lock()
 	f.used[path] = true
 	st, checked := f.checked[path]
@@ -361,9 +373,12 @@ func (s *Store) check(f *folder, path string, e *Entry, fh File) State {
 	if checked {
 		return st
 	}
-	if fh != nil {
+	switch {
+	case fh != nil:
 		st = CheckFile(fh, e)
-	} else {
+	case listed != nil:
+		st = CheckListed(path, e, *listed)
+	default:
 		st = Check(path, e)
 	}
 	f.mu.Lock()
@@ -582,12 +597,30 @@ func isCacheFile(p, name string) bool {
 
 // Check compares an entry with the file at path now.
 func Check(path string, e *Entry) State {
-	fh, err := rawfile.Open(path)
+	fh, err := rawfile.OpenNow(path)
 	if err != nil {
 		return Miss
 	}
 	defer fh.Close()
 	return CheckFile(fh, e)
+}
+
+// CheckListed is Check of a file whose status a listing found (listed):
+// one system call less a file, on thousands. Its hashes are read from
+// the file as it is now. A file that changed since it was listed is
+// checked against its status when listed, as one that changes after an
+// fstat is against that one: the entry it keeps is one the file had when
+// listed, and still has where it is hashed.
+func CheckListed(path string, e *Entry, listed rawfile.Info) State {
+	if !listed.Regular {
+		return Miss
+	}
+	fh, err := rawfile.OpenNow(path)
+	if err != nil {
+		return Miss
+	}
+	defer fh.Close()
+	return checkStat(fh, listed, e)
 }
 
 // CheckFile is Check of a file already open (one open a file: its
@@ -597,6 +630,11 @@ func CheckFile(fh File, e *Entry) State {
 	if err != nil || !st.Regular {
 		return Miss
 	}
+	return checkStat(fh, st, e)
+}
+
+// checkStat is CheckFile of a file whose status is st.
+func checkStat(fh io.ReaderAt, st rawfile.Info, e *Entry) State {
 	if st.Inode != e.Inode || st.Size < e.Offset {
 		return Miss
 	}
@@ -622,7 +660,7 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 // or ends in a line not yet whole, or is compressed, is not cached
 // (ok false).
 func Stamp(path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
-	fh, err := rawfile.Open(path)
+	fh, err := rawfile.OpenNow(path)
 	if err != nil {
 		return nil, false
 	}

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cctx-dev/cctx/internal/rawfile"
 )
 
 // line is one transcript-like line of n bytes, newline included.
@@ -54,8 +57,66 @@ func TestCheck(t *testing.T) {
 			if got := Check(p, e); got != tt.want {
 				t.Errorf("Check = %d, want %d", got, tt.want)
 			}
+			// A listing's status taken now says what an fstat says (a
+			// file the listing did not find has none: not regular).
+			listed, _ := rawfile.Stat(p)
+			if got := CheckListed(p, e, listed); got != tt.want {
+				t.Errorf("CheckListed = %d, want %d", got, tt.want)
+			}
 		})
 	}
+}
+
+// CheckListed takes the status a listing found: a file that changed
+// after it was listed is checked against that status, and its hashes
+// are read from it as it is now.
+func TestCheckListedAfterTheListing(t *testing.T) {
+	base := append(line('a', 5000), line('b', 6000)...)
+	tests := []struct {
+		name   string
+		change func(t *testing.T, path string)
+		want   State
+	}{
+		{"unchanged", func(*testing.T, string) {}, Same},
+		{"appended after the listing: the file as listed", func(t *testing.T, p string) { appendTo(t, p, line('c', 100)) }, Same},
+		{"first 4 KiB rewritten after the listing", func(t *testing.T, p string) { rewriteAt(t, p, 10, "zz") }, Miss},
+		{"last 4 KiB rewritten after the listing", func(t *testing.T, p string) { rewriteAt(t, p, int64(len(base))-10, "zz") }, Miss},
+		{"truncated after the listing", func(t *testing.T, p string) { must(t, os.Truncate(p, 5000)) }, Miss},
+		{"deleted after the listing", func(t *testing.T, p string) { must(t, os.Remove(p)) }, Miss},
+		{"a FIFO in its place after the listing", func(t *testing.T, p string) {
+			if runtime.GOOS != "linux" {
+				t.Skip("only Linux opens a FIFO without waiting for its writer (rawfile.OpenNow)")
+			}
+			must(t, os.Remove(p))
+			must(t, mkfifo(p))
+		}, Miss},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "s.jsonl")
+			must(t, os.WriteFile(p, base, 0o600))
+			e, ok := Stamp(p, int64(len(base)), 2, []byte("data"))
+			if !ok {
+				t.Fatal("Stamp: not cached")
+			}
+			listed, err := rawfile.Stat(p)
+			must(t, err)
+			tt.change(t, p)
+			if got := CheckListed(p, e, listed); got != tt.want {
+				t.Errorf("CheckListed = %d, want %d", got, tt.want)
+			}
+		})
+	}
+	t.Run("listed as not regular", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		must(t, os.WriteFile(p, base, 0o600))
+		e, _ := Stamp(p, int64(len(base)), 2, []byte("data"))
+		listed, _ := rawfile.Stat(p)
+		listed.Regular = false
+		if got := CheckListed(p, e, listed); got != Miss {
+			t.Errorf("CheckListed = %d, want Miss", got)
+		}
+	})
 }
 
 func TestStampRefuses(t *testing.T) {
@@ -307,7 +368,7 @@ func TestBriefAndRest(t *testing.T) {
 			dir, cdir, p := setup(t)
 			var notes []string
 			s := Open(cdir, func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) })
-			e, st := s.LookupBrief(dir, p)
+			e, st := s.LookupBrief(dir, p, nil)
 			if st != Same || string(e.Data) != tt.brief {
 				t.Fatalf("LookupBrief = %q, %d; want %q, Same", e.Data, st, tt.brief)
 			}
@@ -331,7 +392,7 @@ func TestBriefAndRest(t *testing.T) {
 	t.Run("a write after briefs only", func(t *testing.T) {
 		dir, cdir, p := setup(t)
 		s := Open(cdir, nil)
-		s.LookupBrief(dir, p)
+		s.LookupBrief(dir, p, nil)
 		s.SetBlob(dir, []byte("sum"))
 		s.Flush()
 		if e, st := Open(cdir, nil).Lookup(dir, p); st != Same || string(e.Data) != "brief+rest" {
@@ -345,7 +406,7 @@ func TestBriefAndRest(t *testing.T) {
 		corruptRest(t, FileOf(cdir, dir))
 		var notes []string
 		s := Open(cdir, func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) })
-		if e, st := s.LookupBrief(dir, p); st != Same || string(e.Data) != "brief" || len(notes) > 0 {
+		if e, st := s.LookupBrief(dir, p, nil); st != Same || string(e.Data) != "brief" || len(notes) > 0 {
 			t.Errorf("LookupBrief = %q, %d, notes %q", e.Data, st, notes)
 		}
 		if _, st := s.Lookup(dir, p); st != Miss || len(notes) != 1 || !strings.Contains(notes[0], "checksum") {
@@ -403,7 +464,7 @@ func TestIndex(t *testing.T) {
 			}
 			var notes []string
 			s := Open(w.cdir, func(f string, a ...any) { notes = append(notes, fmt.Sprintf(f, a...)) })
-			if e, st := s.LookupBrief(w.dir, w.p); tt.brief == "" && st != Miss || tt.brief != "" && (st != Same || string(e.Data) != tt.brief) {
+			if e, st := s.LookupBrief(w.dir, w.p, nil); tt.brief == "" && st != Miss || tt.brief != "" && (st != Same || string(e.Data) != tt.brief) {
 				t.Errorf("LookupBrief = %q, %d; want %q", e.Data, st, tt.brief)
 			}
 			e, st := s.Lookup(w.dir, w.p)
@@ -594,7 +655,7 @@ func TestWriteAfterLostRests(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			put(t, Open(cdir, nil), dir, p, "brief+rest")
 			s := Open(cdir, func(f string, a ...any) { t.Logf(f, a...) })
-			if e, st := s.LookupBrief(dir, p); st != Same || string(e.Data) != "brief" {
+			if e, st := s.LookupBrief(dir, p, nil); st != Same || string(e.Data) != "brief" {
 				t.Fatalf("LookupBrief = %q, %d", e.Data, st)
 			}
 			tt.other(t)

@@ -72,7 +72,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 			f.Report.Warn("%s", w)
 		}
 	}
-	for _, s := range f.sessions(quiet) {
+	for _, s := range f.sessions(quiet, nil) {
 		id := strings.ToLower(s.ID)
 		if id == want {
 			return s, nil

@@ -55,6 +55,16 @@ type Session struct {
 	statKnown  bool
 }
 
+// ListedStat is the file's status when a listing found it (nil when the
+// session was not listed: found by its path or id): what a check of the
+// file's cache entry takes instead of an fstat (cache.CheckListed).
+func (s *Session) ListedStat() *rawfile.Info {
+	if !s.statKnown {
+		return nil
+	}
+	return &s.listedStat
+}
+
 // ProjectKey is the name of the project folder (a lossy encoding of the
 // cwd; use the cwd recorded in the entries to name a project).
 func (s *Session) ProjectKey() string { return filepath.Base(s.ProjectDir) }
@@ -199,7 +209,22 @@ func (f *Finder) Sessions() []*Session {
 			f.Report.Warn("no projects directory found (looked for ~/.claude/projects and ~/.config/claude/projects; set --dir or CLAUDE_CONFIG_DIR)")
 		})
 	}
-	ss := f.sessions(f.Report.Warn)
+	ss := f.sessions(f.Report.Warn, nil)
+	f.sayOrphans(ss)
+	return ss
+}
+
+// SessionsWith is Sessions that also calls found on every session file the
+// listing finds, as soon as the file is stat'ed, in the listing's workers
+// (in parallel, in no order, before the sessions are sorted or told
+// apart from a copy in another root): what its caller would do with
+// every session next (tokens checks each file's cache entry) is done
+// while the rest are listed.
+func (f *Finder) SessionsWith(found func(*Session)) []*Session {
+	if found == nil || len(f.Roots) == 0 {
+		return f.Sessions()
+	}
+	ss := f.sessions(f.Report.Warn, found)
 	f.sayOrphans(ss)
 	return ss
 }
@@ -208,7 +233,7 @@ func (f *Finder) Sessions() []*Session {
 // one session by its id (Resolve) is quiet about the others: a broken link
 // in another project is for a listing to report, and must not fail
 // `tree <id> --strict`.
-func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
+func (f *Finder) sessions(warn func(format string, args ...any), listed func(*Session)) []*Session {
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
 		dirs := f.projectDirs(root, warn)
@@ -216,7 +241,7 @@ func (f *Finder) sessions(warn func(format string, args ...any)) []*Session {
 		// The folders are read in parallel (hundreds of them), then taken
 		// in order, warnings too.
 		lists := make([]dirListing, len(dirs))
-		each(len(dirs), func(i int) { lists[i] = listDir(root, dirs[i]) })
+		each(len(dirs), func(i int) { lists[i] = listDir(root, dirs[i], listed) })
 		for i, dir := range dirs {
 			for _, s := range f.sessionsFrom(root, dir, lists[i], warn) {
 				found++
@@ -363,7 +388,7 @@ type dirListing struct {
 }
 
 type fileStat struct {
-	st  os.FileInfo
+	st  rawfile.Info
 	err error
 }
 
@@ -372,7 +397,7 @@ type fileStat struct {
 // regular ones (in the listing's workers, not one after the other once
 // every folder is listed). It says nothing: sessionsFrom warns, in order,
 // about what it found.
-func listDir(root Root, dir string) (l dirListing) {
+func listDir(root Root, dir string, found func(*Session)) (l dirListing) {
 	ents, err := rawfile.ReadDir(dir)
 	if err != nil {
 		l.err = err
@@ -403,19 +428,22 @@ func listDir(root Root, dir string) (l dirListing) {
 		name := l.names[i]
 		p := filepath.Join(dir, name)
 		l.paths[i] = p
-		st, err := os.Stat(p) // follows a symlinked file; loops fail here
+		st, err := rawfile.Stat(p) // follows a symlinked file; loops fail here
 		l.stats[i] = fileStat{st: st, err: err}
-		if err != nil || !st.Mode().IsRegular() {
+		if err != nil || !st.Regular {
 			return
 		}
-		size := st.Size()
+		size := st.Size
 		if strings.HasSuffix(name, ".zst") {
-			size = reader.TextSize(p, st.Size())
+			size = reader.TextSize(p, st.Size)
 		}
 		id, _ := TranscriptStem(name)
-		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.ModTime(), Size: size, Archived: root.Archive,
-			noFolder: !l.entries[id], listedStat: rawfile.InfoOf(st), statKnown: true}
+		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: time.Unix(0, st.ModTime), Size: size, Archived: root.Archive,
+			noFolder: !l.entries[id], listedStat: st, statKnown: true}
 		l.sessions[i] = &all[i]
+		if found != nil {
+			found(l.sessions[i])
+		}
 	})
 	return l
 }
@@ -443,7 +471,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 			warn("%s: %v", p, err)
 			continue
 		}
-		if !st.Mode().IsRegular() {
+		if !st.Regular {
 			warn("%s: not a regular file, skipped", p)
 			continue
 		}

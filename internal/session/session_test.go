@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -629,6 +632,55 @@ func TestAgentElsewhere(t *testing.T) {
 	} {
 		if got := f.AgentElsewhere(tc.s, tc.id); got != tc.want {
 			t.Errorf("AgentElsewhere(%s, %s) = %q, want %q", tc.s.ID[:4], tc.id, got, tc.want)
+		}
+	}
+}
+
+// SessionsWith lists what Sessions lists, and calls found once on every
+// session file the listing found, with its listed status: a copy in
+// another root too, not a session folder without its main file, nor a
+// file that is not regular.
+func TestSessionsWith(t *testing.T) {
+	a := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                    lines(userLine("one", "")),
+		"-p/" + id2 + ".jsonl":                    lines(userLine("two", "")),
+		"-q/" + id1 + ".jsonl":                    lines(userLine("one, another folder", "")),
+		"-q/" + id3 + "/subagents/agent-a1.jsonl": lines(userLine("an orphan's agent", "")),
+		"-q/notes.txt":                            "not a transcript",
+		"-q/" + id2 + ".jsonl.bak":                "not a transcript",
+	})
+	b := write(t, map[string]string{"-p/" + id2 + ".jsonl": lines(userLine("two, another root", ""))})
+	if err := os.Mkdir(filepath.Join(a, "-p", "12345678-1234-1234-1234-123456789abc.jsonl"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	roots := []Root{{ProjectsDir: a}, {ProjectsDir: b}}
+	var mu sync.Mutex
+	var got []string
+	with := NewFinder(roots, diag.New(io.Discard, false, false)).SessionsWith(func(s *Session) {
+		st := s.ListedStat()
+		if st == nil || !st.Regular || st.Size != s.Size {
+			t.Errorf("%s: listed status %+v", s.Path, st)
+		}
+		mu.Lock()
+		got = append(got, s.Path)
+		mu.Unlock()
+	})
+	slices.Sort(got)
+	want := []string{
+		filepath.Join(a, "-p", id1+".jsonl"), filepath.Join(a, "-p", id2+".jsonl"),
+		filepath.Join(a, "-q", id1+".jsonl"), filepath.Join(b, "-p", id2+".jsonl"),
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("found called on\n%q\nwant\n%q", got, want)
+	}
+	plain := NewFinder(roots, diag.New(io.Discard, false, false)).Sessions()
+	if len(with) != len(plain) {
+		t.Fatalf("SessionsWith: %d sessions, Sessions: %d", len(with), len(plain))
+	}
+	for i := range plain {
+		if with[i].Path != plain[i].Path || with[i].ID != plain[i].ID || with[i].Orphan != plain[i].Orphan || len(with[i].Copies) != len(plain[i].Copies) {
+			t.Errorf("session %d: %+v, Sessions: %+v", i, with[i], plain[i])
 		}
 	}
 }

@@ -486,7 +486,7 @@ func cachedStart(store *cache.Store, s *session.Session) (started time.Time, pro
 	if store == nil || s.Orphan || s.Path == session.StdinPath {
 		return started, "", false
 	}
-	e, st := store.LookupBrief(s.ProjectDir, s.Path)
+	e, st := store.LookupBrief(s.ProjectDir, s.Path, s.ListedStat())
 	if st != cache.Same {
 		return started, "", false
 	}

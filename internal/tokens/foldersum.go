@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
@@ -151,7 +152,7 @@ func folderKey(sorted []Input, members []int) string {
 // entry that describes it as it is (cache.Same).
 func (s *sums) digest(sorted []Input, members []int, key string) (d [32]byte, ok bool) {
 	var e cache.Encoder
-	e.Grow(128 + 160*len(members)) // a stamp a file: about 150 bytes
+	e.Grow(128 + 320*len(members)) // a session: its id, path and stamp, about 300 bytes
 	e.Uvarint(sumVersion)
 	e.String(string(s.prices[:]))
 	for i := range 2 {
@@ -160,8 +161,8 @@ func (s *sums) digest(sorted []Input, members []int, key string) (d [32]byte, ok
 	}
 	e.String(key)
 	e.Uvarint(uint64(len(members)))
-	stamp := func(agent, path string) bool {
-		ent, st := s.store.LookupBrief(key, path) // the stamp only
+	stamp := func(agent, path string, listed *rawfile.Info) bool {
+		ent, st := s.store.LookupBrief(key, path, listed) // the stamp only
 		if st != cache.Same {
 			return false
 		}
@@ -183,11 +184,11 @@ func (s *sums) digest(sorted []Input, members []int, key string) (d [32]byte, ok
 		e.Varint(in.Started.UnixNano())
 		e.String(in.Project)
 		e.Uvarint(uint64(len(in.Agents)))
-		if !ss.Orphan && !stamp("", ss.Path) {
+		if !ss.Orphan && !stamp("", ss.Path, ss.ListedStat()) {
 			return d, false
 		}
 		for _, a := range in.Agents {
-			if !stamp(a.ID, a.Path) {
+			if !stamp(a.ID, a.Path, nil) {
 				return d, false
 			}
 		}
