@@ -1,10 +1,12 @@
 package tokens
 
 import (
+	"cmp"
 	"io"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"time"
 
@@ -207,14 +209,37 @@ func joinGroups(groups [][]int, sets [][]int) [][]int {
 // have the same first timestamp: then the file written to last later is
 // the newer session.
 func byStart(inputs []Input) []Input {
-	sorted := append([]Input(nil), inputs...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		a, b := sorted[i], sorted[j]
-		if as, bs := a.orderTime(), b.orderTime(); !as.Equal(bs) {
-			return as.Before(bs)
+	// Sorted as keys (an Input is large: a stable sort moving them was a
+	// tenth of a warm report over 5,000 sessions), the index last: as
+	// stable.
+	type key struct {
+		start, mod [2]int64 // seconds, nanoseconds
+		i          int
+	}
+	keys := make([]key, len(inputs))
+	for i := range inputs {
+		t, m := inputs[i].orderTime(), inputs[i].Session.ModTime
+		keys[i] = key{[2]int64{t.Unix(), int64(t.Nanosecond())}, [2]int64{m.Unix(), int64(m.Nanosecond())}, i}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmp.Compare(a.start[0], b.start[0]); c != 0 {
+			return c
 		}
-		return a.Session.ModTime.Before(b.Session.ModTime)
+		if c := cmp.Compare(a.start[1], b.start[1]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.mod[0], b.mod[0]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.mod[1], b.mod[1]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
 	})
+	sorted := make([]Input, len(inputs))
+	for j, k := range keys {
+		sorted[j] = inputs[k.i]
+	}
 	return sorted
 }
 
