@@ -32,8 +32,10 @@ func Open(path string) (*File, error) {
 	}
 }
 
-// OpenNow is Open for a few small reads (a cache entry's checks): it
-// never waits, for a FIFO's writer or the scheduler (raw_linux64.go).
+// OpenNow is Open of a file its caller takes for a regular file (a
+// listing found it so): it never waits, for a FIFO's writer or the
+// scheduler (raw_linux64.go). Reads of a regular file opened so are
+// those of Open.
 func OpenNow(path string) (*File, error) {
 	for {
 		fd, err := openNow(path)

@@ -30,7 +30,7 @@ func (f *Finder) lite(s *Session, withText, noPrompt bool) (*Info, error) {
 		return Lite(s)
 	}
 	store, key := f.rows(s)
-	fh, err := rawfile.Open(s.Path)
+	fh, err := rawfile.OpenNow(s.Path) // listed as a regular file
 	if err != nil {
 		store.Forget(key, s.Path)
 		return nil, err
