@@ -116,7 +116,7 @@ func tokensRun(o *TokensOptions) error {
 	if note := res.Total.UnderstatedNote(); note != "" {
 		f.Report().Note("%s", note)
 	}
-	scopes := res.BudgetScopes(o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
+	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
 	if note := res.NothingNote(finder.Where(), o.filtered(), o.Since != "" || o.Until != ""); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
 		f.Report().Info("%s", note)

@@ -325,6 +325,15 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			}
 		}
 	}
+	nb := 0 // the buckets of the sums, appended below
+	for g := range groups {
+		if fs := summed(g); fs != nil {
+			for n := range fs.sessions {
+				nb += len(fs.sessions[n].buckets)
+			}
+		}
+	}
+	rep.buckets = make([]bucket, 0, nb)
 	var done folderIDs                            // the message ids of each group, when there are several
 	issues := make([][]reader.Issue, len(sorted)) // of the sessions of sums
 

@@ -46,6 +46,16 @@ func (r *Report) BudgetScopes(by Grouping, total bool) []Scope {
 	return out
 }
 
+// Scopes is what the budget is checked on in r (BudgetScopes): none
+// when no budget is set (a scope a session was 5,000 strings made for
+// nothing).
+func (b Budget) Scopes(r *Report, by Grouping, total bool) []Scope {
+	if !b.Set() {
+		return nil
+	}
+	return r.BudgetScopes(by, total)
+}
+
 // CheckScopes checks each scope against the budget.
 func (b Budget) CheckScopes(scopes []Scope) []ScopedViolation {
 	if !b.Set() {

@@ -242,6 +242,13 @@ func TestBudgetScopes(t *testing.T) {
 	if got := names(b.CheckScopes(rep.BudgetScopes(ByBlock, true))); got != "total" {
 		t.Errorf("total: %q", got)
 	}
+	// Scopes are made only for a budget.
+	if got := NoBudget.Scopes(rep, "", false); got != nil {
+		t.Errorf("scopes without a budget: %v", got)
+	}
+	if got, want := b.Scopes(rep, ByBlock, false), rep.BudgetScopes(ByBlock, false); len(got) != len(want) || got[0] != want[0] {
+		t.Errorf("scopes of a budget: %v, want %v", got, want)
+	}
 	lines := b.Lines(rep.BudgetScopes(ByBlock, false))
 	if len(lines) != 1 || lines[0].Over != 1 || lines[0].Scopes != 2 || lines[0].Max != "2000" || lines[0].OK() {
 		t.Errorf("summary %+v", lines)
