@@ -665,6 +665,34 @@ func Stamp(path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
 		return nil, false
 	}
 	defer fh.Close()
+	return StampFile(fh, path, offset, lines, data)
+}
+
+// StampOS is StampFile of a file its caller read through an *os.File
+// still open (reader.Reader.File; nil: not cached). A file stamped by its
+// path after it was read could be another one by then (replaced by a
+// file of the same size): its entry would give the old file's summary
+// for the new one.
+func StampOS(f *os.File, path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
+	if f == nil {
+		return nil, false
+	}
+	return StampFile(osFile{f}, path, offset, lines, data)
+}
+
+// osFile is an *os.File as a File.
+type osFile struct{ *os.File }
+
+func (f osFile) Stat() (rawfile.Info, error) {
+	st, err := f.File.Stat()
+	if err != nil {
+		return rawfile.Info{}, err
+	}
+	return rawfile.InfoOf(st), nil
+}
+
+// StampFile is Stamp of the file fh (at path), open.
+func StampFile(fh File, path string, offset, lines int64, data []byte) (e *Entry, ok bool) {
 	st, err := fh.Stat()
 	if err != nil || !st.Regular || st.Size != offset {
 		return nil, false

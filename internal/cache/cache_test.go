@@ -119,6 +119,36 @@ func TestCheckListedAfterTheListing(t *testing.T) {
 	})
 }
 
+// StampOS stamps the file that was read, open, not whatever has its path
+// by then: a transcript replaced by another of the same size while it was
+// counted must not be described by the old one's summary.
+func TestStampOSStampsTheFileRead(t *testing.T) {
+	base := append(line('a', 5000), line('b', 6000)...)
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	must(t, os.WriteFile(p, base, 0o600))
+	read, err := os.Open(p) // as the count read it
+	must(t, err)
+	defer read.Close()
+	// Replaced (renamed over) by a file of the same size, other bytes.
+	other := append(line('c', 5000), line('d', 6000)...)
+	must(t, os.WriteFile(p+".new", other, 0o600))
+	must(t, os.Rename(p+".new", p))
+
+	e, ok := StampOS(read, p, int64(len(base)), 2, []byte("summary of the old file"))
+	if !ok {
+		t.Fatal("StampOS: not cached")
+	}
+	if got := Check(p, e); got != Miss {
+		t.Errorf("the entry of the file read, checked against the one now at its path: %d, want Miss", got)
+	}
+	if byPath, ok := Stamp(p, int64(len(base)), 2, nil); !ok || Check(p, byPath) != Same {
+		t.Error("Stamp by path: the new file is not the one stamped (the test no longer shows the race)")
+	}
+	if _, ok := StampOS(nil, p, int64(len(base)), 2, nil); ok {
+		t.Error("StampOS of no file cached it")
+	}
+}
+
 func TestStampRefuses(t *testing.T) {
 	tests := []struct {
 		name   string

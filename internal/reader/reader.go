@@ -182,7 +182,17 @@ type Reader struct {
 	ra     io.ReaderAt
 	raBase int64
 	cut    int // bytes compactLine cut from the current line
+	// file is the plain file OpenRange opened (nil otherwise), open
+	// until its closer is called.
+	file *os.File
 }
+
+// File is the file the reader reads, when OpenRange opened a plain
+// (uncompressed) file; nil otherwise. It stays open until the closer
+// OpenRange returned is called: what a caller learns of it (its status,
+// bytes at an offset) is of the very file read, whatever took its path
+// since.
+func (r *Reader) File() *os.File { return r.file }
 
 // New reads a transcript from r.
 func New(r io.Reader, o Options) *Reader {
@@ -262,7 +272,7 @@ func OpenRange(path string, start, end int64, o Options) (*Reader, io.Closer, er
 	}
 	r := newPooled(src, o)
 	r.offset, r.midFile = start, start > 0
-	r.ra = f
+	r.ra, r.file = f, f
 	r.done = start
 	return r, closeFunc(func() error { r.release(); return f.Close() }), nil
 }

@@ -135,7 +135,7 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 	if store != nil {
 		done, lines := r.Done()
 		data, brief := encodeFile(fc.c, f, fc.issues, first)
-		if ne, ok := cache.Stamp(src.Path, done, base+int64(lines), data); ok {
+		if ne, ok := cache.StampOS(r.File(), src.Path, done, base+int64(lines), data); ok {
 			ne.Brief = brief
 			store.Put(key, ne)
 		} else if st == cache.Miss {
