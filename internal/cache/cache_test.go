@@ -16,6 +16,18 @@ import (
 // line is one transcript-like line of n bytes, newline included.
 func line(c byte, n int) []byte { return append(bytes.Repeat([]byte{c}, n-1), '\n') }
 
+// stampedFile is a new transcript-like file of body, stamped whole.
+func stampedFile(t *testing.T, body []byte) (string, *Entry) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	must(t, os.WriteFile(p, body, 0o600))
+	e, ok := Stamp(p, int64(len(body)), 2, []byte("data"))
+	if !ok {
+		t.Fatal("Stamp: not cached")
+	}
+	return p, e
+}
+
 func TestCheck(t *testing.T) {
 	base := append(line('a', 5000), line('b', 6000)...)
 	tests := []struct {
@@ -47,12 +59,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "s.jsonl")
-			must(t, os.WriteFile(p, base, 0o600))
-			e, ok := Stamp(p, int64(len(base)), 2, []byte("data"))
-			if !ok {
-				t.Fatal("Stamp: not cached")
-			}
+			p, e := stampedFile(t, base)
 			tt.change(t, p)
 			if got := Check(p, e); got != tt.want {
 				t.Errorf("Check = %d, want %d", got, tt.want)
@@ -93,12 +100,7 @@ func TestCheckListedAfterTheListing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "s.jsonl")
-			must(t, os.WriteFile(p, base, 0o600))
-			e, ok := Stamp(p, int64(len(base)), 2, []byte("data"))
-			if !ok {
-				t.Fatal("Stamp: not cached")
-			}
+			p, e := stampedFile(t, base)
 			listed, err := rawfile.Stat(p)
 			must(t, err)
 			tt.change(t, p)
@@ -108,9 +110,7 @@ func TestCheckListedAfterTheListing(t *testing.T) {
 		})
 	}
 	t.Run("listed as not regular", func(t *testing.T) {
-		p := filepath.Join(t.TempDir(), "s.jsonl")
-		must(t, os.WriteFile(p, base, 0o600))
-		e, _ := Stamp(p, int64(len(base)), 2, []byte("data"))
+		p, e := stampedFile(t, base)
 		listed, _ := rawfile.Stat(p)
 		listed.Regular = false
 		if got := CheckListed(p, e, listed); got != Miss {
