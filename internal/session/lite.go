@@ -382,8 +382,15 @@ func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail *tai
 	// The first typed prompt is a conversation line: the first of those
 	// is parsed when it is.
 	started, cwd, branch, typed := false, false, tail.branch != "", false
+	conversation := false
 	i := 0
 	for ; i < len(lines) && !(started && cwd && branch && typed); i++ {
+		// Once the start and cwd are known, a line whose end says it
+		// is none of those the row takes more from (a prompt, the first
+		// conversation line, a title, a branch) is not parsed.
+		if started && cwd && len(lines[i]) >= skimLine && !noSkim && !firstLinesNeed(lines[i], branch, conversation, scratch) {
+			continue
+		}
 		pl, ok := parseLineAt(lines[i], buf, at)
 		if !ok {
 			continue
@@ -394,6 +401,7 @@ func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail *tai
 		cwd = cwd || e.CWD != ""
 		branch = branch || e.GitBranch != ""
 		typed = typed || promptLine(e) && e.IsTypedPrompt()
+		conversation = conversation || e.IsConversation()
 	}
 	if tail.anyCustom && tail.anyAI {
 		return out
@@ -401,7 +409,7 @@ func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail *tai
 	for _, l := range lines[i:] {
 		// A line whose end says its type is no title's is none (when it
 		// is well-formed; else no line at all).
-		if len(l) >= skimLine && !noSkim && !mayBeTitle(l, scratch) {
+		if len(l) >= skimTitleLine && !noSkim && !mayBeTitle(l, scratch) {
 			continue
 		}
 		// A type that is a title's is written "…-title" or with a \u
@@ -415,6 +423,43 @@ func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail *tai
 	}
 	return out
 }
+
+// firstLinesNeed reports whether a line of a head's first lines, past
+// those that gave its start and cwd, may give the row something, from
+// what its end says (true when it does not say): a user line may be its
+// first prompt, an assistant line its first conversation line (unless
+// one was found), a title line its title, and a line with a branch its
+// branch (unless one was found).
+func firstLinesNeed(l []byte, branch, conversation bool, scratch *[]byte) bool {
+	want := endType
+	if !branch {
+		want |= endBranch
+	}
+	f, ok := readLineEnd(l, want)
+	if !ok || !f.known(want) {
+		return true
+	}
+	typ, plain := plainString(f.typ)
+	if !plain || !branch && !emptyString(f.branch) {
+		e, ok := f.entry(scratch)
+		if !ok || !branch && e.GitBranch != "" {
+			return true
+		}
+		typ = []byte(e.Type)
+	}
+	switch string(typ) {
+	case "user", "custom-title", "ai-title":
+		return true
+	case "assistant":
+		return !conversation
+	}
+	return false
+}
+
+// skimTitleLine is the size from which a line of a head past its first
+// lines is first read from its end before it is looked into for a title
+// type: reading a shorter line's end cost more than the search it spared.
+const skimTitleLine = 2 << 10
 
 // mayBeTitle reports whether a line of a head may be a custom-title or
 // ai-title line, from what its end says of its type (true when it does

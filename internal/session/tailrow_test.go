@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -222,12 +223,15 @@ func TestTailSkimIsEveryLine(t *testing.T) {
 }
 
 // bigHead is a file whose head holds the lines given (PAD as bigTail's)
-// after a first prompt that gives the row its start, cwd and branch, and
-// then answers past the head.
-func bigHead(t *testing.T, dir, name string, lines ...string) *Session {
+// after a first line (by default a prompt that gives the row its start,
+// cwd and branch), and then answers past the head.
+func bigHead(t *testing.T, dir, name, first string, lines ...string) *Session {
 	t.Helper()
 	var b strings.Builder
-	b.WriteString(`{"type":"user","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p","gitBranch":"head","message":{"role":"user","content":"first"}}` + "\n")
+	if first == "" {
+		first = `{"type":"user","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p","gitBranch":"head","message":{"role":"user","content":"first"}}`
+	}
+	b.WriteString(first + "\n")
 	pad := strings.Repeat("p", max(4<<10, 2*skimLine))
 	for _, l := range lines {
 		b.WriteString(strings.ReplaceAll(l, "PAD", pad) + "\n")
@@ -271,8 +275,74 @@ func TestHeadSkipsOnlyWhatIsNoTitle(t *testing.T) {
 			"custom-title c"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			in := liteBoth(t, bigHead(t, dir, strings.ReplaceAll(c.name, " ", "-"), c.lines...))
+			in := liteBoth(t, bigHead(t, dir, strings.ReplaceAll(c.name, " ", "-"), "", c.lines...))
 			if got := in.TitleSource + " " + in.Title; got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// firstLines are first lines of a head: a prompt with all a row takes
+// from it, a line that gives the start and cwd only, one that is no
+// typed prompt.
+var firstLines = []string{"",
+	`{"type":"system","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p"}`,
+	`{"type":"user","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/p","message":{"role":"user","content":"<command-name>/clear</command-name>"}}`,
+}
+
+// The head's first lines, past those that gave the start and cwd, are
+// left unparsed only when their end says they give the row nothing
+// more: each of these heads has a long line that does.
+func TestFirstLinesSkipOnlyWhatGivesNothing(t *testing.T) {
+	dir := t.TempDir()
+	system := firstLines[1]
+	for _, c := range []struct {
+		name  string
+		lines []string
+		check func(in *Info) string
+		want  string
+	}{
+		{"a branch before the attachment", []string{
+			`{"gitBranch":"early","attachment":{"x":"PAD"},"type":"attachment","timestamp":"2026-01-01T00:00:00.000Z"}`,
+			`{"type":"user","message":{"role":"user","content":"typed"},"gitBranch":"later"}`},
+			func(in *Info) string { return in.GitBranch }, "early"},
+		{"the first conversation line is a sidechain's", []string{
+			`{"isSidechain":true,"message":{"content":"PAD"},"type":"assistant","timestamp":"2026-01-01T00:00:00.000Z","gitBranch":""}`,
+			`{"type":"user","message":{"role":"user","content":"typed"}}`},
+			func(in *Info) string { return fmt.Sprint(in.Sidechain) }, "true"},
+		{"the start and cwd of a long line", []string{
+			`{"timestamp":"2026-01-02T00:00:00.000Z","cwd":"/long","attachment":{"x":"PAD"},"type":"attachment","gitBranch":""}`,
+			`{"type":"user","message":{"role":"user","content":"typed"},"cwd":"/later","timestamp":"2026-01-03T00:00:00.000Z"}`},
+			func(in *Info) string { return in.StartedAt.Format(time.DateOnly) + " " + in.Project }, "2026-01-02 /long"},
+		{"the cwd of a long line", []string{
+			`{"cwd":"/long","attachment":{"x":"PAD"},"type":"attachment","gitBranch":""}`,
+			`{"type":"user","message":{"role":"user","content":"typed"},"cwd":"/later"}`},
+			func(in *Info) string { return in.Project }, "/long"},
+		{"a long prompt", []string{
+			`{"message":{"role":"user","content":"typed PAD"},"type":"user","timestamp":"2026-01-01T00:00:00.000Z"}`},
+			func(in *Info) string { return in.FirstPrompt[:5] }, "typed"},
+		{"a prompt behind a type that is no string", []string{
+			`{"type":"user","message":{"role":"user","content":"hidden PAD"},"type":null}`},
+			func(in *Info) string { return in.FirstPrompt[:6] }, "hidden"},
+		{"a long title line", []string{
+			`{"message":{"content":"PAD"},"customTitle":"mine","type":"custom-title"}`,
+			`{"type":"user","message":{"role":"user","content":"typed"}}`},
+			func(in *Info) string { return in.TitleSource + " " + in.Title }, "custom-title mine"},
+		{"an image before the prompt", []string{
+			`{"message":{"role":"user","content":[{"type":"image","source":{"data":"PAD"}}]},"type":"user"}`},
+			func(in *Info) string { return in.FirstPrompt }, "[Image]"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			first := system
+			switch c.name {
+			case "the start and cwd of a long line":
+				first = `{"type":"system"}`
+			case "the cwd of a long line":
+				first = `{"type":"system","timestamp":"2026-01-01T00:00:00.000Z"}`
+			}
+			in := liteBoth(t, bigHead(t, dir, strings.ReplaceAll(c.name, " ", "-"), first, c.lines...))
+			if got := c.check(in); got != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
@@ -289,7 +359,7 @@ func TestHeadSkimIsEveryLine(t *testing.T) {
 		for n := range 5 + r.IntN(20) {
 			lines = append(lines, randomLine(r, n))
 		}
-		liteBoth(t, bigHead(t, dir, fmt.Sprint(i), lines...))
+		liteBoth(t, bigHead(t, dir, fmt.Sprint(i), firstLines[r.IntN(len(firstLines))], lines...))
 	}
 }
 
@@ -323,13 +393,18 @@ func randomLine(r *rand.Rand, n int) string {
 		case 8:
 			return fmt.Sprintf(`"customTitle":"c%d","aiTitle":"a%d","lastPrompt":"l%d","summary":"s%d"`, n, n, n, n)
 		case 9:
-			return fmt.Sprintf(`"message":{"role":"user","content":"%s \"q\" \\"}`, strings.Repeat("m", r.IntN(3*skimLine)))
+			return fmt.Sprintf([]string{
+				`"message":{"role":"user","content":"%s \"q\" \\"}`,
+				`"message":{"role":"user","content":"<command-name>/clear</command-name>%s"}`,
+				`"message":{"role":"user","content":[{"type":"tool_result","content":"%s"}]}`,
+				`"message":{"role":"user","content":[{"type":"image","source":{"data":"%s"}}]}`,
+			}[r.IntN(4)], strings.Repeat("m", r.IntN(3*skimLine)))
 		case 10:
 			return fmt.Sprintf(`"toolUseResult":{"stdout":"%s"}`, strings.Repeat("o", r.IntN(2*skimLine)))
 		case 11:
 			return fmt.Sprintf(`"note":"%s"`, strings.Repeat("n", r.IntN(2*maxEndString)))
 		case 12:
-			return `"n" : 12 , "ok":true`
+			return []string{`"n" : 12 , "ok":true`, `"isSidechain":true`, `"isMeta":true`, `"cwd":"/q"`}[r.IntN(4)]
 		}
 		return fmt.Sprintf(`"uuid":"u%d"`, n)
 	}
@@ -342,4 +417,47 @@ func randomLine(r *rand.Rand, n int) string {
 		l = l[:len(l)-1-r.IntN(3)] // broken
 	}
 	return l
+}
+
+// appendLines, going forward, cuts a head or tail as cutting it at its
+// first and last newlines first does.
+func TestAppendLinesForward(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ref := func(b []byte, atFileStart, atFileEnd bool) [][]byte {
+		if !atFileStart {
+			i := bytes.IndexByte(b, '\n')
+			if i < 0 {
+				return nil
+			}
+			b = b[i+1:]
+		}
+		if !atFileEnd {
+			i := bytes.LastIndexByte(b, '\n')
+			if i < 0 {
+				return nil
+			}
+			b = b[:i]
+		}
+		var out [][]byte
+		for _, l := range bytes.Split(b, []byte{'\n'}) {
+			if l = bytes.TrimSpace(l); len(l) > 0 {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	for range 5000 {
+		b := make([]byte, r.IntN(40))
+		for i := range b {
+			b[i] = " \n\r{}ab"[r.IntN(7)]
+		}
+		for _, start := range []bool{false, true} {
+			for _, end := range []bool{false, true} {
+				got, want := appendLines(nil, b, start, end), ref(b, start, end)
+				if fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+					t.Fatalf("%q start %v end %v: got %q, want %q", b, start, end, got, want)
+				}
+			}
+		}
+	}
 }
