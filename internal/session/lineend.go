@@ -36,18 +36,16 @@ const (
 	endVersion
 )
 
-// maxEndString is the longest string value readLineEnd reads back over;
-// maxEndMembers the most members.
-const (
-	maxEndString  = 512
-	maxEndMembers = 32
-)
+// maxEndMembers is the most members readLineEnd reads.
+const maxEndMembers = 32
 
 // readLineEnd reads the members at the end of the object on a line
 // (trimmed of white space) back from its closing brace until it has read
-// those of want, or every member. It stops, ok false, at a value it does
-// not read back over (an object, an array, a string longer than
-// maxEndString) or at anything no well-formed object holds there.
+// those of want, or every member (at most maxEndMembers). It stops, ok
+// false, at anything no well-formed object holds there. Each value is
+// read back over without being parsed (openQuote, openBracket): what it
+// finds is what a parse finds when the line is well-formed, and a line
+// that is not changes nothing a caller takes from it.
 func readLineEnd(l []byte, want int) (f lineEnd, ok bool) {
 	if len(l) < 2 || l[0] != '{' || l[len(l)-1] != '}' {
 		return f, false
@@ -68,7 +66,7 @@ func readLineEnd(l []byte, want int) (f lineEnd, ok bool) {
 		case '"':
 			vs = openQuote(l, i)
 		case '}', ']':
-			return f, false
+			vs = openBracket(l, i)
 		default: // a number or a literal
 			for vs > 0 && !endSep(l[vs-1]) {
 				vs--
@@ -154,11 +152,10 @@ func (f *lineEnd) entry(buf *[]byte) (reader.Entry, bool) {
 }
 
 // openQuote is the index of the quote that opens the string whose closing
-// quote is l[q], looked for at most maxEndString bytes back (-1: not
-// found). A quote inside a string has an odd number of backslashes before
-// it; the opening one, none.
+// quote is l[q] (-1: none). A quote inside a string has an odd number of
+// backslashes before it; the opening one, none.
 func openQuote(l []byte, q int) int {
-	lo := max(0, q-maxEndString)
+	const lo = 0
 	for j := q - 1; j >= lo; j-- {
 		// Eight bytes at a time: the last quote among l[j-7:j+1].
 		for j-7 >= lo {
@@ -188,6 +185,30 @@ func openQuote(l []byte, q int) int {
 }
 
 const quoteBytes = '"' * 0x0101010101010101
+
+// openBracket is the index of the bracket that opens the object or array
+// whose closing bracket is l[i] (-1: none), read back over the strings
+// in it as openQuote reads them: in a well-formed value, a quote met
+// going back outside a string closes one, and a bracket in a string is
+// passed with it.
+func openBracket(l []byte, i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch l[j] {
+		case '"':
+			if j = openQuote(l, j); j < 0 {
+				return -1
+			}
+		case '}', ']':
+			depth++
+		case '{', '[':
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
 
 // backSpace is the index of the last byte at or before i that is not
 // JSON white space (-1: none).

@@ -25,8 +25,8 @@ func TestReadLineEnd(t *testing.T) {
 			endType | endTime, true, false, `"assistant"`, `"2026-01-01T00:00:00.000Z"`, "", ""},
 		{"2.1.x envelope last", `{"message":{},"type":"user","timestamp":"t","cwd":"/p","version":"2.1.1","gitBranch":"main"}`,
 			endType | endTime | endBranch | endVersion, true, false, `"user"`, `"t"`, `"main"`, `"2.1.1"`},
-		{"type before the message", `{"type":"user","message":{"role":"user"},"uuid":"u","timestamp":"t"}`,
-			endType | endTime, false, false, "", `"t"`, "", ""},
+		{"type before the message", `{"type":"user","message":{"role":"user","x":["}",{"]":"{"}]},"uuid":"u","timestamp":"t"}`,
+			endType | endTime, true, false, `"user"`, `"t"`, "", ""},
 		{"every member read", `{"type":"mode","mode":"x","n":12,"ok":true,"z":null}`,
 			endType | endTime, true, true, `"mode"`, "", "", ""},
 		{"empty object", `{}`, endType, true, true, "", "", "", ""},
@@ -34,7 +34,9 @@ func TestReadLineEnd(t *testing.T) {
 		{"the last string type is taken", `{"type":"ai-title","message":{},"type":"user","type":null,"timestamp":"t"}`,
 			endType | endTime, true, false, `"user"`, `"t"`, "", ""},
 		{"a type that is no string is passed", `{"type":"ai-title","message":{},"type":null,"timestamp":"t"}`,
-			endType | endTime, false, false, "", `"t"`, "", ""},
+			endType | endTime, true, false, `"ai-title"`, `"t"`, "", ""},
+		{"brackets and quotes in strings", `{"type":"a","m":{"s":"}]\"{[","t":[1,{"u":"\\"}]},"x":{}}`,
+			endType, true, false, `"a"`, "", "", ""},
 		{"the last timestamp is taken, whatever it is", `{"timestamp":"a","x":[],"timestamp":null,"type":"x"}`,
 			endType | endTime, true, false, `"x"`, `null`, "", ""},
 		{"escaped quotes", `{"x":{},"k":"a\"b\\","type":"q\"\\\"","timestamp":"t"}`,
@@ -47,8 +49,11 @@ func TestReadLineEnd(t *testing.T) {
 			endType | endTime, true, false, `"b"`, `"t"`, "", ""},
 		{"numbers and literals", `{"x":[],"n":-1.5e+3,"f":false,"type":"b","t":true,"timestamp":12}`,
 			endType | endTime, true, false, `"b"`, `12`, "", ""},
-		{"a long string", `{"x":{},"type":"b","timestamp":"` + strings.Repeat("a", maxEndString) + `"}`,
-			endType | endTime, false, false, "", "", "", ""},
+		{"a long string", `{"x":{},"type":"b","timestamp":"` + strings.Repeat("a", 5000) + `"}`,
+			endType | endTime, true, false, `"b"`, `"` + strings.Repeat("a", 5000) + `"`, "", ""},
+		{"too many members", `{` + strings.Repeat(`"a":1,`, maxEndMembers) + `"b":2}`,
+			endType, false, false, "", "", "", ""},
+		{"unbalanced", `{"type":"a","m":]}`, endType, false, false, "", "", "", ""},
 		{"a long escaped run", `{"x":{},"type":"` + strings.Repeat(`\\`, 100) + `","timestamp":"t"}`,
 			endType | endTime, true, false, `"` + strings.Repeat(`\\`, 100) + `"`, `"t"`, "", ""},
 		{"no object", `["type","user"]`, endType, false, false, "", "", "", ""},
@@ -394,7 +399,7 @@ func randomLine(r *rand.Rand, n int) string {
 			return fmt.Sprintf(`"customTitle":"c%d","aiTitle":"a%d","lastPrompt":"l%d","summary":"s%d"`, n, n, n, n)
 		case 9:
 			return fmt.Sprintf([]string{
-				`"message":{"role":"user","content":"%s \"q\" \\"}`,
+				`"message":{"role":"user","content":"%s \"q\" }]{[ \\"}`,
 				`"message":{"role":"user","content":"<command-name>/clear</command-name>%s"}`,
 				`"message":{"role":"user","content":[{"type":"tool_result","content":"%s"}]}`,
 				`"message":{"role":"user","content":[{"type":"image","source":{"data":"%s"}}]}`,
@@ -402,7 +407,7 @@ func randomLine(r *rand.Rand, n int) string {
 		case 10:
 			return fmt.Sprintf(`"toolUseResult":{"stdout":"%s"}`, strings.Repeat("o", r.IntN(2*skimLine)))
 		case 11:
-			return fmt.Sprintf(`"note":"%s"`, strings.Repeat("n", r.IntN(2*maxEndString)))
+			return fmt.Sprintf(`"note":"%s"`, strings.Repeat("n", r.IntN(2000)))
 		case 12:
 			return []string{`"n" : 12 , "ok":true`, `"isSidechain":true`, `"isMeta":true`, `"cwd":"/q"`}[r.IntN(4)]
 		}
