@@ -74,9 +74,10 @@ func Lite(s *Session) (*Info, error) {
 // buffers a file, zeroed and then collected, were a third of what a cold
 // listing spent, and a parsed line is some 600 bytes.
 type liteScratch struct {
-	bufs            [2][liteBytes]byte
-	lines           [][]byte
-	headLines, tail []parsedLine
+	bufs      [2][liteBytes]byte
+	lines     [][]byte
+	headLines []parsedLine
+	end       []byte // lineEnd.entry's
 }
 
 var liteScratches = sync.Pool{New: func() any { return new(liteScratch) }}
@@ -93,24 +94,25 @@ func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
 	in := &Info{Session: s, TitleSource: "none"}
 	whole := tail == nil
 	// Each line is parsed once; a file no longer than the head is its own
-	// tail. Of a longer file's head, only the lines up to the last first
-	// thing the row takes from it are parsed, and then the lines that may
-	// hold a title (headLines).
-	var headLines, tailLines []parsedLine
+	// tail. Of a longer file's tail, only the lines that may change the
+	// row are parsed (tailRow.addLines); of its head, only the lines up
+	// to the last first thing the row takes from it, and then the lines
+	// that may hold a title (headLines).
+	var headLines []parsedLine
+	var tr tailRow
 	if whole {
 		sc.lines = appendLines(sc.lines[:0], head, true, true)
 		headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
-		tailLines = headLines
+		for i := range headLines {
+			tr.add(&headLines[len(headLines)-1-i])
+		}
 	} else {
-		// The tail's lines give their envelope only (times, branch,
-		// version, type); the head's first ones give a prompt too.
 		sc.lines = appendLines(sc.lines[:0], tail, false, true)
-		tailLines = appendEnvelopes(sc.tail[:0], sc.lines, tail, at[1])
+		tr.addLines(sc.lines, tail, at[1], &sc.end)
 		sc.lines = appendLines(sc.lines[:0], head, true, false)
-		if headLines = parseHead(sc.headLines[:0], sc.lines, head, at[0], tailLines); parseWholeHead {
+		if headLines = parseHead(sc.headLines[:0], sc.lines, head, at[0], &tr, &sc.end); parseWholeHead {
 			headLines = appendParsed(sc.headLines[:0], sc.lines, head, at[0])
 		}
-		sc.tail = tailLines
 	}
 	sc.headLines = headLines
 
@@ -186,42 +188,14 @@ func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
 		}
 	}
 
-	var custom, ai, lastPrompt, summary string
-	var customAt, aiAt, lastPromptAt, summaryAt lineRef
-	var lastTime time.Time
-	for _, pl := range tailLines {
-		e, line := &pl.e, pl.raw
-		if !e.Timestamp.IsZero() && e.Timestamp.After(lastTime) {
-			lastTime = e.Timestamp
-		}
-		if e.GitBranch != "" {
-			in.GitBranch = e.GitBranch
-		}
-		if e.Version != "" {
-			in.Version = e.Version
-		}
-		if e.IsConversation() {
-			conversation = true
-		}
-		switch e.Type {
-		case "custom-title":
-			if t := reader.StringField(line, "customTitle"); t != "" {
-				custom, customAt = t, pl.at
-			}
-		case "ai-title":
-			if t := reader.StringField(line, "aiTitle"); t != "" {
-				ai, aiAt = t, pl.at
-			}
-		case "last-prompt":
-			if t := reader.StringField(line, "lastPrompt"); t != "" {
-				lastPrompt, lastPromptAt = t, pl.at
-			}
-		case "summary":
-			if t := reader.StringField(line, "summary"); t != "" {
-				summary, summaryAt = t, pl.at
-			}
-		}
+	conversation = conversation || tr.conversation
+	if tr.branch != "" {
+		in.GitBranch = tr.branch
 	}
+	in.Version = tr.version
+	lastTime := tr.lastTime
+	custom, customAt, ai, aiAt := tr.custom, tr.customAt, tr.ai, tr.aiAt
+	lastPrompt, lastPromptAt, summary, summaryAt := tr.lastPrompt, tr.lastPromptAt, tr.summary, tr.summaryAt
 	if custom == "" {
 		custom, customAt = customHead, customHeadAt
 	}
@@ -398,25 +372,25 @@ func scanHead(path string, head, from int64, wantPrompt, wantTime, wantCWD bool)
 var parseWholeHead = false
 
 // parseHead parses the lines of a head (cut from buf, read at offset at)
-// that Lite takes something from, given the lines of the tail: in order,
-// up to the line that completes what the row takes from the first lines
+// that Lite takes something from, given what the tail gave: in order, up
+// to the line that completes what the row takes from the first lines
 // (start, cwd, branch unless the tail has one, the first conversation
 // line, the first typed prompt), then those of the others that may be a
 // title line (custom-title, ai-title) the tail lacks. Lite finds in them
 // all it would find in every line of the head.
-func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail []parsedLine) []parsedLine {
-	tailBranch, tailCustom, tailAI := false, false, false
-	for i := range tail {
-		e := &tail[i].e
-		tailBranch = tailBranch || e.GitBranch != ""
-		tailCustom = tailCustom || e.Type == "custom-title"
-		tailAI = tailAI || e.Type == "ai-title"
-	}
+func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail *tailRow, scratch *[]byte) []parsedLine {
 	// The first typed prompt is a conversation line: the first of those
 	// is parsed when it is.
-	started, cwd, branch, typed := false, false, tailBranch, false
+	started, cwd, branch, typed := false, false, tail.branch != "", false
+	conversation := false
 	i := 0
 	for ; i < len(lines) && !(started && cwd && branch && typed); i++ {
+		// Once the start and cwd are known, a line whose end says it
+		// is none of those the row takes more from (a prompt, the first
+		// conversation line, a title, a branch) is not parsed.
+		if started && cwd && len(lines[i]) >= skimLine && !noSkim && !firstLinesNeed(lines[i], branch, conversation, scratch) {
+			continue
+		}
 		pl, ok := parseLineAt(lines[i], buf, at)
 		if !ok {
 			continue
@@ -427,11 +401,17 @@ func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail []pa
 		cwd = cwd || e.CWD != ""
 		branch = branch || e.GitBranch != ""
 		typed = typed || promptLine(e) && e.IsTypedPrompt()
+		conversation = conversation || e.IsConversation()
 	}
-	if tailCustom && tailAI {
+	if tail.anyCustom && tail.anyAI {
 		return out
 	}
 	for _, l := range lines[i:] {
+		// A line whose end says its type is no title's is none (when it
+		// is well-formed; else no line at all).
+		if len(l) >= skimTitleLine && !noSkim && !mayBeTitle(l, scratch) {
+			continue
+		}
 		// A type that is a title's is written "…-title" or with a \u
 		// escape (no other escape gives a letter or "-").
 		if !bytes.Contains(l, []byte(`-title"`)) && !bytes.Contains(l, []byte(`\u`)) {
@@ -442,6 +422,55 @@ func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail []pa
 		}
 	}
 	return out
+}
+
+// firstLinesNeed reports whether a line of a head's first lines, past
+// those that gave its start and cwd, may give the row something, from
+// what its end says (true when it does not say): a user line may be its
+// first prompt, an assistant line its first conversation line (unless
+// one was found), a title line its title, and a line with a branch its
+// branch (unless one was found).
+func firstLinesNeed(l []byte, branch, conversation bool, scratch *[]byte) bool {
+	want := endType
+	if !branch {
+		want |= endBranch
+	}
+	f, ok := readLineEnd(l, want)
+	if !ok || !f.known(want) {
+		return true
+	}
+	typ, plain := plainString(f.typ)
+	if !plain || !branch && !emptyString(f.branch) {
+		e, ok := f.entry(scratch)
+		if !ok || !branch && e.GitBranch != "" {
+			return true
+		}
+		typ = []byte(e.Type)
+	}
+	switch string(typ) {
+	case "user", "custom-title", "ai-title":
+		return true
+	case "assistant":
+		return !conversation
+	}
+	return false
+}
+
+// skimTitleLine is the size from which a line of a head past its first
+// lines is first read from its end before it is looked into for a title
+// type: reading a shorter line's end cost more than the search it spared.
+const skimTitleLine = 2 << 10
+
+// mayBeTitle reports whether a line of a head may be a custom-title or
+// ai-title line, from what its end says of its type (true when it does
+// not say).
+func mayBeTitle(l []byte, scratch *[]byte) bool {
+	f, ok := readLineEnd(l, endType)
+	if !ok || !f.known(endType) {
+		return true
+	}
+	e, ok := f.entry(scratch)
+	return !ok || e.Type == "custom-title" || e.Type == "ai-title"
 }
 
 // parsedLine is a line of a head or tail read with its envelope.
@@ -466,17 +495,6 @@ func appendParsed(out []parsedLine, lines [][]byte, buf []byte, at int64) []pars
 	for _, l := range lines {
 		if pl, ok := parseLineAt(l, buf, at); ok {
 			out = append(out, pl)
-		}
-	}
-	return out
-}
-
-// appendEnvelopes is appendParsed reading each line's envelope only
-// (reader.ParseEnvelopeOnly).
-func appendEnvelopes(out []parsedLine, lines [][]byte, buf []byte, at int64) []parsedLine {
-	for _, l := range lines {
-		if e, ok := reader.ParseEnvelopeOnly(l); ok {
-			out = append(out, parsedLine{e: e, raw: l, at: lineRef{at + int64(cap(buf)-cap(l)), int64(len(l))}})
 		}
 	}
 	return out

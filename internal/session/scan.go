@@ -877,7 +877,9 @@ func completeLines(b []byte, atFileStart, atFileEnd bool) [][]byte {
 	return appendLines(nil, b, atFileStart, atFileEnd)
 }
 
-// appendLines is completeLines appending to out.
+// appendLines is completeLines appending to out. The lines are found
+// going forward: the last newline of a head cut in a long line, looked
+// for backwards, was a byte at a time (bytes.LastIndexByte).
 func appendLines(out [][]byte, b []byte, atFileStart, atFileEnd bool) [][]byte {
 	if !atFileStart {
 		i := bytes.IndexByte(b, '\n')
@@ -886,17 +888,13 @@ func appendLines(out [][]byte, b []byte, atFileStart, atFileEnd bool) [][]byte {
 		}
 		b = b[i+1:]
 	}
-	if !atFileEnd {
-		i := bytes.LastIndexByte(b, '\n')
-		if i < 0 {
-			return out
-		}
-		b = b[:i]
-	}
 	for len(b) > 0 {
 		i := bytes.IndexByte(b, '\n')
 		var line []byte
 		if i < 0 {
+			if !atFileEnd {
+				break // cut at the read's edge
+			}
 			line, b = b, nil
 		} else {
 			line, b = b[:i], b[i+1:]

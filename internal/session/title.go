@@ -38,9 +38,15 @@ func firstPromptAt(lines []parsedLine) (string, bool, int) {
 				media = "[Document]"
 			}
 		}
+		// A line's label is read (from its text, the costly part) only
+		// when it is taken: a typed prompt's, or the fallback's.
+		typed := e.IsTypedPrompt()
+		if !typed && fallback != "" {
+			continue
+		}
 		label, _ := reader.PromptOf(reader.Texts(pl.raw))
 		switch {
-		case e.IsTypedPrompt():
+		case typed:
 			return label, true, i
 		case fallback == "":
 			fallback, from = label, i // a local command or bash input, or ""
