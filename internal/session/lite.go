@@ -403,7 +403,12 @@ func parseHead(out []parsedLine, lines [][]byte, buf []byte, at int64, tail *tai
 		typed = typed || promptLine(e) && e.IsTypedPrompt()
 		conversation = conversation || e.IsConversation()
 	}
-	if tail.anyCustom && tail.anyAI {
+	// The head's title lines can change the title only when the tail's
+	// come to nothing: no custom title there (a head's would be taken),
+	// or one that is nothing once on one line and no AI title there (a
+	// head's AI title would be taken). A custom title cleared in the
+	// tail ("") is none.
+	if tail.custom != "" && (tail.ai != "" || reader.OneLine(tail.custom) != "") {
 		return out
 	}
 	for _, l := range lines[i:] {

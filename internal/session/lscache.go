@@ -19,7 +19,10 @@ import (
 // entry is used only while its file is exactly the same (cache.Same); a
 // file that changed at all is read again (Lite).
 
-const lsCacheFormat = 1
+// lsCacheFormat is the version of a row's encoding, and of the rules that
+// made it: 2 since a head's title behind a tail's cleared custom title is
+// found (rows of 1 may hold the title the old rule gave).
+const lsCacheFormat = 2
 
 // lite is Lite through the finder's cache, when it has one, with one open
 // of the file: its entry's checks, then its row's text (withText) or the

@@ -50,8 +50,17 @@ func liteLine(r *rand.Rand, n int, titles bool, rare int) string {
 	case 2:
 		return env("user") + `,"message":{"role":"user","content":[{"type":"tool_result","content":"ok"}]}}`
 	case 3:
+		switch r.IntN(4) {
+		case 0: // a title cleared: taken as none, an older one wins
+			return `{"type":"custom-title","customTitle":""}`
+		case 1: // nothing once on one line
+			return `{"type":"custom-title","customTitle":" \n "}`
+		}
 		return fmt.Sprintf(`{"type":"custom-title","customTitle":"custom %d"}`, n)
 	case 4:
+		if r.IntN(4) == 0 {
+			return `{"type":"ai-title","aiTitle":""}`
+		}
 		return fmt.Sprintf(`{"type":"ai-title","aiTitle":"ai %d"}`, n)
 	case 5:
 		return fmt.Sprintf(`{"type":"custom\u002d\u0074itle","customTitle":"escaped %d"}`, n)
@@ -155,5 +164,55 @@ func TestPromptPastTheHead(t *testing.T) {
 		if err != nil || in.FirstPrompt != p1 && p1 != "" || in.promptAt != at1 && p1 != "" {
 			t.Fatalf("file %d: Lite's first prompt %q at %v, the scan's %q at %v (%v)", i, in.FirstPrompt, in.promptAt, p1, at1, err)
 		}
+	}
+}
+
+// A head's title line is taken when the tail's come to nothing: a
+// custom title cleared in the tail ("") leaves the head's custom title
+// the latest, ahead of the tail's AI title (as the SDKs take "the last
+// customTitle in the tail, else the last in the head"); a custom title
+// that is nothing once on one line leaves the head's AI title ahead of
+// what follows.
+func TestHeadTitleBehindAnEmptyTailTitle(t *testing.T) {
+	pad := strings.Repeat("x", 2000)
+	filler := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, `{"type":"assistant","uuid":"a%d","timestamp":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":[{"type":"text","text":"%s"}]}}`+"\n", i, pad)
+		}
+		return b.String()
+	}
+	head := `{"type":"user","uuid":"u0","timestamp":"2026-01-01T00:00:00Z","cwd":"/p","gitBranch":"main","message":{"role":"user","content":"hello"}}` + "\n" // all a row takes from the first lines
+	for _, c := range []struct {
+		name, head, tail, title, source string
+	}{
+		{"custom title cleared in the tail, AI title there", `{"type":"custom-title","customTitle":"Mine"}` + "\n",
+			`{"type":"custom-title","customTitle":""}` + "\n" + `{"type":"ai-title","aiTitle":"AI"}` + "\n", "Mine", "custom-title"},
+		{"custom title of blanks in the tail, AI title in the head", `{"type":"ai-title","aiTitle":"Head AI"}` + "\n",
+			`{"type":"custom-title","customTitle":" \n "}` + "\n", "Head AI", "ai-title"},
+		{"custom title in the tail wins", `{"type":"custom-title","customTitle":"Old"}` + "\n",
+			`{"type":"custom-title","customTitle":"New"}` + "\n" + `{"type":"ai-title","aiTitle":"AI"}` + "\n", "New", "custom-title"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body := head + c.head + filler(80) + c.tail
+			p := filepath.Join(t.TempDir(), "s.jsonl")
+			if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := &Session{ID: "x", Path: p, Size: int64(len(body))}
+			got, err := Lite(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Title != c.title || got.TitleSource != c.source {
+				t.Errorf("title %q from %s, want %q from %s", got.Title, got.TitleSource, c.title, c.source)
+			}
+			parseWholeHead = true
+			want, _ := Lite(s)
+			parseWholeHead = false
+			if fmt.Sprintf("%+v", *got) != fmt.Sprintf("%+v", *want) {
+				t.Errorf("parseHead:  %+v\nwhole head: %+v", *got, *want)
+			}
+		})
 	}
 }

@@ -20,7 +20,6 @@ type tailRow struct {
 	conversation                            bool
 	custom, ai, lastPrompt, summary         string
 	customAt, aiAt, lastPromptAt, summaryAt lineRef
-	anyCustom, anyAI                        bool // a custom-title or ai-title line, titled or not
 }
 
 // add takes a line of the tail, the lines after it added already.
@@ -50,10 +49,8 @@ func (t *tailRow) add(pl *parsedLine) {
 	}
 	switch e.Type {
 	case "custom-title":
-		t.anyCustom = true
 		title(&t.custom, &t.customAt, "customTitle")
 	case "ai-title":
-		t.anyAI = true
 		title(&t.ai, &t.aiAt, "aiTitle")
 	case "last-prompt":
 		title(&t.lastPrompt, &t.lastPromptAt, "lastPrompt")
