@@ -9,7 +9,7 @@ import (
 
 // A cache check opens a file that a listing found regular; if a FIFO has
 // taken its place since, OpenNow returns at once (Open would wait for a
-// writer, holding a thread), and its status says it is not regular.
+// writer), and its status says it is not regular.
 func TestOpenNowDoesNotWaitForAFIFO(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {

@@ -33,16 +33,22 @@ func Open(path string) (*File, error) {
 }
 
 // OpenNow is Open of a file its caller takes for a regular file (a
-// listing found it so): it never waits, for a FIFO's writer or the
-// scheduler (raw_linux64.go). Reads of a regular file opened so are
-// those of Open.
+// listing found it so): opened without waiting (O_NONBLOCK), so that a
+// FIFO that took its place since is not waited on (its status then says
+// it is not regular). O_NONBLOCK changes nothing of a regular file's
+// reads; an open refused because another process holds a lease on the
+// file (EAGAIN) is made again, waiting, as Open would.
 func OpenNow(path string) (*File, error) {
+	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
 	for {
-		fd, err := openNow(path)
+		fd, err := syscall.Open(path, flags, 0)
 		if err == nil {
 			return &File{fd: fd, path: path}, nil
 		}
-		if err != syscall.EINTR {
+		switch {
+		case err == syscall.EAGAIN && flags&syscall.O_NONBLOCK != 0:
+			flags &^= syscall.O_NONBLOCK
+		case err != syscall.EINTR:
 			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
 	}
@@ -54,7 +60,7 @@ func OpenNow(path string) (*File, error) {
 func Stat(path string) (Info, error) {
 	var st syscall.Stat_t
 	for {
-		err := stat(path, &st)
+		err := syscall.Stat(path, &st)
 		if err == nil {
 			return infoOf(&st), nil
 		}
@@ -68,7 +74,7 @@ func Stat(path string) (Info, error) {
 func (f *File) Stat() (Info, error) {
 	var st syscall.Stat_t
 	for {
-		err := fstat(f.fd, &st)
+		err := syscall.Fstat(f.fd, &st)
 		if err == nil {
 			return infoOf(&st), nil
 		}
@@ -90,7 +96,7 @@ func (f *File) ReadAt(b []byte, off int64) (n int, err error) {
 		return 0, &fs.PathError{Op: "readat", Path: f.path, Err: errNegative}
 	}
 	for len(b) > 0 {
-		m, e := pread(f.fd, b, off)
+		m, e := syscall.Pread(f.fd, b, off)
 		if e == syscall.EINTR {
 			continue
 		}
@@ -112,7 +118,7 @@ func (f *File) Close() error {
 	if f.fd < 0 {
 		return fs.ErrClosed
 	}
-	err := closeFD(f.fd)
+	err := syscall.Close(f.fd)
 	f.fd = -1
 	if err != nil {
 		return &fs.PathError{Op: "close", Path: f.path, Err: err}
