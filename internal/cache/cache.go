@@ -680,6 +680,16 @@ func StampOS(f *os.File, path string, offset, lines int64, data []byte) (e *Entr
 	return StampFile(osFile{f}, path, offset, lines, data)
 }
 
+// CheckOS is CheckFile of a file open as an *os.File (nil: Miss): that
+// the file a caller opened to read on from an entry's offset is still the
+// one the entry describes.
+func CheckOS(f *os.File, e *Entry) State {
+	if f == nil {
+		return Miss
+	}
+	return CheckFile(osFile{f}, e)
+}
+
 // osFile is an *os.File as a File.
 type osFile struct{ *os.File }
 

@@ -112,6 +112,16 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 		fc.issues = append(fc.issues, is)
 	}
 	r, closer, err := reader.OpenRange(src.Path, start, -1, so)
+	if err == nil && start > 0 && cache.CheckOS(r.File(), e) == cache.Miss {
+		// The file opened is not the one the entry describes (replaced
+		// since it was checked): its lines past the offset are not what
+		// follows the entry's. It is counted whole.
+		closer.Close()
+		fc.c = newCounter(true)
+		f = fc.c.File(src)
+		fc.issues, start, base = nil, 0, 0
+		r, closer, err = reader.OpenRange(src.Path, 0, -1, so)
+	}
 	if err != nil {
 		fc.errs = append(fc.errs, fileErr{src.Path, err})
 		store.Forget(key, src.Path)
