@@ -9,15 +9,20 @@ package rawfile
 import (
 	"io"
 	"os"
+	"time"
 )
 
 // Info is what a listing needs of an open file's status.
 type Info struct {
 	Size    int64
-	ModTime int64  // nanoseconds since 1970, as os.FileInfo.ModTime().UnixNano()
+	ModTime int64  // nanoseconds since 1970, as os.FileInfo.ModTime().UnixNano() (wraps outside 1678-2262: compared only)
 	Inode   uint64 // 0 where the system gives none (Windows)
 	Regular bool
+	mod     [2]int64 // the modification time in seconds and nanoseconds, whole
 }
+
+// Mod is the file's modification time (any year, unlike ModTime).
+func (i Info) Mod() time.Time { return time.Unix(i.mod[0], i.mod[1]) }
 
 // ReadFile reads a whole file, as os.ReadFile does.
 func ReadFile(path string) ([]byte, error) {
@@ -50,5 +55,7 @@ func ReadFile(path string) ([]byte, error) {
 // Stat of the file open gives, without opening it again (a listing that
 // stat'ed thousands of files has it already).
 func InfoOf(st os.FileInfo) Info {
-	return Info{Size: st.Size(), ModTime: st.ModTime().UnixNano(), Inode: inode(st), Regular: st.Mode().IsRegular()}
+	t := st.ModTime()
+	return Info{Size: st.Size(), ModTime: t.UnixNano(), Inode: inode(st), Regular: st.Mode().IsRegular(),
+		mod: [2]int64{t.Unix(), int64(t.Nanosecond())}}
 }

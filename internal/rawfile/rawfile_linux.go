@@ -86,7 +86,7 @@ func (f *File) Stat() (Info, error) {
 
 func infoOf(st *syscall.Stat_t) Info {
 	return Info{Size: st.Size, ModTime: int64(st.Mtim.Sec)*1e9 + int64(st.Mtim.Nsec), Inode: uint64(st.Ino),
-		Regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG}
+		Regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG, mod: [2]int64{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}}
 }
 
 // ReadAt reads len(b) bytes at off, as os.File.ReadAt does: fewer only

@@ -438,7 +438,7 @@ func listDir(root Root, dir string, found func(*Session)) (l dirListing) {
 			size = reader.TextSize(p, st.Size)
 		}
 		id, _ := TranscriptStem(name)
-		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: time.Unix(0, st.ModTime), Size: size, Archived: root.Archive,
+		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.Mod(), Size: size, Archived: root.Archive,
 			noFolder: !l.entries[id], listedStat: st, statKnown: true}
 		l.sessions[i] = &all[i]
 		if found != nil {
