@@ -75,6 +75,7 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 			}
 			ss = append(ss, s)
 		}
+		sel.Cache.Preload() // done (its notes said) before Inputs returns, whatever was found
 	}
 	// The head of each file gives its project and start; read them in
 	// parallel, keep the order.
