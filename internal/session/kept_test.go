@@ -165,3 +165,49 @@ func TestListedRowsFromCache(t *testing.T) {
 		t.Errorf("second listing: branch %q, want the cached row's \"main\" (the row was read again)", got[ids[0]])
 	}
 }
+
+// A row is stamped through the file it was read from, still open: a file
+// replaced by another of the same size before the row is kept is not
+// given the old one's row by the next listing.
+func TestRowStampedFromTheFileRead(t *testing.T) {
+	root := t.TempDir()
+	p := filepath.Join(root, "-p", id1+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(lines(userLine("title A", `"version":"2.1.1",`))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	finder := func() *Finder {
+		f := NewFinder([]Root{{ProjectsDir: root}}, diag.Discard())
+		f.Cache = cache.Open(dir, nil)
+		return f
+	}
+	f := finder()
+	s := f.Sessions()[0]
+	read, err := rawfile.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer read.Close()
+	in, err := liteFile(s, read)
+	if err != nil || in.Title != "title A" {
+		t.Fatalf("row of A: %q, %v", in.Title, err)
+	}
+	// Replaced (renamed over) by B, of the same size, before the row is kept.
+	if err := os.WriteFile(p+".new", []byte(lines(userLine("title B", `"version":"2.1.2",`))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(p+".new", p); err != nil {
+		t.Fatal(err)
+	}
+	f.rememberRead(in, read)
+	f.flushRows()
+	rows := finder().List(ListOptions{}).Sessions
+	// (A row keeps no text, only where it is: its title is read again
+	// from B either way; its version is kept.)
+	if len(rows) != 1 || rows[0].Title != "title B" || rows[0].Version != "2.1.2" {
+		t.Errorf("the next listing: %+v, want B's row (version 2.1.2)", rows[0])
+	}
+}

@@ -59,7 +59,7 @@ func (f *Finder) lite(s *Session, withText, noPrompt bool) (*Info, error) {
 		store.Forget(key, s.Path)
 		return nil, err
 	}
-	f.remember(in)
+	f.rememberRead(in, fh)
 	return in, nil
 }
 
@@ -113,14 +113,26 @@ func (k *keptReads) ReadAt(b []byte, off int64) (int, error) {
 }
 
 // remember puts a row in the cache (again, once its inline sidechains are
-// counted).
-func (f *Finder) remember(in *Info) {
+// counted), stamped by its path.
+func (f *Finder) remember(in *Info) { f.rememberRead(in, nil) }
+
+// rememberRead is remember of a row read from read, still open (nil: by
+// its path): the entry stamps the very file the row was read from, not
+// whatever has its path by then (a file replaced by another of the same
+// size would get the old one's row).
+func (f *Finder) rememberRead(in *Info, read cache.File) {
 	store, key := f.rows(in.Session)
 	if store == nil || in.Orphan {
 		return
 	}
 	if data, ok := encodeInfo(in); ok {
-		if e, ok := cache.Stamp(in.Path, in.Size, 0, data); ok {
+		var e *cache.Entry
+		if read != nil {
+			e, ok = cache.StampFile(read, in.Path, in.Size, 0, data)
+		} else {
+			e, ok = cache.Stamp(in.Path, in.Size, 0, data)
+		}
+		if ok {
 			e.Brief = len(data) // a row is small: all in the index, no folder file of its own
 			store.Put(key, e)
 			in.cached = in.inlineKnown
