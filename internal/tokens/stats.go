@@ -65,7 +65,18 @@ func cachedStats(finder *session.Finder, s *session.Session, o ReadOptions, stor
 	}
 	var issues []reader.Issue
 	so.OnIssue = func(is reader.Issue) { issues = append(issues, is) }
-	got := sessionStats(finder, s, agents, so)
+	// Each file is stamped before it is read, and the counts are kept
+	// only if every file is still the one stamped once all are read: a
+	// file replaced by another of the same size while it was read (or
+	// after) is not described by counts of the old one.
+	main, stamped := cache.Stamp(s.Path, s.Size, 0, nil)
+	subs := make([]*cache.Entry, len(agents))
+	for i, a := range agents {
+		var ok bool
+		subs[i], ok = cache.Stamp(a.Path, a.Size, 0, nil)
+		stamped = stamped && ok
+	}
+	got := readStats(finder, s, agents, so)
 	if o.OnIssue != nil {
 		for _, is := range issues {
 			o.OnIssue(is)
@@ -73,33 +84,40 @@ func cachedStats(finder *session.Finder, s *session.Session, o ReadOptions, stor
 	}
 	// Only a session read without a problem is kept: a line skipped or a
 	// file unreadable is said again on every run.
-	if errs == 0 && len(issues) == 0 {
-		if data, ok := encodeStats(got, agents); ok {
-			if e, ok := cache.Stamp(s.Path, s.Size, 0, data); ok {
-				e.Brief = len(data) // small: all in the index, no folder file read
-				store.Put(s.ProjectDir, e)
-				return got
-			}
-		}
+	if errs == 0 && len(issues) == 0 && stamped && unchanged(main, subs) {
+		data := encodeStats(got, subs)
+		main.Data, main.Brief = data, len(data) // small: all in the index, no folder file read
+		store.Put(s.ProjectDir, main)
+		return got
 	}
 	store.Forget(s.ProjectDir, s.Path)
 	return got
+}
+
+// readStats is sessionStats (a test makes files change while they are
+// read).
+var readStats = sessionStats
+
+// unchanged reports whether each file is still the one its entry stamped.
+func unchanged(main *cache.Entry, subs []*cache.Entry) bool {
+	for _, e := range append([]*cache.Entry{main}, subs...) {
+		if cache.Check(e.Path, e) != cache.Same {
+			return false
+		}
+	}
+	return true
 }
 
 const statsFormat = 1
 
 // encodeStats is a session's counts with the stamp of each subagent file
 // they were read from.
-func encodeStats(st SessionStats, agents []session.Agent) ([]byte, bool) {
+func encodeStats(st SessionStats, subs []*cache.Entry) []byte {
 	var e cache.Encoder
 	e.Uvarint(statsFormat)
-	e.Uvarint(uint64(len(agents)))
-	for _, a := range agents {
-		ae, ok := cache.Stamp(a.Path, a.Size, 0, nil)
-		if !ok {
-			return nil, false
-		}
-		e.String(a.Path)
+	e.Uvarint(uint64(len(subs)))
+	for _, ae := range subs {
+		e.String(ae.Path)
 		e.Varint(ae.Size)
 		e.Varint(ae.ModTime)
 		e.Uvarint(ae.Inode)
@@ -109,7 +127,7 @@ func encodeStats(st SessionStats, agents []session.Agent) ([]byte, bool) {
 	e.Varint(int64(st.Prompts))
 	e.Varint(int64(st.APICalls))
 	e.Varint(st.Tokens)
-	return e.Buf(), true
+	return e.Buf()
 }
 
 // statsFrom is a session's counts from its cache entry, when its subagent

@@ -1,0 +1,63 @@
+package tokens
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/session"
+)
+
+// ls --long's counts are kept only while every file is the one read: a
+// transcript replaced by another of the same size while it is read is
+// counted again by the next run, not given the old one's counts.
+func TestStatsKeptOnlyForTheFilesRead(t *testing.T) {
+	const id = "10000000-0000-4000-8000-000000000001"
+	a := asst("u1", "", "m1", "r1", 1000, 2000, 0, 0, "") + "\n"
+	b := asst("u1", "", "m1", "r1", 3000, 4000, 0, 0, "") + "\n" // same size, other tokens
+	if len(a) != len(b) {
+		t.Fatal("the two transcripts differ in size")
+	}
+	root := filepath.Join(t.TempDir(), "projects")
+	p := filepath.Join(root, "-p", id+".jsonl")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(a), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cdir := t.TempDir()
+	stats := func(cached bool) SessionStats {
+		finder := session.NewFinder([]session.Root{{ProjectsDir: root}}, diag.Discard())
+		o := ReadOptions{}
+		if cached {
+			o.Cache = cache.Open(cdir, nil)
+		}
+		return Stats(finder, finder.Sessions(), o)[0]
+	}
+	defer func() { readStats = sessionStats }()
+	readStats = func(f *session.Finder, s *session.Session, agents []session.Agent, o ReadOptions) SessionStats {
+		got := sessionStats(f, s, agents, o)
+		// Replaced (renamed over) once read, before the counts are kept.
+		if err := os.WriteFile(p+".new", []byte(b), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(p+".new", p); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	if got := stats(true); got.Tokens != 3000 {
+		t.Fatalf("first run: %+v, want A's 3000 tokens", got)
+	}
+	readStats = sessionStats
+	want := stats(false)
+	if want.Tokens != 7000 {
+		t.Fatalf("B without the cache: %+v, want 7000 tokens", want)
+	}
+	if got := stats(true); got != want {
+		t.Errorf("the next run with the cache: %+v, want B's %+v", got, want)
+	}
+}
