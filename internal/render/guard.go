@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"io"
 	"unicode/utf8"
 
@@ -57,7 +58,7 @@ func (g *Guard) Write(p []byte) (int, error) {
 		g.pending = nil
 	}
 	if g.json {
-		if k := incompleteTail(data); k > 0 {
+		if k := max(incompleteTail(data), incompleteEscape(data)); k > 0 {
 			g.pending = append([]byte(nil), data[len(data)-k:]...)
 			data = data[:len(data)-k]
 		}
@@ -237,6 +238,45 @@ func (g *Guard) ownSGR(data []byte) (n int, params []byte, whole bool) {
 
 // incompleteTail is the number of bytes at the end of b that start a UTF-8
 // character not yet whole (0 when there is none).
+// incompleteEscape is how many bytes at the end of b are an escape not
+// yet whole (a backslash, or \u and fewer than four hex digits), held
+// until the next write: termsafe.JSON tells an escape JSON has from one it
+// lacks, and must see each whole, from its backslash. (A run of
+// backslashes starts where an escape may: the byte before it, no
+// backslash, ends any escape.)
+func incompleteEscape(b []byte) int {
+	from := max(0, len(b)-5)
+	p := bytes.LastIndexByte(b[from:], '\\')
+	if p < 0 {
+		return 0
+	}
+	p += from
+	run := 0 // the backslashes ending at p: an odd run's last starts an escape
+	for j := p; j >= 0 && b[j] == '\\'; j-- {
+		run++
+	}
+	if run%2 == 0 {
+		return 0
+	}
+	if rest := b[p+1:]; len(rest) == 0 || rest[0] == 'u' && len(rest) < 5 && allHex(rest[1:]) {
+		return len(b) - p
+	}
+	return 0
+}
+
+func allHex(b []byte) bool {
+	for _, c := range b {
+		if !isHexDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
 func incompleteTail(b []byte) int {
 	for k := 1; k <= 3 && k <= len(b); k++ {
 		c := b[len(b)-k]

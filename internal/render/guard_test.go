@@ -119,8 +119,10 @@ func TestGuardPassesJSON(t *testing.T) {
 // text escapes that would make it invalid; a character split across
 // writes is held until whole.
 func TestJSONGuard(t *testing.T) {
-	in := []byte("{\"a\":\"x\u009by\u007fz é \u202e\"}\n")
-	want := `{"a":"x\u009by\u007fz é \u202e"}` + "\n"
+	// Escapes JSON has, cut anywhere, are kept; one it lacks (\w, \U
+	// after an escaped backslash is text) becomes \\.
+	in := []byte("{\"a\":\"x\u009by\u007fz é \u202e C:\\\\Users\\\\\\\"q\\\" \\u001b[1m \\w\"}\n")
+	want := `{"a":"x\u009by\u007fz é \u202e C:\\Users\\\"q\" \u001b[1m \\w"}` + "\n"
 	for cut := 0; cut <= len(in); cut++ {
 		var b bytes.Buffer
 		g := NewJSONGuard(&b)

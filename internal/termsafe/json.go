@@ -15,7 +15,9 @@ import (
 // holds, and which lenient parsers read in a string). A run of bytes that are not
 // UTF-8 becomes one \ufffd, and so does a run of \ufffd escapes (what
 // encoding/json writes for each bad byte of a Go string): one replacement
-// mark for each bad sequence, as String shows it.
+// mark for each bad sequence, as String shows it. A backslash JSON has no
+// escape for (\w, \u12G4: a line that is not quite JSON, which lenient
+// parsers read as the backslash itself) becomes \\.
 //
 // These characters can only stand inside strings in valid JSON, so the
 // document means the same; only its bytes change. b is returned as is when
@@ -30,9 +32,17 @@ func JSON(b []byte) []byte {
 	for i >= 0 {
 		c := b[i]
 		switch {
+		case c == '\\' && !escapeAt(b, i):
+			// A backslash JSON has no escape for (\w, \u12G4, or last):
+			// a lenient reader takes it as itself, and so does \\.
+			out = appendCopy(out, b, last, i)
+			out = append(out, '\\', '\\')
+			last = i + 1
+			i = nextJSON(b, last)
+			continue
 		case c == '\\':
 			// A run of \ufffd escapes (the backslash is an escape's: nextJSON
-			// only stops at those).
+			// only stops at those and at backslashes JSON has no escape for).
 			j := i + len(escFFFD)
 			for bytes.HasPrefix(b[j:], escFFFD) {
 				j += len(escFFFD)
@@ -111,8 +121,9 @@ func appendEscape(out []byte, r rune) []byte {
 
 // nextJSON returns the index of the next byte at or after i that JSON may
 // have to change: DEL, a C0 control other than JSON's whitespace (only
-// in a line that is not valid JSON), a non-ASCII byte, or the backslash of a \ufffd
-// escape followed by another one; -1 when there is none. ASCII text is
+// in a line that is not valid JSON), a non-ASCII byte, a backslash JSON
+// has no escape for, or the backslash of a \ufffd escape followed by
+// another one; -1 when there is none. ASCII text is
 // skipped eight bytes at a time.
 func nextJSON(b []byte, i int) int {
 	for i < len(b) {
@@ -131,6 +142,9 @@ func nextJSON(b []byte, i int) int {
 				return i
 			}
 			if c == '\\' {
+				if !escapeAt(b, i) {
+					return i
+				}
 				if bytes.HasPrefix(b[i:], escFFFD) && !escapedAt(b, i) && bytes.HasPrefix(b[i+len(escFFFD):], escFFFD) {
 					return i
 				}
@@ -143,6 +157,28 @@ func nextJSON(b []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// escapeAt reports whether the backslash at b[i] starts an escape JSON
+// has: \" \\ \/ \b \f \n \r \t, or \u and four hex digits. An escape cut
+// short by the end of b may be one: b can be a piece of a longer text
+// (a writer's buffer), whose next piece goes on with it.
+func escapeAt(b []byte, i int) bool {
+	if i+1 >= len(b) {
+		return true
+	}
+	switch b[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return true
+	case 'u':
+		for _, c := range b[i+2 : min(i+6, len(b))] {
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // escapedAt reports whether the backslash at b[i] is itself escaped (it

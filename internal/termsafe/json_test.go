@@ -30,6 +30,16 @@ func TestJSON(t *testing.T) {
 		{"a real U+FFFD is kept", "{\"a\":\"x\ufffd\ufffdy\"}", "{\"a\":\"x\ufffd\ufffdy\"}"},
 		{"escaped backslashes are text", `{"a":"\\ufffd\\ufffd"}`, `{"a":"\\ufffd\\ufffd"}`},
 		{"an escaped quote before", `{"a":"\"\ufffd\ufffd"}`, `{"a":"\"\ufffd"}`},
+		// Not valid JSON either: a backslash JSON has no escape for,
+		// which a lenient parser reads as itself.
+		{"an escape JSON lacks", `{"a\w":"x\qy"}`, `{"a\\w":"x\\qy"}`},
+		{"\\u without four hex digits", `{"a":"\u12G4 \u12"}`, `{"a":"\\u12G4 \\u12"}`},
+		{"a backslash before a non-ASCII byte", "{\"a\":\"\\\u00e9\\\xff\"}", `{"a":"\\é\\\ufffd"}`},
+		// A piece of a longer text may end in the middle of an escape.
+		{"a backslash last", `{"a":"x\`, `{"a":"x\`},
+		{"\\u cut short by the end", `{"a":"x\u00`, `{"a":"x\u00`},
+		{"\\u cut short, not hex", `{"a":"x\u0g`, `{"a":"x\\u0g`},
+		{"every escape JSON has is kept", `{"a":"\" \\ \/ \b \f \n \r \t \u00e9 \uABCD"}`, `{"a":"\" \\ \/ \b \f \n \r \t \u00e9 \uABCD"}`},
 		{"long clean text around", "{\"a\":\"" + strings.Repeat("abcdefgh", 9) + "\u202e" + strings.Repeat("z", 17) + "\"}",
 			`{"a":"` + strings.Repeat("abcdefgh", 9) + `\u202e` + strings.Repeat("z", 17) + `"}`},
 	}
