@@ -468,7 +468,10 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		p := l.paths[i]
 		st, err := l.stats[i].st, l.stats[i].err
 		if err != nil {
-			warn("%s: %v", p, err)
+			if pe, ok := err.(*fs.PathError); ok {
+				err = pe.Err // the path is said once, first
+			}
+			warn("%s: %v, skipped", p, err)
 			continue
 		}
 		if !st.Regular {
