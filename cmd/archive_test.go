@@ -164,9 +164,11 @@ func TestArchiveZstdReadsAsPlain(t *testing.T) {
 	for _, args := range [][]string{{"tokens", "--json"}, {"tokens", "--json", "--by", "response"}, {"tokens", "b3edadab", "--json"}, {"ls", "--long", "--json", "--all"}} {
 		z := run(t, false, nil, append(args, "--dir", zst)...)
 		p := run(t, false, nil, append(args, "--dir", plain)...)
-		got := strings.ReplaceAll(strings.ReplaceAll(z.out, zst, plain), ".jsonl.zst", ".jsonl")
-		if z.code != 0 || got != p.out || z.errOut != strings.ReplaceAll(p.errOut, plain, zst) {
-			t.Errorf("%v: compressed and plain differ\n%.800s\n---\n%.800s\n%s", args, got, p.out, z.errOut)
+		asPlain := func(s string) string {
+			return strings.ReplaceAll(strings.ReplaceAll(s, zst, plain), ".jsonl.zst", ".jsonl")
+		}
+		if got := asPlain(z.out); z.code != 0 || got != p.out || asPlain(z.errOut) != p.errOut {
+			t.Errorf("%v: compressed and plain differ\n%.800s\n---\n%.800s\n%s\n---\n%s", args, got, p.out, z.errOut, p.errOut)
 		}
 	}
 }

@@ -299,8 +299,14 @@ func TestTokensJSONMatchesTheReferenceTotals(t *testing.T) {
 	for folder, w := range want {
 		t.Run(folder, func(t *testing.T) {
 			r := run(t, false, nil, "tokens", "--json", "--dir", filepath.Join(base, folder))
-			if r.code != 0 || r.errOut != "" {
-				t.Fatalf("exit %d stderr %q", r.code, r.errOut)
+			// The one agent transcript the corpus lacks (show and agents
+			// say it too): its tokens are not in the reference either.
+			wantErr := ""
+			if folder == "claude-reliability" {
+				wantErr = "c7d3d95c-57f0-4359-8f4b-926a9bef5a3f.jsonl:4: the Agent/Task result names agent ab81802, but no transcript agent-ab81802.jsonl was found: its tokens are not counted\n"
+			}
+			if r.code != 0 || !strings.HasSuffix(r.errOut, wantErr) || strings.Count(r.errOut, "\n") != strings.Count(wantErr, "\n") {
+				t.Fatalf("exit %d stderr %q, want one line ending %q", r.code, r.errOut, wantErr)
 			}
 			var doc struct {
 				Total struct {

@@ -105,8 +105,8 @@ func TestPipedOutput(t *testing.T) {
 			if bad := controlChars(r.stdout, false); len(bad) > 0 {
 				t.Errorf("control characters in piped output: %v", bad[:min(3, len(bad))])
 			}
-			if strings.Contains(r.stderr, "warning") {
-				t.Errorf("warnings on the clean samples:\n%s", r.stderr)
+			if w := unexpectedWarnings(r.stderr); w != "" {
+				t.Errorf("warnings on the clean samples:\n%s", w)
 			}
 			ls := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 			if !strings.HasPrefix(ls[0], tt.first) {
@@ -289,4 +289,18 @@ func TestRealCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unexpectedWarnings is the warnings of stderr but the one the samples
+// are known for: the transcript of agent ab81802 (session c7d3d95c) was
+// not published with its session, which every command that reads
+// subagents says.
+func unexpectedWarnings(stderr string) string {
+	var out []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "warning") && !strings.Contains(l, "agent ab81802, but no transcript agent-ab81802.jsonl was found") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

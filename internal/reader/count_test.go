@@ -4,16 +4,34 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
 // asCounted is a full read of a line as Options.Count reads it: no
-// content, and uuids only on an inline sidechain's line.
-func asCounted(e Entry) Entry {
+// content, and uuids only on an inline sidechain's line; and, of the
+// content, the ids of its Agent/Task calls and of its one tool result,
+// as the tree facts read them (the content's other readers).
+func asCounted(e Entry, raw []byte) Entry {
 	e.Content, e.TextHead = 0, ""
 	if !e.Sidechain || e.AgentID != "" {
 		e.UUID, e.ParentUUID = "", ""
 	}
+	f := ExtractTreeFacts(raw)
+	for _, tu := range f.ToolUses {
+		if IsSpawnTool(tu.Name) && tu.ID != "" {
+			e.SpawnIDs = append(e.SpawnIDs, tu.ID)
+		}
+	}
+	if len(f.ToolResults) == 1 {
+		e.ResultFor = f.ToolResults[0]
+	}
+	return e
+}
+
+// counted is what Options.Count read of a line, as asCounted gives it.
+func counted(e Entry) Entry {
+	e.contentRead = false
 	return e
 }
 
@@ -27,17 +45,31 @@ func TestCountReadsWhatACounterNeeds(t *testing.T) {
 		ok           bool
 		uuid, parent string
 		content      bool // Content read (never with Count)
+		spawns       []string
+		resultFor    string
 	}{
-		{"main assistant line: no uuids", `{"parentUuid":"p1","isSidechain":false,"type":"assistant","uuid":"u1","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "", "", false},
-		{"inline sidechain: uuids kept", `{"parentUuid":"p2","isSidechain":true,"type":"assistant","uuid":"u2","message":{"id":"m","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "u2", "p2", false},
-		{"inline sidechain, keys after the uuids", `{"uuid":"u3","parentUuid":"p3","type":"user","message":{"content":"x"},"isSidechain":true}`, true, "u3", "p3", false},
-		{"agent file's sidechain: its agent names it", `{"parentUuid":"p4","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u4","message":{` + usage + `}}`, true, "", "", false},
-		{"escaped uuid on an inline sidechain", `{"parentUuid":"p\u0035","isSidechain":true,"uuid":"u\u0035","type":"user"}`, true, "u5", "p5", false},
-		{"uuid that is no string", `{"parentUuid":null,"isSidechain":true,"uuid":7,"type":"user"}`, true, "", "", false},
-		{"malformed content is still rejected", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi"},],` + usage + `}}`, false, "", "", false},
-		{"content cut short", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi}`, false, "", "", false},
-		{"bad escape inside content is accepted as a full read does", `{"type":"assistant","message":{"content":"a\qb",` + usage + `}}`, true, "", "", false},
-		{"content that is no array", `{"type":"assistant","message":{"content":12,` + usage + `}}`, true, "", "", false},
+		{"main assistant line: no uuids", `{"parentUuid":"p1","isSidechain":false,"type":"assistant","uuid":"u1","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "", "", false, nil, ""},
+		{"inline sidechain: uuids kept", `{"parentUuid":"p2","isSidechain":true,"type":"assistant","uuid":"u2","message":{"id":"m","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "u2", "p2", false, nil, ""},
+		{"inline sidechain, keys after the uuids", `{"uuid":"u3","parentUuid":"p3","type":"user","message":{"content":"x"},"isSidechain":true}`, true, "u3", "p3", false, nil, ""},
+		{"agent file's sidechain: its agent names it", `{"parentUuid":"p4","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u4","message":{` + usage + `}}`, true, "", "", false, nil, ""},
+		{"escaped uuid on an inline sidechain", `{"parentUuid":"p\u0035","isSidechain":true,"uuid":"u\u0035","type":"user"}`, true, "u5", "p5", false, nil, ""},
+		{"uuid that is no string", `{"parentUuid":null,"isSidechain":true,"uuid":7,"type":"user"}`, true, "", "", false, nil, ""},
+		{"malformed content is still rejected", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi"},],` + usage + `}}`, false, "", "", false, nil, ""},
+		{"content cut short", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi}`, false, "", "", false, nil, ""},
+		{"bad escape inside content is accepted as a full read does", `{"type":"assistant","message":{"content":"a\qb",` + usage + `}}`, true, "", "", false, nil, ""},
+		{"content that is no array", `{"type":"assistant","message":{"content":12,` + usage + `}}`, true, "", "", false, nil, ""},
+		{"an Agent call: its id", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"prompt":"p"}}],` + usage + `}}`, true, "", "", false, []string{"t1"}, ""},
+		{"a Task call (before 2.1), keys in any order", `{"type":"assistant","message":{"content":[{"name":"Task","input":{},"id":"t2","type":"tool_use"}]}}`, true, "", "", false, []string{"t2"}, ""},
+		{"calls among other blocks, each once", `{"type":"assistant","message":{"content":[{"type":"text","text":"x"},{"type":"tool_use","id":"t3","name":"Agent"},{"type":"tool_use","id":"b1","name":"Bash"},{"type":"tool_use","id":"t4","name":"Task"}]}}`, true, "", "", false, []string{"t3", "t4"}, ""},
+		{"another tool is no call", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b2","name":"Bash"}]}}`, true, "", "", false, nil, ""},
+		{"escaped name and id", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t\u0035","name":"Ag\u0065nt"}]}}`, true, "", "", false, []string{"t5"}, ""},
+		{"a call without an id", `{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Agent"}]}}`, true, "", "", false, nil, ""},
+		{"the first of a key counts", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t6","id":"t7","name":"Agent","name":"Bash"}]}}`, true, "", "", false, []string{"t6"}, ""},
+		{"a lone result: the call it answers", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":[{"type":"text","text":"done"}]}]},"toolUseResult":{"agentId":"a1"}}`, true, "", "", false, nil, "t1"},
+		{"two results answer none", `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1"},{"type":"tool_result","tool_use_id":"t2"}]}}`, true, "", "", false, nil, ""},
+		{"a result's nested blocks are not read", `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t8","content":[{"type":"tool_use","id":"t9","name":"Agent"}]}]}}`, true, "", "", false, nil, "t8"},
+		{"only the first content is read", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent"}],"content":[{"type":"tool_use","id":"t2","name":"Agent"}]}}`, true, "", "", false, []string{"t1"}, ""},
+		{"a malformed block is rejected", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent",}]}}`, false, "", "", false, nil, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -55,8 +87,11 @@ func TestCountReadsWhatACounterNeeds(t *testing.T) {
 			if got.Content != 0 || got.TextHead != "" {
 				t.Errorf("content read: %v %q", got.Content, got.TextHead)
 			}
-			if !reflect.DeepEqual(got, asCounted(full)) {
-				t.Errorf("count  %+v\nfull   %+v", got, asCounted(full))
+			if !reflect.DeepEqual(counted(got), asCounted(full, []byte(c.line))) {
+				t.Errorf("count  %+v\nfull   %+v", got, asCounted(full, []byte(c.line)))
+			}
+			if !slices.Equal(got.SpawnIDs, c.spawns) || got.ResultFor != c.resultFor {
+				t.Errorf("calls %q, result for %q; want %q, %q", got.SpawnIDs, got.ResultFor, c.spawns, c.resultFor)
 			}
 			if got.HasUsage != full.HasUsage || got.Usage != full.Usage {
 				t.Errorf("usage %+v, full read %+v", got.Usage, full.Usage)
@@ -82,7 +117,7 @@ func TestCountIsAFullReadLessContent(t *testing.T) {
 		flip[r.IntN(len(flip))] = odd[r.IntN(len(odd))]
 		lines = append(lines, bytes.Clone(l[:r.IntN(len(l))]), flip)
 	}
-	bad, inline := 0, 0
+	bad, inline, spawns, results := 0, 0, 0, 0
 	cs, fs := &lineStrings{}, &lineStrings{}
 	for _, l := range lines {
 		l = trimSpace(l)
@@ -97,11 +132,18 @@ func TestCountIsAFullReadLessContent(t *testing.T) {
 		if fok && full.Sidechain && full.AgentID == "" && full.UUID != "" {
 			inline++
 		}
-		if ok != fok || ok && !reflect.DeepEqual(got, asCounted(full)) {
-			t.Fatalf("line %.300q:\ncount %v %+v\nfull  %v %+v", l, ok, got, fok, asCounted(full))
+		if ok != fok || ok && !reflect.DeepEqual(counted(got), asCounted(full, l)) {
+			t.Fatalf("line %.300q:\ncount %v %+v\nfull  %v %+v", l, ok, got, fok, asCounted(full, l))
+		}
+		if ok {
+			spawns += len(got.SpawnIDs)
+			if got.ResultFor != "" {
+				results++
+			}
 		}
 	}
-	if bad == 0 || bad == len(lines) || inline == 0 {
-		t.Fatalf("%d of %d lines malformed, %d of inline sidechains: the test shows nothing", bad, len(lines), inline)
+	if bad == 0 || bad == len(lines) || inline == 0 || spawns == 0 || results == 0 {
+		t.Fatalf("%d of %d lines malformed, %d of inline sidechains, %d Agent/Task calls, %d lone results: the test shows nothing",
+			bad, len(lines), inline, spawns, results)
 	}
 }

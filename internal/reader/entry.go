@@ -58,6 +58,14 @@ type Entry struct {
 	// carries an Agent/Task tool's result: the link to the subagent file.
 	ToolUseResultAgentID string
 
+	// What a counter (Options.Count) reads of message.content, to know
+	// which results name an agent: the ids of its Agent/Task tool_use
+	// blocks, and the tool_use_id of its tool_result when it holds
+	// exactly one (a result is linked to its call only then, as the
+	// conversation model links them). Not read by the other modes.
+	SpawnIDs  []string
+	ResultFor string
+
 	// Raw is the line itself (BOM and CR removed), only with Options.KeepRaw.
 	Raw []byte
 
@@ -65,7 +73,8 @@ type Entry struct {
 	// the Reader's until the next call to Next.
 	Facts *TreeFacts
 
-	odd string // a value Claude Code would not write, for an OddValue issue
+	odd         string // a value Claude Code would not write, for an OddValue issue
+	contentRead bool   // countContent read a content: later ones are not read (as the facts)
 }
 
 // Usage is message.usage of an assistant entry.
@@ -340,7 +349,7 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, co
 		switch string(k) {
 		case "content":
 			if count {
-				return -1 // skipped, and validated, by members
+				return countContent(b, vs, e)
 			}
 			cfp := fp
 			if fp != nil {
@@ -383,6 +392,65 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, co
 			e.Role = ls.word(v)
 		}
 		return ve
+	})
+}
+
+// The start of the blocks Claude Code writes most (the first of a key is
+// the one read: such a block is neither a call nor a result).
+var textBlock, thinkingBlock = []byte(`{"type":"text"`), []byte(`{"type":"thinking"`)
+
+// countContent reads, of a content array at b[vs], the ids a counter
+// needs (Entry.SpawnIDs, Entry.ResultFor) as the tree facts read them
+// (the first content of a line, the first of each key of a block), and
+// returns the index just past it. Any other value is left to members,
+// which skips it: every byte is validated as a skip would.
+func countContent(b []byte, vs int, e *Entry) int {
+	if e.contentRead || vs >= len(b) || b[vs] != '[' {
+		return -1
+	}
+	e.contentRead = true
+	results := 0
+	return elements(b, vs, func(i int) int {
+		if b[i] != '{' || bytes.HasPrefix(b[i:], textBlock) || bytes.HasPrefix(b[i:], thinkingBlock) {
+			return -1 // most blocks: skipped whole, which is faster than a walk
+		}
+		var typ, name, id, toolUseID []byte
+		end := members(b, i, func(k []byte, vs int) int {
+			var dst *[]byte
+			switch string(k) {
+			case "type":
+				dst = &typ
+			case "name":
+				dst = &name
+			case "id":
+				dst = &id
+			case "tool_use_id":
+				dst = &toolUseID
+			default:
+				return -1
+			}
+			ve := skipValue(b, vs)
+			if ve >= 0 && *dst == nil {
+				*dst = b[vs:ve]
+			}
+			return ve
+		})
+		if end < 0 {
+			return end
+		}
+		switch string(typ) {
+		case `"tool_use"`:
+			if s := rawStr(id); s != "" && IsSpawnTool(rawStr(name)) {
+				e.SpawnIDs = append(e.SpawnIDs, s)
+			}
+		case `"tool_result"`:
+			if results++; results == 1 {
+				e.ResultFor = rawStr(toolUseID)
+			} else {
+				e.ResultFor = "" // a line of several results links none
+			}
+		}
+		return end
 	})
 }
 

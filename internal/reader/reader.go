@@ -71,6 +71,11 @@ const (
 	// where a write was lost) are skipped; a line written after them, on
 	// the same line of the file, is still read.
 	CrashResidue
+	// UnlinkedAgent: an Agent/Task result names an agent (Detail: its
+	// id) whose transcript is not among the session's files: that
+	// agent's tokens are not counted. Raised by a counter, which knows the
+	// session's files (internal/tokens), not by the reader.
+	UnlinkedAgent
 )
 
 // Issue describes a line the reader skipped.
@@ -110,6 +115,8 @@ func (i Issue) Message() string {
 		return i.Detail
 	case CrashResidue:
 		return fmt.Sprintf("skipped %s ending in NUL bytes (what a crash leaves); what follows them is read", humanBytes(i.Size))
+	case UnlinkedAgent:
+		return fmt.Sprintf("the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found: its tokens are not counted", i.Detail, i.Detail)
 	}
 	return "skipped line"
 }

@@ -3,6 +3,7 @@ package tokens
 import (
 	"errors"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"time"
 
@@ -35,6 +36,7 @@ type fileCount struct {
 	c      *Counter
 	issues []reader.Issue
 	errs   []fileErr
+	named  []namedAgent // the agents its Agent/Task results name
 }
 
 // countSession counts a session's files, each from the cache when it
@@ -42,6 +44,7 @@ type fileCount struct {
 // (keepIDs: with the ids of its responses).
 func countSession(in Input, o reader.Options, store *cache.Store, keepIDs bool) (c *Counter, issues []reader.Issue, errs []fileErr) {
 	s, agents := in.Session, in.Agents
+	var named []fileAgent
 	one := func(src Source, o reader.Options) {
 		var start *Input
 		if src.AgentID == "" && in.startKnown {
@@ -57,6 +60,9 @@ func countSession(in Input, o reader.Options, store *cache.Store, keepIDs bool) 
 		}
 		issues = append(issues, fc.issues...)
 		errs = append(errs, fc.errs...)
+		for _, n := range fc.named {
+			named = append(named, fileAgent{src.Path, n})
+		}
 	}
 	if !s.Orphan {
 		one(Source{SessionID: s.ID, Path: s.Path}, o)
@@ -71,7 +77,38 @@ func countSession(in Input, o reader.Options, store *cache.Store, keepIDs bool) 
 	if c == nil {
 		c = newCounter(keepIDs)
 	}
-	return c, issues, errs
+	return c, append(issues, unlinkedAgents(agents, named)...), errs
+}
+
+// fileAgent is an agent an Agent/Task result names, in the file of the
+// result.
+type fileAgent struct {
+	path string
+	namedAgent
+}
+
+// unlinkedAgents are the issues of the agents the results of a session
+// name that have none of its files (agents) as their transcript: their
+// tokens are not in its total. Each agent is said once, as the
+// conversation model says it (tree's unlinkedResults); one that ran in
+// another session is dropped later (Input.Elsewhere).
+func unlinkedAgents(agents []session.Agent, named []fileAgent) []reader.Issue {
+	var out []reader.Issue
+	said := map[string]bool{}
+	for _, n := range named {
+		if said[n.id] || slices.ContainsFunc(agents, func(a session.Agent) bool { return a.ID == n.id }) {
+			continue
+		}
+		said[n.id] = true
+		is := reader.Issue{File: n.path, Line: int(n.line), Kind: reader.UnlinkedAgent, Detail: n.id}
+		if !session.SafeAgentID(n.id) {
+			is.Kind = reader.OddValue
+			is.Detail = "the Agent/Task result names agentId " + session.QuoteAgentID(n.id) +
+				", which cannot be a file name: its transcript was not looked up, and its tokens are not counted"
+		}
+		out = append(out, is)
+	}
+	return out
 }
 
 // countFile counts one file: from its cache entry, reading only what was
@@ -87,8 +124,8 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 		if *into == nil {
 			*into = newCounter(keepIDs)
 		}
-		if _, issues, err := decodeInto(e.Data, src, *into, false); err == nil {
-			fc.issues = issues
+		if _, named, issues, err := decodeInto(e.Data, src, *into, false); err == nil {
+			fc.issues, fc.named = issues, named
 			return fc
 		}
 		st = cache.Miss // nothing was added
@@ -110,6 +147,9 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 	so.OnIssue = func(is reader.Issue) {
 		is.Line += int(base)
 		fc.issues = append(fc.issues, is)
+	}
+	if want := o.Want; want != nil {
+		so.Want = func(line []byte) bool { return f.wants(want, line) } // f as it is then: it is made again below if the file was replaced
 	}
 	r, closer, err := reader.OpenRange(src.Path, start, -1, so)
 	if err == nil && start > 0 && cache.CheckOS(r.File(), e) == cache.Miss {
@@ -137,6 +177,7 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 		ent.Line += int(base)
 		f.Add(&ent)
 	}
+	fc.named = f.named
 	if err := r.Err(); err != nil {
 		fc.errs = append(fc.errs, fileErr{src.Path, err})
 		store.Forget(key, src.Path)
@@ -214,6 +255,15 @@ func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) (data 
 		e.String(k)
 		e.String(v)
 	}
+	e.Uvarint(uint64(len(f.pending)))
+	for _, id := range f.pending {
+		e.String(id)
+	}
+	e.Uvarint(uint64(len(f.named)))
+	for _, n := range f.named {
+		e.String(n.id)
+		e.Varint(int64(n.line))
+	}
 	e.Uvarint(uint64(c.rows.len()))
 	for i := range int32(c.rows.len()) {
 		r := c.rows.at(i)
@@ -286,7 +336,7 @@ var errEntry = errors.New("cache entry does not fit its file")
 // of its own with its ids, the File to go on with, and the issues.
 func decodeFile(b []byte, src Source) (*Counter, *File, []reader.Issue, error) {
 	c := newCounter(true)
-	f, issues, err := decodeInto(b, src, c, true)
+	f, _, issues, err := decodeInto(b, src, c, true)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -305,12 +355,13 @@ type decodedRow struct {
 
 // decodeInto adds the rows of an entry to c as Merge adds another
 // counter's, and returns the file's File state (own: c is a new counter
-// for this file alone, which the File goes on counting into) and its
-// issues. Nothing is added when the entry is not whole.
-func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Issue, error) {
+// for this file alone, which the File goes on counting into), the agents
+// its results name and its issues. Nothing is added when the entry is
+// not whole.
+func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []namedAgent, []reader.Issue, error) {
 	d := cache.NewDecoder(b)
 	if d.String() != src.SessionID || d.String() != src.AgentID {
-		return nil, nil, errEntry
+		return nil, nil, nil, errEntry
 	}
 	if d.Bool() { // the project and start: Inputs'
 		if d.Bool() {
@@ -320,7 +371,7 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 	}
 	n := d.Uvarint()
 	if n > uint64(d.Len()) {
-		return nil, nil, errEntry
+		return nil, nil, nil, errEntry
 	}
 	names := make([]int32, n+1) // an entry's name index → c's
 	seen := make(map[string]bool, n)
@@ -334,16 +385,16 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 		case namePath:
 			s = src.Path
 		default:
-			return nil, nil, errEntry
+			return nil, nil, nil, errEntry
 		}
 		if seen[s] || s == "" {
-			return nil, nil, errEntry
+			return nil, nil, nil, errEntry
 		}
 		seen[s] = true
 		names[i+1] = c.name(s)
 	}
 	if !seen[src.SessionID] && src.SessionID != "" || !seen[src.Path] {
-		return nil, nil, errEntry
+		return nil, nil, nil, errEntry
 	}
 	var f *File
 	if own {
@@ -359,7 +410,7 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 	}
 	if m := d.Uvarint(); m > 0 {
 		if m > uint64(d.Len()) {
-			return nil, nil, errEntry
+			return nil, nil, nil, errEntry
 		}
 		side := make(map[string]string, m)
 		for range m {
@@ -370,9 +421,32 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 			f.sideRoot = side
 		}
 	}
+	var pending []string
+	if m := d.Uvarint(); m > 0 {
+		if m > uint64(d.Len()) {
+			return nil, nil, nil, errEntry
+		}
+		pending = make([]string, m)
+		for k := range pending {
+			pending[k] = d.String()
+		}
+	}
+	var named []namedAgent
+	if m := d.Uvarint(); m > 0 {
+		if m > uint64(d.Len()) {
+			return nil, nil, nil, errEntry
+		}
+		named = make([]namedAgent, m)
+		for k := range named {
+			named[k] = namedAgent{d.String(), int32(d.Varint())}
+		}
+	}
+	if own {
+		f.pending, f.named = pending, named
+	}
 	rowsN := d.Uvarint()
 	if rowsN > uint64(d.Len()) {
-		return nil, nil, errEntry
+		return nil, nil, nil, errEntry
 	}
 	buf := decodedRows.Get().(*[]decodedRow)
 	defer decodedRows.Put(buf)
@@ -406,7 +480,7 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 		for _, p := range [...]*int32{&x.r.speed, &x.r.tier, &x.r.session, &x.r.lineSess, &x.r.agent, &x.r.model, &x.r.file} {
 			v := d.Uvarint()
 			if v >= uint64(len(names)) {
-				return nil, nil, errEntry
+				return nil, nil, nil, errEntry
 			}
 			*p = names[v]
 		}
@@ -421,12 +495,12 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 			*p = d.Varint()
 		}
 		if d.Err() != nil {
-			return nil, nil, d.Err()
+			return nil, nil, nil, d.Err()
 		}
 	}
 	m := d.Uvarint()
 	if m > uint64(d.Len()) {
-		return nil, nil, errEntry
+		return nil, nil, nil, errEntry
 	}
 	var issues []reader.Issue
 	for range m {
@@ -434,16 +508,16 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 			Size: int(d.Varint()), Detail: d.String(), Limit: int(d.Varint())})
 	}
 	if d.Err() != nil {
-		return nil, nil, d.Err()
+		return nil, nil, nil, d.Err()
 	}
 	if d.Len() != 0 {
-		return nil, nil, errEntry
+		return nil, nil, nil, errEntry
 	}
 	if own {
 		c.Grow(len(rows))
 		for i := range rows {
 			if !c.restore(rows[i].k, rows[i].r, rows[i].id) {
-				return nil, nil, errEntry
+				return nil, nil, nil, errEntry
 			}
 		}
 	} else if c.rows.len() == 0 && !c.unindexed && len(c.byMID) == 0 {
@@ -465,7 +539,7 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []reader.Iss
 			c.put(rows[i].k, rows[i].r, rows[i].id)
 		}
 	}
-	return f, issues, nil
+	return f, named, issues, nil
 }
 
 // hashBytes is hashString(string(prefix)+string(b)), without making the

@@ -24,6 +24,7 @@
 package tokens
 
 import (
+	"bytes"
 	"hash/maphash"
 	"slices"
 	"strconv"
@@ -262,6 +263,12 @@ type File struct {
 	// named after its root entry.
 	sideRoot map[string]string
 
+	// Agent/Task calls: the ids of those whose result is not read yet,
+	// and the agents the results read named (toolUseResult.agentId), each
+	// of which should have its transcript (countSession checks).
+	pending []string
+	named   []namedAgent
+
 	// The last line's names and key: consecutive lines repeat them (the
 	// reader shares a string equal to the last one of its field, so
 	// comparing is cheap), and looking them up again cost a map lookup
@@ -292,8 +299,12 @@ func (c *Counter) File(src Source) *File {
 }
 
 // Add counts one entry; entries that are not assistant lines with usage
-// are ignored apart from the chain bookkeeping of inline sidechains.
+// are ignored apart from the chain bookkeeping of inline sidechains and
+// the Agent/Task calls and results (calls).
 func (f *File) Add(e *reader.Entry) {
+	if len(e.SpawnIDs) > 0 || e.ResultFor != "" {
+		f.calls(e)
+	}
 	agent := f.src.AgentID
 	if agent == "" {
 		agent = e.AgentID
@@ -335,6 +346,52 @@ func (f *File) Add(e *reader.Entry) {
 		in.sec, in.nsec = e.Timestamp.Unix(), int32(e.Timestamp.Nanosecond())
 	}
 	c.put(k, in, ids{e.MessageID, e.RequestID})
+}
+
+// namedAgent is an agent an Agent/Task result names, and the line of the
+// result in its file.
+type namedAgent struct {
+	id   string
+	line int32
+}
+
+// calls follows the Agent/Task calls of the file, as the conversation
+// model links them: a call's first result that holds no other result
+// names the agent that ran (toolUseResult.agentId).
+func (f *File) calls(e *reader.Entry) {
+	for _, id := range e.SpawnIDs {
+		if !slices.Contains(f.pending, id) {
+			f.pending = append(f.pending, id)
+		}
+	}
+	if i := slices.Index(f.pending, e.ResultFor); e.ResultFor != "" && i >= 0 {
+		f.pending = slices.Delete(f.pending, i, i+1)
+		if e.ToolUseResultAgentID != "" {
+			f.named = append(f.named, namedAgent{e.ToolUseResultAgentID, int32(e.Line)})
+		}
+	}
+}
+
+// wants is want (Options.Want) of the line, or a user line that may
+// hold the result of a call the file is waiting on (it holds the call's
+// id): a counter reads the result of each Agent/Task call, which few
+// are, and no other tool's.
+func (f *File) wants(want func(line []byte) bool, line []byte) bool {
+	if want(line) {
+		return true
+	}
+	if len(f.pending) == 0 {
+		return false
+	}
+	if typ, role, _ := reader.Peek(line); typ != "user" && (typ != "" || role != "user") {
+		return false
+	}
+	for _, id := range f.pending {
+		if bytes.Contains(line, []byte(id)) {
+			return true
+		}
+	}
+	return false
 }
 
 // inlineAgent names the inline sidechain an entry belongs to after the

@@ -33,7 +33,7 @@ import (
 
 // sumVersion is part of every digest: bump it when what a sum holds, or
 // how a table's totals are taken (the dedup rule, pricing), changes.
-const sumVersion = 2
+const sumVersion = 3
 
 // folderSum is one folder's sum.
 type folderSum struct {

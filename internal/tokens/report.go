@@ -24,6 +24,11 @@ type Input struct {
 	// startKnown: Project and Started were read (or come from the cache),
 	// so the main file's cache entry can keep them.
 	startKnown bool
+	// Elsewhere finds the transcript of an agent among the other sessions
+	// of the project folder (session.Finder.AgentElsewhere; nil: none): a
+	// resumed session replays the results of the calls of the session it
+	// continues, whose agents' transcripts are not its own.
+	Elsewhere func(agentID string) string
 }
 
 // Window keeps only responses whose time is inside it (zero: unbounded).
@@ -436,6 +441,9 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		}
 		if o.OnIssue != nil {
 			for _, is := range one.issues {
+				if is.Kind == reader.UnlinkedAgent && sorted[i].Elsewhere != nil && sorted[i].Elsewhere(is.Detail) != "" {
+					continue // it ran in the session this one resumed (checked now: other sessions' files are not in this one's sum)
+				}
 				o.OnIssue(is)
 			}
 		}

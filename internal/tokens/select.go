@@ -94,6 +94,7 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 					continue
 				}
 				in.Agents = finder.AgentPaths(s)
+				in.Elsewhere = func(id string) string { return finder.AgentElsewhere(s, id) }
 				if started, project, ok := cachedStart(sel.Cache, s); ok {
 					in.Project, in.Started, in.startKnown = project, started, true
 				} else if started, project, err := session.Start(s); err == nil {

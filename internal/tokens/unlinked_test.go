@@ -1,0 +1,234 @@
+package tokens
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tree"
+)
+
+const (
+	sidA = "aaaaaaaa-0000-0000-0000-000000000001"
+	sidB = "bbbbbbbb-0000-0000-0000-000000000002" // resumes sidA
+)
+
+// spawn is an assistant line calling tool name with id (an Agent/Task call
+// when name is one), with a usage of its own.
+func spawn(sid, uuid, id, name string) string {
+	return fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"type":"assistant","uuid":%q,"timestamp":"2026-01-01T00:00:00Z","sessionId":%q,"message":{"id":"msg_%s","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[{"type":"tool_use","id":%q,"name":%q,"input":{"prompt":"go","subagent_type":"general-purpose"}}],"usage":{"input_tokens":1,"output_tokens":2}},"requestId":"req_%s"}`,
+		uuid, sid, uuid, id, name, uuid)
+}
+
+// result is the user line of the result of call id, naming agent (none
+// when ""); isErr makes it an error result.
+func result(sid, uuid, id, agent string, isErr bool) string {
+	tur := `"toolUseResult":"Error: rejected"`
+	if agent != "" {
+		tur = fmt.Sprintf(`"toolUseResult":{"status":"completed","prompt":"go","agentId":%q,"content":[{"type":"text","text":"done"}]}`, agent)
+	}
+	return fmt.Sprintf(`{"parentUuid":null,"isSidechain":false,"type":"user","uuid":%q,"timestamp":"2026-01-01T00:00:01Z","sessionId":%q,"message":{"role":"user","content":[{"tool_use_id":%q,"type":"tool_result","content":[{"type":"text","text":"done"}],"is_error":%v}]},%s}`,
+		uuid, sid, id, isErr, tur)
+}
+
+// agentLine is a line of agent's own transcript.
+func agentLine(sid, agent, uuid string) string {
+	return fmt.Sprintf(`{"parentUuid":null,"isSidechain":true,"agentId":%q,"type":"assistant","uuid":%q,"timestamp":"2026-01-01T00:00:00Z","sessionId":%q,"message":{"id":"msg_%s","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":1,"output_tokens":2}},"requestId":"req_%s"}`,
+		agent, uuid, sid, uuid, uuid)
+}
+
+func mainFile(sid string) string { return "-p/" + sid + ".jsonl" }
+func agentFile(sid, agent string) string {
+	return "-p/" + sid + "/subagents/agent-" + agent + ".jsonl"
+}
+
+// unlinkedOf lists the agent warnings of a report's issues as
+// "file:line: id" (file relative to root).
+func unlinkedOf(root string, issues []reader.Issue) []string {
+	var out []string
+	for _, is := range issues {
+		rel, _ := filepath.Rel(root, is.File)
+		switch {
+		case is.Kind == reader.UnlinkedAgent:
+			out = append(out, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), is.Line, is.Detail))
+		case is.Kind == reader.OddValue && strings.Contains(is.Detail, "cannot be a file name"):
+			out = append(out, fmt.Sprintf("%s:%d: unsafe", filepath.ToSlash(rel), is.Line))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// countIssues counts every session under root (strict: every line read,
+// as --strict; cacheDir "": no cache) and returns the agent warnings.
+func countIssues(t *testing.T, root, cacheDir string, strict bool) []string {
+	t.Helper()
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	sel := Selection{}
+	o := ReadOptions{Strict: strict}
+	if cacheDir != "" {
+		sel.Cache = cache.Open(cacheDir, nil)
+		o.Cache = sel.Cache
+	}
+	inputs, err := Inputs(f, sel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var issues []reader.Issue
+	o.OnIssue = func(is reader.Issue) { issues = append(issues, is) }
+	BuildTotals(inputs, DefaultPrices(), Window{}, o)
+	if o.Cache != nil {
+		o.Cache.Flush()
+	}
+	return unlinkedOf(root, issues)
+}
+
+// treeUnlinked is what the conversation model says of the same sessions:
+// the agents named by results that it could not link ("file:line: id").
+func treeUnlinked(t *testing.T, root string) []string {
+	t.Helper()
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	named := regexp.MustCompile(`names agent (\S+), but no transcript`)
+	var out []string
+	for _, s := range f.Sessions() {
+		tr, err := tree.OpenQuiet(f, s, nil, diag.Discard())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tr.Warnings {
+			rel, _ := filepath.Rel(root, w.File)
+			if m := named.FindStringSubmatch(w.Msg); m != nil {
+				out = append(out, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(rel), w.Line, m[1]))
+			} else if strings.Contains(w.Msg, "cannot be a file name") {
+				out = append(out, fmt.Sprintf("%s:%d: unsafe", filepath.ToSlash(rel), w.Line))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// An Agent/Task result that names an agent whose transcript is not among
+// the session's files is a warning (so --strict fails): that agent's
+// tokens are missing from the totals. The rule is the conversation
+// model's (show and tree say the same, checked here on every case), read
+// the same with every line parsed (--strict), with only the lines a
+// counter wants, and from the cache.
+func TestAResultNamingAMissingAgentIsAWarning(t *testing.T) {
+	a := func(uuid, id, name string) string { return spawn(sidA, uuid, id, name) }
+	r := func(uuid, id, agent string) string { return result(sidA, uuid, id, agent, false) }
+	cases := []struct {
+		name  string
+		files map[string][]string
+		want  []string
+	}{
+		{"the agent's transcript is there", map[string][]string{
+			mainFile(sidA):        {a("u1", "t1", "Agent"), r("u2", "t1", "a1")},
+			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1")},
+		}, nil},
+		{"no transcript: said at the result", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), r("u2", "t1", "a1")},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"a Task call (before 2.1) too", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Task"), r("u2", "t1", "a1")},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"another tool's result names no agent", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Bash"), r("u2", "t1", "a1")},
+		}, nil},
+		{"a rejected call ran no agent", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), result(sidA, "u2", "t1", "", true)},
+		}, nil},
+		{"a line of two results links neither", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), strings.Replace(r("u2", "t1", "a1"), `"content":[{"tool_use_id"`, `"content":[{"type":"tool_result","tool_use_id":"t0"},{"tool_use_id"`, 1)},
+		}, nil},
+		{"the result comes lines later, after other results", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), a("u2", "t2", "Agent"), a("u3", "b1", "Bash"),
+				r("u4", "b1", ""), user("u5", "", "meanwhile"), r("u6", "t2", "a2"), r("u7", "t1", "a1")},
+			agentFile(sidA, "a2"): {agentLine(sidA, "a2", "x2")},
+		}, []string{mainFile(sidA) + ":7: a1"}},
+		{"a call replayed with its result is said once", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), r("u2", "t1", "a1"), a("u3", "t1", "Agent"), r("u4", "t1", "a1")},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"an agentId that cannot be a file name is not looked up", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), r("u2", "t1", "../../etc/x")},
+		}, []string{mainFile(sidA) + ":2: unsafe"}},
+		{"an agent's own call (nested) is said in its file", map[string][]string{
+			mainFile(sidA):        {a("u1", "t1", "Agent"), r("u2", "t1", "a1")},
+			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1"), spawn(sidA, "x2", "t2", "Agent"), result(sidA, "x3", "t2", "a2", false)},
+		}, []string{agentFile(sidA, "a1") + ":3: a2"}},
+		{"a resumed session's replayed result: the agent ran in the session it resumes", map[string][]string{
+			mainFile(sidA):        {a("u1", "t1", "Agent"), r("u2", "t1", "a1")},
+			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1")},
+			mainFile(sidB):        {a("u1", "t1", "Agent"), r("u2", "t1", "a1"), spawn(sidB, "v1", "t3", "Agent"), result(sidB, "v2", "t3", "a3", false)},
+		}, []string{mainFile(sidB) + ":4: a3"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := writeTree(t, c.files)
+			if got := treeUnlinked(t, root); !slices.Equal(got, c.want) {
+				t.Fatalf("the conversation model says %q, the case %q", got, c.want)
+			}
+			cdir := t.TempDir()
+			for _, run := range []struct {
+				name   string
+				dir    string
+				strict bool
+			}{{"every line read", "", true}, {"wanted lines", "", false}, {"filling the cache", cdir, false}, {"from the cache", cdir, false}} {
+				if got := countIssues(t, root, run.dir, run.strict); !slices.Equal(got, c.want) {
+					t.Errorf("%s: %q, want %q", run.name, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+// A call whose result is appended after a run (the agent still ran then)
+// is waited on from the cache: the next run reads only what was appended,
+// and still says the agent has no transcript, as a run without the cache.
+func TestAResultAppendedAfterItsCallIsRead(t *testing.T) {
+	root := writeTree(t, map[string][]string{mainFile(sidA): {spawn(sidA, "u1", "t1", "Agent"), user("u0", "", "go on")}})
+	cdir := t.TempDir()
+	if got := countIssues(t, root, cdir, false); got != nil {
+		t.Fatalf("before the result: %q", got)
+	}
+	p := filepath.Join(root, mainFile(sidA))
+	appendBytes(t, p, []byte(user("u3", "", "more")+"\n"+result(sidA, "u2", "t1", "a1", false)+"\n"))
+	if _, st := cache.Open(cdir, nil).Lookup(filepath.Dir(p), p); st != cache.Grown {
+		t.Fatalf("cache state %d, want Grown: the test would not read from the entry's offset", st)
+	}
+	want := []string{mainFile(sidA) + ":4: a1"}
+	if got := countIssues(t, root, cdir, false); !slices.Equal(got, want) {
+		t.Errorf("from the cache and the lines appended: %q, want %q", got, want)
+	}
+	if got := countIssues(t, root, "", false); !slices.Equal(got, want) {
+		t.Errorf("without the cache: %q, want %q", got, want)
+	}
+}
+
+// The cache keeps a file's calls waiting on a result, and the agents its
+// results name (an entry's data), across its encoding.
+func TestCallsSurviveTheCacheEntry(t *testing.T) {
+	c := newCounter(true)
+	f := c.File(Source{SessionID: sidA, Path: "/p/" + sidA + ".jsonl"})
+	f.pending = []string{"t1", "t2"}
+	f.named = []namedAgent{{"a1", 3}, {"a\x1b[31m", 9}}
+	data, _ := encodeFile(c, f, nil, nil)
+	_, g, _, err := decodeFile(data, f.src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(g.pending, f.pending) || !slices.Equal(g.named, f.named) {
+		t.Errorf("decoded %q %v, want %q %v", g.pending, g.named, f.pending, f.named)
+	}
+	_, named, _, err := decodeInto(data, f.src, newCounter(false), false)
+	if err != nil || !slices.Equal(named, f.named) {
+		t.Errorf("decodeInto named %v (%v), want %v", named, err, f.named)
+	}
+}
