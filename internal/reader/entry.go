@@ -263,7 +263,26 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Ent
 				e.RequestID = ls.str(fRequest, v)
 			}
 			return ve
-		case "compactMetadata", "toolUseResult":
+		case "toolUseResult":
+			// Walked once (a tool's output is most of a user line): its
+			// agentId read on the way, the rest skipped as members skips.
+			if vs >= len(line) || line[vs] != '{' {
+				return -1
+			}
+			// The last toolUseResult object, its first agentId.
+			e.ToolUseResultAgentID = ""
+			found := false
+			return members(line, vs, func(k []byte, vs int) int {
+				if found || string(k) != "agentId" {
+					return -1
+				}
+				ve := skipValue(line, vs)
+				if ve >= 0 {
+					e.ToolUseResultAgentID, found = rawStr(line[vs:ve]), true
+				}
+				return ve
+			})
+		case "compactMetadata":
 		default:
 			return -1 // skipped, and validated, by members
 		}
@@ -292,14 +311,6 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Ent
 					e.CompactTrigger = rawStr(v)
 				case "preTokens":
 					e.CompactPreTokens = rawNumber(v)
-				}
-				return true
-			})
-		case "toolUseResult":
-			eachMember(v, func(k, v []byte) bool {
-				if string(k) == "agentId" {
-					e.ToolUseResultAgentID = rawStr(v)
-					return false
 				}
 				return true
 			})

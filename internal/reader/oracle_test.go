@@ -89,6 +89,12 @@ func FuzzEnvelope(f *testing.F) {
 		`{"uuid":"a\\","parentUuid":null,"isSidechain":true,"timestamp":"2026-01-01T00:00:00Z"}`,
 		`{"a":[1,[2,{"b":[]}],{}],"message":{"content":"x"}}`,
 		`{"toolUseResult":{"stdout":"x","agentId":"ag"},"compactMetadata":{"trigger":"auto","preTokens":"12"}}`,
+		`{"toolUseResult":{"agentId":"a1","agentId":"a2"}}`,
+		`{"toolUseResult":{"agentId":"a1"},"toolUseResult":{"stdout":"x"}}`,
+		`{"toolUseResult":{"agentId":"a1"},"toolUseResult":{"agentId":"a2"}}`,
+		`{"toolUseResult":{"x":{"agentId":"nested"},"agentId":"top"}}`,
+		`{"toolUseResult":{"agentId":7,"agentId":"a2"}}`,
+		`{"toolUseResult":{"agentId":"a1","content":[1,}}`,
 		`{}`, `{"a":1,}`, `{"a" 1}`, `[{}]`, `{"a":"\u00e9\ud800"}`, `{"a":-1.5e+3}`, `{"a":tru}`,
 	} {
 		f.Add([]byte(s))
