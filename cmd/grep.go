@@ -90,8 +90,8 @@ Exit status: 0 a match was found, 1 none (or an error), 2 usage error.`,
 	fl.IntVarP(&o.MaxCount, "max-count", "m", 0, "stop after `N` hits in a session (0: all)")
 	fl.IntVarP(&o.Context, "context", "C", 0, "show `N` messages before and after each hit (terminal and --json)")
 	fl.StringVar(&o.Project, "project", "", "only sessions whose cwd is `PATH` or inside it")
-	fl.StringVar(&o.Since, "since", "", "only sessions and hits since `DATE` (2026-01-31, 12h, 7d, today)")
-	fl.StringVar(&o.Until, "until", "", "only sessions and hits until `DATE` (a bare date includes that day)")
+	fl.Var(dates.Date(&o.Since), "since", "only sessions and hits since `DATE` (2026-01-31, 12h, 7d, today)")
+	fl.Var(dates.Date(&o.Until), "until", "only sessions and hits until `DATE` (a bare date includes that day)")
 	return c
 }
 
