@@ -193,8 +193,11 @@ func grepRun(o *GrepOptions) error {
 			return err
 		}
 	}
-	if !found {
-		return &silentError{code: ExitError} // as grep: 1 when nothing matched
+	if !found { // as grep: exit 1; a terminal is also told, as ls and tokens tell it
+		if f.IO.IsStdoutTTY() && !f.Globals.JSON {
+			f.Report().Info("no match for %q in %d session(s)", o.Pattern, stats.Sessions)
+		}
+		return &silentError{code: ExitError}
 	}
 	if f.IO.IsStdoutTTY() && !f.Globals.JSON && (len(targets) > 1 || targets[0].Session.Path != session.StdinPath) { // stdin: not resumable
 		f.Report().Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)

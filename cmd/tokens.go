@@ -120,8 +120,8 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	if note := res.NothingNote(finder.Where(), o.filtered(), o.Since != "" || o.Until != ""); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
-		f.Report().Info("%s", note)
+	if windowed := o.Since != "" || o.Until != ""; res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
+		f.Report().Info("%s", res.NothingNote(finder.Where(), windowed || o.Project != "", windowed))
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {
 		return err

@@ -36,11 +36,3 @@ func (o *TokensOptions) validate() (err error) {
 	}
 	return nil
 }
-
-// filtered says, for an empty report, that the filters left nothing.
-func (o *TokensOptions) filtered() string {
-	if o.Project != "" || o.Since != "" || o.Until != "" {
-		return " that match --since, --until or --project"
-	}
-	return ""
-}

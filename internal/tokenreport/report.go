@@ -6,6 +6,7 @@
 package tokenreport
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -107,16 +108,23 @@ func hasAgents(sr *tokens.SessionReport) bool {
 	return false
 }
 
-// NothingNote says why a report counted no API call (stderr, on a
-// table): no session to count where the finder looked (filtered names
-// the filters that left none), or none of the sessions named made one in
-// the window ("" when a session named simply made none).
-func (r Result) NothingNote(where, filtered string, windowed bool) string {
+// NothingNote is the line stderr says when a report counted no API call
+// (on a terminal its table is not printed: this line is the answer):
+// there is no session to count where the finder looked (filtered: after
+// --since, --until or --project), none of the sessions named made one in
+// the window, or they made none at all.
+func (r Result) NothingNote(where string, filtered, windowed bool) string {
 	switch {
+	case len(r.Sessions) == 0 && filtered:
+		return "no sessions to count" + where + " that match --since, --until or --project"
 	case len(r.Sessions) == 0:
-		return "no sessions to count" + where + filtered
+		return "no sessions to count" + where
 	case windowed:
 		return "no API call of the session(s) named falls within --since and --until"
+	case len(r.Sessions) == 1 && r.Sessions[0].ID != "":
+		return "session " + r.Sessions[0].ID + " has no API call"
+	case len(r.Sessions) == 1:
+		return "the transcript has no API call"
 	}
-	return "" // a session without API calls: its empty report says so
+	return fmt.Sprintf("none of the %d sessions named has an API call", len(r.Sessions))
 }
