@@ -93,7 +93,7 @@ func lsRun(o *LsOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	lo := session.ListOptions{Since: window.Since, Until: window.Until, IncludeEmpty: o.Empty, Limit: o.Limit, NoFirstPrompt: !f.Globals.JSON}
+	lo := session.ListOptions{Since: window.Since, Until: window.Until, IncludeEmpty: o.Empty, Limit: o.Limit, NoFirstPrompt: !f.Globals.JSON, Now: f.Now()}
 	if o.Project != "" {
 		lo.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}
