@@ -120,8 +120,9 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	if windowed := o.Since != "" || o.Until != ""; res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
-		f.Report().Info("%s", res.NothingNote(finder.Where(), windowed || o.Project != "", windowed))
+	windowed := o.Since != "" || o.Until != ""
+	if note := res.NothingNote(finder.Where(), windowed || o.Project != "", windowed, f.IO.IsStdoutTTY()); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
+		f.Report().Info("%s", note)
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {
 		return err

@@ -108,12 +108,13 @@ func hasAgents(sr *tokens.SessionReport) bool {
 	return false
 }
 
-// NothingNote is the line stderr says when a report counted no API call
-// (on a terminal its table is not printed: this line is the answer):
+// NothingNote is the line stderr says when a report counted no API call:
 // there is no session to count where the finder looked (filtered: after
-// --since, --until or --project), none of the sessions named made one in
-// the window, or they made none at all.
-func (r Result) NothingNote(where string, filtered, windowed bool) string {
+// --since, --until or --project), or none of the sessions named made one
+// in the window. On a terminal, where such a report prints no table, it
+// also says that the sessions named made none at all; in a pipe their
+// rows (none, or zeros) say it ("").
+func (r Result) NothingNote(where string, filtered, windowed, terminal bool) string {
 	switch {
 	case len(r.Sessions) == 0 && filtered:
 		return "no sessions to count" + where + " that match --since, --until or --project"
@@ -121,6 +122,8 @@ func (r Result) NothingNote(where string, filtered, windowed bool) string {
 		return "no sessions to count" + where
 	case windowed:
 		return "no API call of the session(s) named falls within --since and --until"
+	case !terminal:
+		return ""
 	case len(r.Sessions) == 1 && r.Sessions[0].ID != "":
 		return "session " + r.Sessions[0].ID + " has no API call"
 	case len(r.Sessions) == 1:
