@@ -647,3 +647,52 @@ func TestProjectWithAWindowsPath(t *testing.T) {
 		}
 	}
 }
+
+// A table command whose result is empty prints no table on a terminal
+// (headers over no row, a total of 0): stdout stays empty and stderr says
+// why first, in one line, as each command says it. A pipe and --json keep their
+// shape: no row, the JSON document with its empty lists.
+func TestEmptyResultOnATerminal(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+		quiet  bool // in a pipe, nothing on stderr either
+	}{
+		{[]string{"ls", "--since", "2099-01-01"}, 0, "cctx: no session found in " + samples + " matches --since, --until or --project\n", false},
+		{[]string{"ls", "-l", "--project", "/nowhere"}, 0, "cctx: no session found in " + samples + " matches --since, --until or --project\n", false},
+		{[]string{"tokens", "--since", "2099-01-01"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "day"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "tool"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "response"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
+		{[]string{"tokens", "b3edadab", "--since", "2099-01-01"}, 0, "cctx: no API call of the session(s) named falls within --since and --until\n", false},
+		{[]string{"tokens", "0d3b22c1"}, 0, "cctx: session 0d3b22c1-ba90-4fd3-b8d2-056ffc626725 has no API call\n", true},
+		{[]string{"grep", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},
+		{[]string{"grep", "-c", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := run(t, true, nil, append(tc.args, "--dir", samples, "--color", "never")...)
+			if r.code != tc.code || r.out != "" || !strings.HasPrefix(r.errOut, tc.stderr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, no stdout, stderr starting %q", r.code, r.out, r.errOut, tc.code, tc.stderr)
+			}
+			// In a pipe: no row; grep stays as quiet as grep, and a session
+			// named without calls as before (its rows say it).
+			p := run(t, false, nil, append(tc.args, "--dir", samples)...)
+			if p.code != tc.code || p.out != "" || tc.quiet && p.errOut != "" || !tc.quiet && !strings.HasPrefix(p.errOut, tc.stderr) {
+				t.Errorf("pipe: exit %d, stdout %q, stderr %q", p.code, p.out, p.errOut)
+			}
+			// JSON stays a document.
+			j := run(t, true, nil, append(tc.args, "--dir", samples, "--json")...)
+			var doc map[string]any
+			if err := json.Unmarshal([]byte(j.out), &doc); err != nil || doc["schema_version"] == nil {
+				t.Errorf("--json on a terminal: %v\n%s", err, j.out)
+			}
+		})
+	}
+	// Rows of zeros are still rows: a session named among others keeps its
+	// row, in a pipe and on a terminal.
+	r := run(t, true, nil, "tokens", "--dir", samples, "--color", "never", "0d3b22c1", "b3edadab")
+	if r.code != 0 || !strings.Contains(r.out, "0d3b22c1 ") || !strings.Contains(r.out, "SESSION") {
+		t.Errorf("two sessions named, one without calls: exit %d\n%s", r.code, r.out)
+	}
+}

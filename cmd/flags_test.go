@@ -285,3 +285,52 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		t.Errorf("help tree: exit %d, %q", r.code, r.out)
 	}
 }
+
+// An empty --since, --until or --tz, wherever the flag exists, is a usage
+// error that says what the flag accepts: "" is what a flag not given
+// holds, so it was taken for no filter (ls --since "" listed every
+// session) or the local zone. So is a word after a bare --watch that is
+// neither seconds nor a session (it was "no such session"), and a
+// negative number there (pflag's "unknown shorthand flag").
+func TestEmptyOrMisplacedFlagValues(t *testing.T) {
+	const dateForms = "empty: give a date (2026-01-31, 2026-01-31T15:04:05Z, today, yesterday) or an age (30m, 12h, 7d, 2w)"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ls", "--since", ""}, `invalid argument "" for "--since" flag: ` + dateForms + ` (see 'cctx ls --help')`},
+		{[]string{"ls", "--until="}, `invalid argument "" for "--until" flag: ` + dateForms},
+		{[]string{"ls", "--since", " "}, `invalid argument " " for "--since" flag: empty`},
+		{[]string{"grep", "--since", "", "foo"}, `invalid argument "" for "--since" flag: ` + dateForms + ` (see 'cctx grep --help')`},
+		{[]string{"grep", "foo", "--until", ""}, `invalid argument "" for "--until" flag: empty`},
+		{[]string{"tokens", "--since="}, `invalid argument "" for "--since" flag: ` + dateForms + ` (see 'cctx tokens --help')`},
+		{[]string{"tokens", "--until", ""}, `invalid argument "" for "--until" flag: empty`},
+		{[]string{"tokens", "--tz", ""}, `invalid argument "" for "--tz" flag: empty: give an IANA name such as Europe/Paris or America/New_York, UTC, or local (see 'cctx tokens --help')`},
+		{[]string{"tokens", "--tz=", "--by", "day"}, `invalid argument "" for "--tz" flag: empty`},
+		{[]string{"tokens", "--watch="}, `invalid argument "" for "--watch" flag: empty: write --watch=N for a redraw every N seconds, or --watch alone for every 5`},
+		{[]string{"tokens", "--watch", "abc"}, `--watch "abc": neither seconds between redraws nor a session (a prefix has 4 characters at least; a session goes before --watch or after --watch=N): write the interval as --watch=N (N seconds, 1 or more)`},
+		{[]string{"tokens", "--watch", "5s"}, `--watch "5s": not a number of seconds: write the interval as --watch=5`},
+		{[]string{"tokens", "--watch", "-1"}, `--watch "-1": the seconds between redraws are 1 or more: write the interval as --watch=N (N seconds, 1 or more) (see 'cctx tokens --help')`},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := run(t, false, nil, append(tc.args, "--dir", samples)...)
+			if r.code != ExitUsage || r.out != "" || r.errOut != "cctx: error: "+tc.want+"\n" && !strings.Contains(r.errOut, tc.want) ||
+				strings.Count(r.errOut, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", r.code, r.out, r.errOut, tc.want)
+			}
+		})
+	}
+	// A session after a bare --watch is still watched, and help writes the
+	// interval after an equals sign.
+	for _, args := range [][]string{{"tokens", "--watch", "b3edadab"}, {"tokens", "--watch", "latest"}} {
+		var got *TokensOptions
+		if _, err := parseArgs(t, func(f *Factory) *cobra.Command {
+			return NewCmdTokens(f, func(o *TokensOptions) error { got = o; return nil })
+		}, args...); err != nil || got == nil || len(got.Sessions) != 1 || got.Sessions[0] != args[2] || got.plan.Interval != 5*time.Second {
+			t.Errorf("%v: %v, %+v", args, err, got)
+		}
+	}
+	if r := run(t, false, nil, "tokens", "--help"); !strings.Contains(r.out, "--watch[=5] ") || !strings.Contains(r.out, "given as --watch=N") {
+		t.Errorf("tokens --help does not show --watch[=5] and --watch=N:\n%s", r.out)
+	}
+}

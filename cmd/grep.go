@@ -90,8 +90,8 @@ Exit status: 0 a match was found, 1 none (or an error), 2 usage error.`,
 	fl.IntVarP(&o.MaxCount, "max-count", "m", 0, "stop after `N` hits in a session (0: all)")
 	fl.IntVarP(&o.Context, "context", "C", 0, "show `N` messages before and after each hit (terminal and --json)")
 	fl.StringVar(&o.Project, "project", "", "only sessions whose cwd is `PATH` or inside it")
-	fl.StringVar(&o.Since, "since", "", "only sessions and hits since `DATE` (2026-01-31, 12h, 7d, today)")
-	fl.StringVar(&o.Until, "until", "", "only sessions and hits until `DATE` (a bare date includes that day)")
+	fl.Var(dates.Date(&o.Since), "since", "only sessions and hits since `DATE` (2026-01-31, 12h, 7d, today)")
+	fl.Var(dates.Date(&o.Until), "until", "only sessions and hits until `DATE` (a bare date includes that day)")
 	return c
 }
 
@@ -193,8 +193,11 @@ func grepRun(o *GrepOptions) error {
 			return err
 		}
 	}
-	if !found {
-		return &silentError{code: ExitError} // as grep: 1 when nothing matched
+	if !found { // as grep: exit 1; a terminal is also told, as ls and tokens tell it
+		if f.IO.IsStdoutTTY() && !f.Globals.JSON {
+			f.Report().Info("no match for %q in %d session(s)", o.Pattern, stats.Sessions)
+		}
+		return &silentError{code: ExitError}
 	}
 	if f.IO.IsStdoutTTY() && !f.Globals.JSON && (len(targets) > 1 || targets[0].Session.Path != session.StdinPath) { // stdin: not resumable
 		f.Report().Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)

@@ -74,8 +74,8 @@ Files without any conversation (empty, or only metadata) are left out unless
 	fl := c.Flags()
 	fl.BoolVarP(&o.Long, "long", "l", false, "also count prompts, API calls, tokens and size (reads every file)")
 	fl.StringVar(&o.Project, "project", "", "only sessions whose cwd is `PATH` or inside it")
-	fl.StringVar(&o.Since, "since", "", "only sessions active since `DATE` (2026-01-31, 12h, 7d, today)")
-	fl.StringVar(&o.Until, "until", "", "only sessions active until `DATE` (a bare date includes that day)")
+	fl.Var(dates.Date(&o.Since), "since", "only sessions active since `DATE` (2026-01-31, 12h, 7d, today)")
+	fl.Var(dates.Date(&o.Until), "until", "only sessions active until `DATE` (a bare date includes that day)")
 	fl.IntVar(&o.Limit, "limit", 50, "show at most `N` sessions (0: all)")
 	fl.BoolVarP(&o.All, "all", "a", false, "show every session (same as --limit 0; a --limit given too wins)")
 	fl.BoolVar(&o.Empty, "empty", false, "also list files without a conversation")
@@ -93,7 +93,7 @@ func lsRun(o *LsOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	lo := session.ListOptions{Since: window.Since, Until: window.Until, IncludeEmpty: o.Empty, Limit: o.Limit, NoFirstPrompt: !f.Globals.JSON}
+	lo := session.ListOptions{Since: window.Since, Until: window.Until, IncludeEmpty: o.Empty, Limit: o.Limit, NoFirstPrompt: !f.Globals.JSON, Now: f.Now()}
 	if o.Project != "" {
 		lo.Project = session.ProjectPath(o.Project, f.Env.Home)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/buildinfo"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
 // Exit codes.
@@ -75,6 +76,9 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	pf.BoolVarP(&f.Globals.Verbose, "verbose", "v", false, "print every warning and extra notes on stderr")
 	pf.BoolVar(&f.Globals.NoCache, "no-cache", false, "read every transcript whole: neither use nor update the summary cache (also CCTX_NO_CACHE=1; docs/cache.md)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if werr := tokens.WatchFlagError(f.Args); werr != nil && c.Flags().Lookup("watch") != nil {
+			err = werr // --watch -1: pflag read -1 as flags
+		}
 		return &UsageError{Err: fmt.Errorf("%s (see '%s --help')", plainFlagError(err), c.CommandPath())}
 	})
 

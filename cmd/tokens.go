@@ -65,8 +65,8 @@ block), or the sum with --budget-total. Counts accept k, M and G suffixes.
 
 --format markdown writes a table for $GITHUB_STEP_SUMMARY or a pull request,
 budgets marked ✔/✘; --format ndjson streams --by response as one JSON object
-a line. --watch redraws the current block (or --by day: today) every few
-seconds until Ctrl-C; in a pipe it prints one snapshot per interval.`,
+a line. --watch redraws the current block (or --by day: today) every 5 s
+(--watch=N: every N) until Ctrl-C; in a pipe one snapshot per interval.`,
 		Example: `  cctx tokens latest
   cctx tokens --since 7d --by day
   cctx tokens --by block --since 2d            # 5-hour plan windows, the current one last
@@ -76,8 +76,10 @@ seconds until Ctrl-C; in a pipe it prints one snapshot per interval.`,
   cctx tokens --since 1d --max-cost 20 --by block --format markdown >> "$GITHUB_STEP_SUMMARY"
   cctx tokens "$SESSION" --max-cost 5 --max-context 150k   # exit 3 when over`,
 		Args: argsBetween(0, -1),
-		RunE: func(c *cobra.Command, args []string) error {
-			o.Sessions = o.takeWatchArg(c, args)
+		RunE: func(c *cobra.Command, args []string) (err error) {
+			if o.Sessions, o.Watch, err = tokens.WatchArgs(f.Args, args, o.Watch); err != nil {
+				return &UsageError{Err: err}
+			}
 			if err := o.validate(); err != nil {
 				return err
 			}
@@ -118,7 +120,8 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	if note := res.NothingNote(finder.Where(), o.filtered(), o.Since != "" || o.Until != ""); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
+	windowed := o.Since != "" || o.Until != ""
+	if note := res.NothingNote(finder.Where(), windowed || o.Project != "", windowed, f.IO.IsStdoutTTY()); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
 		f.Report().Info("%s", note)
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {

@@ -139,6 +139,26 @@ func TestPseudoTerminal(t *testing.T) {
 			t.Errorf("not JSON: %v", err)
 		}
 	})
+	// An empty result prints no table on a terminal: no header over no
+	// row, no total of 0 (stderr, which onTTY drops, says why).
+	t.Run("an empty result prints no table", func(t *testing.T) {
+		for _, tc := range []struct {
+			args []string
+			code int
+		}{
+			{[]string{"ls", "--since", "2099-01-01"}, 0},
+			{[]string{"tokens", "--since", "2099-01-01"}, 0},
+			{[]string{"tokens", "--since", "2099-01-01", "--by", "day"}, 0},
+			{[]string{"tokens", "b3edadab", "--since", "2099-01-01"}, 0},
+			{[]string{"grep", "zzqqxxnomatch"}, 1},
+		} {
+			r := onTTY(t, nil, append(tc.args, "--dir", samples)...)
+			expect(t, r, tc.code, strings.Join(tc.args, " "))
+			if r.stdout != "" {
+				t.Errorf("%v: stdout on a terminal %q, want none", tc.args, r.stdout)
+			}
+		}
+	})
 	t.Run("exit code through the terminal", func(t *testing.T) {
 		r := onTTY(t, nil, "tree", "--dir", samples, "abc")
 		expect(t, r, 2, "a 3-character prefix")

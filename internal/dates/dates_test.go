@@ -96,3 +96,43 @@ func TestParseZone(t *testing.T) {
 		}
 	}
 }
+
+// An empty --since, --until or --tz is refused, with what the flag
+// accepts: "" is how the commands say "not given", so taking it would
+// silently drop the filter (or the zone) the command line asked for.
+func TestValueRefusesEmpty(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		value   func(*string) *Value
+		in      string
+		wantErr string
+	}{
+		{"since", Date, "", "empty: give a date (2026-01-31, 2026-01-31T15:04:05Z, today, yesterday) or an age (30m, 12h, 7d, 2w)"},
+		{"until blank", Date, "  ", "empty: give a date"},
+		{"tz", Zone, "", "empty: give an IANA name such as Europe/Paris or America/New_York, UTC, or local"},
+		{"tz tab", Zone, "\t", "empty: give an IANA name"},
+		{"date kept as typed", Date, "7d", ""},
+		{"zone kept as typed", Zone, "Europe/Paris", ""},
+		{"bad date: read later, with the clock", Date, "someday", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := "before"
+			v := tc.value(&s)
+			err := v.Set(tc.in)
+			switch {
+			case tc.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Set(%q) = %v, want %q", tc.in, err, tc.wantErr)
+				}
+				if s != "before" {
+					t.Errorf("Set(%q) failed but kept %q", tc.in, s)
+				}
+			case err != nil || s != tc.in || v.String() != tc.in:
+				t.Errorf("Set(%q) = %v, kept %q (String %q)", tc.in, err, s, v.String())
+			}
+		})
+	}
+	if (&Value{}).String() != "" || (*Value)(nil).String() != "" {
+		t.Error("a Value without a string prints as something")
+	}
+}

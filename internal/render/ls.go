@@ -14,7 +14,12 @@ import (
 // (relative), project, branch, subagents, (the --long counts,) and the
 // title cut to what the terminal leaves. In a pipe: tab-separated values,
 // full ids and RFC 3339 times. stats are the --long counts, nil without.
+// An empty listing writes nothing, on a terminal too (no header over no
+// row): the command says on stderr why it is empty.
 func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Options) error {
+	if len(list) == 0 {
+		return nil
+	}
 	th := o.Theme
 	long := stats != nil
 	cols := []string{"ID", "ACTIVE", "PROJECT", "BRANCH", "AGENTS>"}

@@ -275,8 +275,15 @@ type TokensOptions struct {
 	Tools     *tokens.ToolReport
 }
 
-// Tokens writes a report for people (terminal) or for cut/awk (pipe).
+// Tokens writes a report for people (terminal) or for cut/awk (pipe). On
+// a terminal a report without any API call (nor tool call, --by tool)
+// writes nothing: headers over no row and a total of 0 say less than the
+// line the command writes on stderr (tokenreport's NothingNote). A pipe
+// keeps its rows, of zeros for a session named.
 func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error {
+	if o.TTY && rep.Total.APICalls == 0 && (to.Tools == nil || to.Tools.Total.Calls == 0) {
+		return nil
+	}
 	if err := tokensTables(w, rep, o, to); err != nil {
 		return err
 	}

@@ -58,7 +58,8 @@ func Targets(f *session.Finder, args []string, sel Selection) ([]Target, error) 
 		}
 		out = append(out, t)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return updated(out[i]).After(updated(out[j])) })
+	now := time.Now()
+	sort.SliceStable(out, func(i, j int) bool { return session.CompareActivity(listed(out[i]), listed(out[j]), now) < 0 })
 	return out, nil
 }
 
@@ -90,20 +91,17 @@ func byActivity(f *session.Finder, ss []*session.Session) []Target {
 		}
 		kept = append(kept, t)
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		a, b := updated(kept[i]), updated(kept[j])
-		if !a.Equal(b) {
-			return a.After(b)
-		}
-		return kept[i].Session.ID > kept[j].Session.ID
-	})
+	now := time.Now()
+	sort.SliceStable(kept, func(i, j int) bool { return session.CompareActivity(listed(kept[i]), listed(kept[j]), now) < 0 })
 	return kept
 }
 
-// updated is a target's last activity, for the order of the output.
-func updated(t Target) time.Time {
+// listed is a target as ls lists it, for the order of the output (ls's:
+// session.CompareActivity): a file whose head and tail could not be read
+// was last active when it was last written.
+func listed(t Target) *session.Info {
 	if t.Info != nil {
-		return t.Info.UpdatedAt
+		return t.Info
 	}
-	return t.Session.ModTime
+	return &session.Info{Session: t.Session, UpdatedAt: t.Session.ModTime}
 }

@@ -3,7 +3,6 @@ package session
 import (
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -17,6 +16,7 @@ type ListOptions struct {
 	Since, Until time.Time // activity overlapping this window
 	IncludeEmpty bool      // also list files without a conversation
 	Limit        int       // 0: no limit
+	Now          time.Time // the clock of the order (CompareActivity); zero: time.Now()
 	// NoFirstPrompt: the caller shows a row's first prompt only as its
 	// title, so a row from the cache whose title is another leaves
 	// Info.FirstPrompt empty (its line is not read).
@@ -41,7 +41,8 @@ func (l Listing) Files() []*Session {
 }
 
 // List reads the head and tail of each session (in parallel), filters and
-// sorts them by last activity, newest first, and adds subagent counts and
+// sorts them by last activity, newest first (CompareActivity: a time in
+// the future does not keep a session first), and adds subagent counts and
 // live state to those it returns.
 func (f *Finder) List(o ListOptions) Listing {
 	var cands []*Session
@@ -98,12 +99,8 @@ func (f *Finder) List(o ListOptions) Listing {
 		}
 		out.Sessions = append(out.Sessions, in)
 	}
-	slices.SortStableFunc(out.Sessions, func(a, b *Info) int {
-		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(b.ID, a.ID)
-	})
+	now := o.clock()
+	slices.SortStableFunc(out.Sessions, func(a, b *Info) int { return CompareActivity(a, b, now) })
 	out.Matched = len(out.Sessions)
 	if o.Limit > 0 && len(out.Sessions) > o.Limit {
 		out.Sessions = out.Sessions[:o.Limit]

@@ -50,13 +50,8 @@ func (f *Finder) Recent(prefix string, n int) []*Info {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if !a.UpdatedAt.Equal(b.UpdatedAt) {
-			return a.UpdatedAt.After(b.UpdatedAt)
-		}
-		return a.ID > b.ID
-	})
+	now := time.Now()
+	sort.SliceStable(out, func(i, j int) bool { return CompareActivity(out[i], out[j], now) < 0 })
 	return out
 }
 

@@ -6,6 +6,7 @@
 package tokenreport
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"time"
@@ -107,16 +108,26 @@ func hasAgents(sr *tokens.SessionReport) bool {
 	return false
 }
 
-// NothingNote says why a report counted no API call (stderr, on a
-// table): no session to count where the finder looked (filtered names
-// the filters that left none), or none of the sessions named made one in
-// the window ("" when a session named simply made none).
-func (r Result) NothingNote(where, filtered string, windowed bool) string {
+// NothingNote is the line stderr says when a report counted no API call:
+// there is no session to count where the finder looked (filtered: after
+// --since, --until or --project), or none of the sessions named made one
+// in the window. On a terminal, where such a report prints no table, it
+// also says that the sessions named made none at all; in a pipe their
+// rows (none, or zeros) say it ("").
+func (r Result) NothingNote(where string, filtered, windowed, terminal bool) string {
 	switch {
+	case len(r.Sessions) == 0 && filtered:
+		return "no sessions to count" + where + " that match --since, --until or --project"
 	case len(r.Sessions) == 0:
-		return "no sessions to count" + where + filtered
+		return "no sessions to count" + where
 	case windowed:
 		return "no API call of the session(s) named falls within --since and --until"
+	case !terminal:
+		return ""
+	case len(r.Sessions) == 1 && r.Sessions[0].ID != "":
+		return "session " + r.Sessions[0].ID + " has no API call"
+	case len(r.Sessions) == 1:
+		return "the transcript has no API call"
 	}
-	return "" // a session without API calls: its empty report says so
+	return fmt.Sprintf("none of the %d sessions named has an API call", len(r.Sessions))
 }
