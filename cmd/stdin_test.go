@@ -49,3 +49,33 @@ func TestGrepStdinHintsNoResume(t *testing.T) {
 		t.Errorf("a named session: exit %d, stderr %q", r.code, r.errOut)
 	}
 }
+
+// grep of a transcript on standard input names its session and project
+// as the same grep of the session by id does (the first sessionId and cwd
+// of its lines, as tokens - names them): in every output but the path.
+func TestGrepStdinNamesItsSession(t *testing.T) {
+	const id = "0d3b22c1-ba90-4fd3-b8d2-056ffc626725" // no subagents: stdin holds all it has
+	transcript, err := os.ReadFile(filepath.Join(samples, "-Users-user-project", id+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"grep", "-F", "clear"}, {"grep", "-F", "clear", "-l"}, {"grep", "-F", "clear", "-c"}} {
+		byID := run(t, false, nil, append(args, "--dir", samples, id)...)
+		stdin := runStdin(t, string(transcript), false, append(args, "-")...)
+		if byID.code != 0 || stdin.code != 0 || byID.out == "" {
+			t.Fatalf("%v: exit %d and %d: %s %s", args, byID.code, stdin.code, byID.errOut, stdin.errOut)
+		}
+		// -l's second column is the title, which stdin cannot read ahead.
+		want := byID.out
+		if args[len(args)-1] == "-l" {
+			want = id + "\t\n"
+		}
+		if stdin.out != want {
+			t.Errorf("%v: stdin\n%.400s\nby id\n%.400s", args, stdin.out, want)
+		}
+	}
+	r := runStdin(t, string(transcript), false, "grep", "-F", "clear", "--json", "-")
+	if !strings.Contains(r.out, `"session_id":"`+id+`","title":"","project":"/Users/user/project","path":"-"`) {
+		t.Errorf("--json: %.300s", r.out)
+	}
+}

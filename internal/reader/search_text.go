@@ -65,10 +65,17 @@ type SearchLine struct {
 	Sidechain bool
 	uuid      []byte
 	content   []byte // message.content, raw JSON
+	sessionID []byte
+	cwd       []byte
 }
 
 // UUID is the line's uuid, copied.
 func (l *SearchLine) UUID() string { return rawStr(l.uuid) }
+
+// SessionID and CWD are the line's sessionId and cwd, copied ("" when
+// not strings): what names a transcript read from standard input.
+func (l *SearchLine) SessionID() string { return rawStr(l.sessionID) }
+func (l *SearchLine) CWD() string       { return rawStr(l.cwd) }
 
 // ParseSearchLine walks a raw line once: it checks, as the Reader does,
 // that the line is one well-formed object without a NUL byte (false
@@ -109,6 +116,10 @@ func ParseSearchLine(line []byte) (SearchLine, bool) {
 			if v[0] == '"' {
 				l.uuid = v
 			}
+		case "sessionId":
+			l.sessionID = v
+		case "cwd":
+			l.cwd = v
 		case "timestamp":
 			l.Timestamp = rawTime(v)
 		case "isMeta":

@@ -135,6 +135,9 @@ type job struct {
 	listed chan struct{} // closed once files is set
 	done   chan struct{}
 	result *Result // nil: no hit
+	// A transcript read from standard input is named as tokens names it:
+	// by the first sessionId and cwd of its lines.
+	stdinID, stdinCWD string
 }
 
 // file is one transcript of a session: its main file or a subagent's.
@@ -318,6 +321,9 @@ func (fs *fileSearch) options(base int, st *Stats) reader.Options {
 			sl, ok := reader.ParseSearchLine(l)
 			if !ok {
 				return true
+			}
+			if fs.f.path == session.StdinPath {
+				fs.job.nameStdin(&sl)
 			}
 			if fs.w.pre != nil && !fs.w.pre.candidate(l) {
 				if !sl.Timestamp.IsZero() {
@@ -503,7 +509,9 @@ func (e *engine) finish(j *job) {
 	if res.Count == 0 || e.stop.Load() {
 		return
 	}
-	if len(res.Hits) > 0 && j.Session.Path != session.StdinPath {
+	if j.Session.Path == session.StdinPath {
+		j.namedStdin(res)
+	} else if len(res.Hits) > 0 {
 		e.annotate(j, res)
 	}
 	sort.Slice(res.Hits, func(a, b int) bool {
@@ -519,4 +527,26 @@ func (e *engine) finish(j *job) {
 		res.Thinking = res.Thinking || h.Role == RoleThinking
 	}
 	j.result = res
+}
+
+// nameStdin keeps the first sessionId and cwd of standard input's lines.
+func (j *job) nameStdin(l *reader.SearchLine) {
+	if j.stdinID == "" {
+		j.stdinID = l.SessionID()
+	}
+	if j.stdinCWD == "" {
+		j.stdinCWD = l.CWD()
+	}
+}
+
+// namedStdin names the result of standard input, and its hits, after its
+// lines (nameStdin): its project is its first cwd, as ls gives a file's.
+func (j *job) namedStdin(res *Result) {
+	s := *j.Session
+	s.ID = j.stdinID
+	res.Session = &s
+	res.Info = &session.Info{Session: &s, Project: j.stdinCWD}
+	for _, h := range res.Hits {
+		h.SessionID = s.ID
+	}
 }
