@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
 	"sync"
@@ -62,7 +63,9 @@ func (f *Finder) List(o ListOptions) Listing {
 	infos := make([]*Info, len(cands))
 	errs := make([]error, len(cands))
 	withText := o.Limit == 0 || len(cands) <= o.Limit
-	each(len(cands), func(i int) {
+	order := bigFirst(cands)
+	each(len(cands), func(k int) {
+		i := order[k]
 		in, err := f.lite(cands[i], withText, o.NoFirstPrompt)
 		infos[i], errs[i] = in, err
 		// A row that is shown is finished here too: one pass, where a
@@ -146,6 +149,30 @@ func (f *Finder) finish(in *Info) {
 		f.remember(in)
 	}
 	in.finished = true
+}
+
+// bigFirst is the order the rows of a listing are read in: files of a
+// MiB or more first, largest first, then the others as listed. A cold
+// row of a 1.0.x session reads its file whole (its inline sidechains):
+// one taken last kept a worker busy while the others had nothing left
+// (ls cold on the real-shaped tree: 101 -> 93 ms). The small files keep
+// the listing's order, folder by folder, which a warm run's cache checks
+// read fastest in (sorting them all by size cost 5 % at 5,000 sessions).
+func bigFirst(ss []*Session) []int {
+	const big = 1 << 20
+	order := make([]int, 0, len(ss))
+	for i, s := range ss {
+		if s.Size >= big {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ss[b].Size, ss[a].Size) })
+	for i, s := range ss {
+		if s.Size < big {
+			order = append(order, i)
+		}
+	}
+	return order
 }
 
 // activeFrom is when a session's activity began, for --until: its start,

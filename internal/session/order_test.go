@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,29 @@ func TestLatestIsNotASessionFromTheFuture(t *testing.T) {
 	}
 	if got := NewFinder([]Root{{ProjectsDir: root}}, nil).Recent("", 2); len(got) != 2 || got[0].ID[0] != 'a' {
 		t.Errorf("completion's order: %v", got)
+	}
+}
+
+// The rows of a listing are read big files first (a MiB or more, largest
+// first), then the others in the listing's order.
+func TestBigFirst(t *testing.T) {
+	const mib = 1 << 20
+	cases := []struct {
+		sizes []int64
+		want  []int
+	}{
+		{nil, []int{}},
+		{[]int64{10, 20, 30}, []int{0, 1, 2}},
+		{[]int64{10, 2 * mib, 30, 5 * mib, mib, mib - 1}, []int{3, 1, 4, 0, 2, 5}},
+		{[]int64{mib, mib, 3 * mib}, []int{2, 0, 1}}, // ties keep the listing's order
+	}
+	for _, c := range cases {
+		var ss []*Session
+		for _, n := range c.sizes {
+			ss = append(ss, &Session{Size: n})
+		}
+		if got := bigFirst(ss); !slices.Equal(got, c.want) {
+			t.Errorf("sizes %v: order %v, want %v", c.sizes, got, c.want)
+		}
 	}
 }
