@@ -26,8 +26,9 @@ const (
 // contentFlags reads the content value at b[vs] and returns its flags,
 // the start of its first text a person typed (when wantText; see
 // ClassifyText), and the index just past it (-1 when malformed). With fp,
-// it also gathers the blocks' tree facts.
-func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags, string, int) {
+// it also gathers the blocks' tree facts; with calls (the line's first
+// content), its Entry.SpawnIDs and Entry.ResultFor.
+func contentFlags(b []byte, vs int, wantText bool, fp *factsPass, calls *callState) (ContentFlags, string, int) {
 	if vs >= len(b) {
 		return 0, "", -1
 	}
@@ -58,11 +59,13 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags,
 		var typ []byte
 		text := ""
 		var bk blockKeys
+		var ck callKeys
 		end := members(b, i, func(k []byte, vs int) int {
 			switch {
 			case string(k) == "type":
 			case string(k) == "text" && wantText && head == "":
 			case fp != nil && bk.wants(k):
+			case calls != nil && ck.wants(k):
 			default:
 				return -1
 			}
@@ -73,6 +76,9 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags,
 			v := b[vs:ve]
 			if fp != nil {
 				bk.capture(k, v)
+			}
+			if calls != nil {
+				ck.capture(k, v)
 			}
 			switch string(k) {
 			case "type":
@@ -94,6 +100,9 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass) (ContentFlags,
 		}
 		if fp != nil {
 			bk.apply(&fp.f, &fp.texts)
+		}
+		if calls != nil {
+			calls.block(&ck)
 		}
 		return end
 	})

@@ -9,30 +9,28 @@ import (
 )
 
 // asCounted is a full read of a line as Options.Count reads it: no
-// content, and uuids only on an inline sidechain's line; and, of the
-// content, the ids of its Agent/Task calls and of its one tool result,
-// as the tree facts read them (the content's other readers).
-func asCounted(e Entry, raw []byte) Entry {
+// content, and uuids only on an inline sidechain's line.
+func asCounted(e Entry) Entry {
 	e.Content, e.TextHead = 0, ""
 	if !e.Sidechain || e.AgentID != "" {
 		e.UUID, e.ParentUUID = "", ""
 	}
-	f := ExtractTreeFacts(raw)
-	for _, tu := range f.ToolUses {
-		if IsSpawnTool(tu.Name) && tu.ID != "" {
-			e.SpawnIDs = append(e.SpawnIDs, tu.ID)
-		}
-	}
-	if len(f.ToolResults) == 1 {
-		e.ResultFor = f.ToolResults[0]
-	}
 	return e
 }
 
-// counted is what Options.Count read of a line, as asCounted gives it.
-func counted(e Entry) Entry {
-	e.contentRead = false
-	return e
+// callsOf is what the tree facts (the content's other reader) say of a
+// line's Agent/Task calls and its one tool result.
+func callsOf(raw []byte) (spawns []string, resultFor string) {
+	f := ExtractTreeFacts(raw)
+	for _, tu := range f.ToolUses {
+		if IsSpawnTool(tu.Name) && tu.ID != "" {
+			spawns = append(spawns, tu.ID)
+		}
+	}
+	if len(f.ToolResults) == 1 {
+		resultFor = f.ToolResults[0]
+	}
+	return spawns, resultFor
 }
 
 // The rule of Options.Count, line by line: what it leaves out, what it
@@ -87,11 +85,14 @@ func TestCountReadsWhatACounterNeeds(t *testing.T) {
 			if got.Content != 0 || got.TextHead != "" {
 				t.Errorf("content read: %v %q", got.Content, got.TextHead)
 			}
-			if !reflect.DeepEqual(counted(got), asCounted(full, []byte(c.line))) {
-				t.Errorf("count  %+v\nfull   %+v", got, asCounted(full, []byte(c.line)))
+			if !reflect.DeepEqual(got, asCounted(full)) {
+				t.Errorf("count  %+v\nfull   %+v", got, asCounted(full))
 			}
 			if !slices.Equal(got.SpawnIDs, c.spawns) || got.ResultFor != c.resultFor {
 				t.Errorf("calls %q, result for %q; want %q, %q", got.SpawnIDs, got.ResultFor, c.spawns, c.resultFor)
+			}
+			if spawns, resultFor := callsOf([]byte(c.line)); !slices.Equal(spawns, c.spawns) || resultFor != c.resultFor {
+				t.Errorf("the tree facts say calls %q, result for %q", spawns, resultFor)
 			}
 			if got.HasUsage != full.HasUsage || got.Usage != full.Usage {
 				t.Errorf("usage %+v, full read %+v", got.Usage, full.Usage)
@@ -132,8 +133,11 @@ func TestCountIsAFullReadLessContent(t *testing.T) {
 		if fok && full.Sidechain && full.AgentID == "" && full.UUID != "" {
 			inline++
 		}
-		if ok != fok || ok && !reflect.DeepEqual(counted(got), asCounted(full, l)) {
-			t.Fatalf("line %.300q:\ncount %v %+v\nfull  %v %+v", l, ok, got, fok, asCounted(full, l))
+		if ok != fok || ok && !reflect.DeepEqual(got, asCounted(full)) {
+			t.Fatalf("line %.300q:\ncount %v %+v\nfull  %v %+v", l, ok, got, fok, asCounted(full))
+		}
+		if spawns, resultFor := callsOf(l); ok && (!slices.Equal(got.SpawnIDs, spawns) || got.ResultFor != resultFor) {
+			t.Fatalf("line %.300q: calls %q, result for %q; the tree facts say %q, %q", l, got.SpawnIDs, got.ResultFor, spawns, resultFor)
 		}
 		if ok {
 			spawns += len(got.SpawnIDs)

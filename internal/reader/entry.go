@@ -58,11 +58,11 @@ type Entry struct {
 	// carries an Agent/Task tool's result: the link to the subagent file.
 	ToolUseResultAgentID string
 
-	// What a counter (Options.Count) reads of message.content, to know
-	// which results name an agent: the ids of its Agent/Task tool_use
-	// blocks, and the tool_use_id of its tool_result when it holds
-	// exactly one (a result is linked to its call only then, as the
-	// conversation model links them). Not read by the other modes.
+	// Of message.content, what tells which results name an agent: the
+	// ids of its Agent/Task tool_use blocks, and the tool_use_id of its
+	// tool_result when it holds exactly one (a result is linked to its
+	// call only then, as the conversation model links them). Read in
+	// every mode but EnvelopeOnly, from the line's first content.
 	SpawnIDs  []string
 	ResultFor string
 
@@ -73,8 +73,7 @@ type Entry struct {
 	// the Reader's until the next call to Next.
 	Facts *TreeFacts
 
-	odd         string // a value Claude Code would not write, for an OddValue issue
-	contentRead bool   // countContent read a content: later ones are not read (as the facts)
+	odd string // a value Claude Code would not write, for an OddValue issue
 }
 
 // Usage is message.usage of an assistant entry.
@@ -184,6 +183,7 @@ const (
 // readForCount reads as readFull).
 func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Entry, bool) {
 	var e Entry
+	calls := callState{e: &e}
 	if fp != nil && mode == readForCount {
 		mode = readFull
 	}
@@ -210,7 +210,9 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Ent
 			if fp != nil && !fp.first(k) {
 				mfp = nil // the facts read the first message only
 			}
-			return parseMessage(line, vs, &e, ls, mfp, mode == readForCount)
+			ve := parseMessage(line, vs, &e, ls, mfp, &calls, mode == readForCount)
+			calls.read = true // the calls of the first message only, as the facts
+			return ve
 		case "isSidechain", "isMeta", "isCompactSummary", "isApiErrorMessage", "timestamp":
 		case "type", "subtype", "uuid", "parentUuid", "logicalParentUuid", "sessionId", "agentId",
 			"teamName", "promptId", "cwd", "gitBranch", "version", "requestId":
@@ -350,9 +352,10 @@ func clipRaw(v []byte, n int) string {
 
 // parseMessage reads the message value at b[vs] and returns the index just
 // past it (or -1 when malformed). The content, the bulk of the line, is
-// read once: its blocks are only looked at for their type.
-// With count, the content is checked and skipped, not read.
-func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, count bool) int {
+// read once: its blocks are only looked at for their type, and for the
+// ids of calls and results (calls). With count, the content is checked
+// and skipped, but for those ids.
+func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, calls *callState, count bool) int {
 	if vs >= len(b) || b[vs] != '{' {
 		return -1 // not an object: skipped as any other value
 	}
@@ -360,7 +363,7 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, co
 		switch string(k) {
 		case "content":
 			if count {
-				return countContent(b, vs, e)
+				return countContent(b, vs, calls.first())
 			}
 			cfp := fp
 			if fp != nil {
@@ -371,7 +374,7 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, co
 			}
 			// A user line without message.role is still a user's.
 			user := e.Role == "user" || e.Role == "" && e.Type == "user"
-			f, head, end := contentFlags(b, vs, user, cfp)
+			f, head, end := contentFlags(b, vs, user, cfp, calls.first())
 			e.Content, e.TextHead = f, head
 			return end
 		case "usage":
@@ -411,58 +414,97 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, co
 var textBlock, thinkingBlock = []byte(`{"type":"text"`), []byte(`{"type":"thinking"`)
 
 // countContent reads, of a content array at b[vs], the ids a counter
-// needs (Entry.SpawnIDs, Entry.ResultFor) as the tree facts read them
-// (the first content of a line, the first of each key of a block), and
-// returns the index just past it. Any other value is left to members,
-// which skips it: every byte is validated as a skip would.
-func countContent(b []byte, vs int, e *Entry) int {
-	if e.contentRead || vs >= len(b) || b[vs] != '[' {
+// needs (Entry.SpawnIDs, Entry.ResultFor) and returns the index just past
+// it. Any other value is left to members, which skips it: every byte is
+// validated as a skip would.
+func countContent(b []byte, vs int, calls *callState) int {
+	if calls == nil || vs >= len(b) || b[vs] != '[' { // not the first content, or no array
 		return -1
 	}
-	e.contentRead = true
-	results := 0
 	return elements(b, vs, func(i int) int {
 		if b[i] != '{' || bytes.HasPrefix(b[i:], textBlock) || bytes.HasPrefix(b[i:], thinkingBlock) {
 			return -1 // most blocks: skipped whole, which is faster than a walk
 		}
-		var typ, name, id, toolUseID []byte
+		var bk callKeys
 		end := members(b, i, func(k []byte, vs int) int {
-			var dst *[]byte
-			switch string(k) {
-			case "type":
-				dst = &typ
-			case "name":
-				dst = &name
-			case "id":
-				dst = &id
-			case "tool_use_id":
-				dst = &toolUseID
-			default:
+			if !bk.wants(k) {
 				return -1
 			}
 			ve := skipValue(b, vs)
-			if ve >= 0 && *dst == nil {
-				*dst = b[vs:ve]
+			if ve >= 0 {
+				bk.capture(k, b[vs:ve])
 			}
 			return ve
 		})
-		if end < 0 {
-			return end
-		}
-		switch string(typ) {
-		case `"tool_use"`:
-			if s := rawStr(id); s != "" && IsSpawnTool(rawStr(name)) {
-				e.SpawnIDs = append(e.SpawnIDs, s)
-			}
-		case `"tool_result"`:
-			if results++; results == 1 {
-				e.ResultFor = rawStr(toolUseID)
-			} else {
-				e.ResultFor = "" // a line of several results links none
-			}
+		if end >= 0 {
+			calls.block(&bk)
 		}
 		return end
 	})
+}
+
+// callState gathers a line's Entry.SpawnIDs and Entry.ResultFor from
+// the first content of its first message, as the tree facts read them.
+type callState struct {
+	e       *Entry
+	read    bool // the first content was met
+	results int  // its tool_result blocks
+}
+
+// first is c when this content is the line's first, nil for a later one.
+func (c *callState) first() *callState {
+	if c.read {
+		return nil
+	}
+	c.read = true
+	return c
+}
+
+// callKeys are the keys of a block that name a call or a result, each
+// the first of its key.
+type callKeys struct{ typ, name, id, toolUseID []byte }
+
+func (bk *callKeys) wants(k []byte) bool {
+	switch string(k) {
+	case "type", "name", "id", "tool_use_id":
+		return true
+	}
+	return false
+}
+
+func (bk *callKeys) capture(k, v []byte) {
+	var dst *[]byte
+	switch string(k) {
+	case "type":
+		dst = &bk.typ
+	case "name":
+		dst = &bk.name
+	case "id":
+		dst = &bk.id
+	case "tool_use_id":
+		dst = &bk.toolUseID
+	default:
+		return
+	}
+	if *dst == nil {
+		*dst = v
+	}
+}
+
+// block adds one block of the line's first content.
+func (c *callState) block(bk *callKeys) {
+	switch string(bk.typ) {
+	case `"tool_use"`:
+		if s := rawStr(bk.id); s != "" && IsSpawnTool(rawStr(bk.name)) {
+			c.e.SpawnIDs = append(c.e.SpawnIDs, s)
+		}
+	case `"tool_result"`:
+		if c.results++; c.results == 1 {
+			c.e.ResultFor = rawStr(bk.toolUseID)
+		} else {
+			c.e.ResultFor = "" // a line of several results links none
+		}
+	}
 }
 
 // usageOf reads a usage object on its own.

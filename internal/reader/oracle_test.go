@@ -124,6 +124,7 @@ func TestScannerDepth(t *testing.T) {
 // the envelope fields. Strings are cloned: line is reused by the reader.
 func parseEnvelopeGJSON(line []byte) Entry {
 	var e Entry
+	messageSeen := false // the calls of its first message only (Entry.SpawnIDs)
 	gjson.Parse(view(line)).ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "type":
@@ -166,6 +167,10 @@ func parseEnvelopeGJSON(line []byte) Entry {
 			if v.IsObject() {
 				oracleMessage(v, &e)
 			}
+			if !messageSeen && v.IsObject() && v.Get("content").IsArray() {
+				e.SpawnIDs, e.ResultFor = oracleCalls(v.Get("content"))
+			}
+			messageSeen = true
 		case "compactMetadata":
 			if v.IsObject() {
 				e.CompactTrigger = oracleStr(v.Get("trigger"))
@@ -179,6 +184,28 @@ func parseEnvelopeGJSON(line []byte) Entry {
 		return true
 	})
 	return e
+}
+
+// oracleCalls is what Entry.SpawnIDs and Entry.ResultFor say of a
+// content array: the first of each key of a block, its type as written.
+func oracleCalls(content gjson.Result) (spawns []string, resultFor string) {
+	results := 0
+	content.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Raw {
+		case `"tool_use"`:
+			if id := oracleStr(b.Get("id")); id != "" && IsSpawnTool(oracleStr(b.Get("name"))) {
+				spawns = append(spawns, id)
+			}
+		case `"tool_result"`:
+			if results++; results == 1 {
+				resultFor = oracleStr(b.Get("tool_use_id"))
+			} else {
+				resultFor = ""
+			}
+		}
+		return true
+	})
+	return spawns, resultFor
 }
 
 func oracleMessage(m gjson.Result, e *Entry) {

@@ -23,17 +23,30 @@ func Wanted(line []byte) bool {
 // visit, when not nil, sees every entry of the main file (agent false) and
 // of each subagent file (agent true); the pointer is valid during the call
 // only. A file that cannot be read is
-// reported through onErr and skipped; the rest still count.
+// reported through onErr and skipped; the rest still count. It returns
+// the issues of the agents the session's Agent/Task results name that
+// have no transcript among agents (unlinkedAgents), for the caller to
+// check against other sessions (Input.Elsewhere) and say.
 func ReadSession(c *Counter, s *session.Session, agents []session.Agent, o reader.Options,
-	visit func(e *reader.Entry, agent bool), onErr func(path string, err error)) {
+	visit func(e *reader.Entry, agent bool), onErr func(path string, err error)) []reader.Issue {
+	var named []fileAgent
 	read := func(src Source, agent bool) {
-		r, closer, err := reader.Open(src.Path, o)
+		f := c.File(src)
+		so := o
+		if want := o.Want; want != nil {
+			so.Want = func(line []byte) bool { return f.wants(want, line) }
+		}
+		defer func() {
+			for _, n := range f.named {
+				named = append(named, fileAgent{src.Path, n})
+			}
+		}()
+		r, closer, err := reader.Open(src.Path, so)
 		if err != nil {
 			onErr(src.Path, err)
 			return
 		}
 		defer closer.Close()
-		f := c.File(src)
 		// One Entry for the whole file: visit gets a pointer to it, which
 		// would otherwise move every line's Entry to the heap.
 		var e reader.Entry
@@ -57,4 +70,8 @@ func ReadSession(c *Counter, s *session.Session, agents []session.Agent, o reade
 	for _, a := range agents {
 		read(Source{SessionID: s.ID, AgentID: a.ID, Path: a.Path}, true)
 	}
+	if s.Path == session.StdinPath {
+		return nil // no folder to hold its agents' transcripts: nothing to say
+	}
+	return unlinkedAgents(agents, named)
 }

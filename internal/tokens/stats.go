@@ -169,7 +169,7 @@ func sessionStats(finder *session.Finder, s *session.Session, agents []session.A
 	// A line written twice (the same uuid) is one prompt, as in the tree
 	// (tree.Prompts), which keeps the later line.
 	seen := map[string]bool{}
-	ReadSession(c, s, agents, ro, func(e *reader.Entry, agent bool) {
+	unlinked := ReadSession(c, s, agents, ro, func(e *reader.Entry, agent bool) {
 		if !agent && e.IsTypedPrompt() && !e.Sidechain && (e.UUID == "" || !seen[e.UUID]) {
 			if e.UUID != "" {
 				seen[e.UUID] = true
@@ -177,6 +177,11 @@ func sessionStats(finder *session.Finder, s *session.Session, agents []session.A
 			st.Prompts++
 		}
 	}, onErr)
+	for _, is := range unlinked {
+		if ro.OnIssue != nil && (is.Kind != reader.UnlinkedAgent || finder == nil || finder.AgentElsewhere(s, is.Detail) == "") {
+			ro.OnIssue(is) // as tokens says it: a count without that agent's tokens
+		}
+	}
 	for _, r := range c.Responses() {
 		st.APICalls++
 		st.Tokens += r.Usage.Total()

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/cache"
@@ -90,6 +91,21 @@ func countIssues(t *testing.T, root, cacheDir string, strict bool) []string {
 	return unlinkedOf(root, issues)
 }
 
+// statsIssues is what ls --long says of the same sessions (Stats, each
+// session read on its own), every line read or not.
+func statsIssues(t *testing.T, root string, strict bool) []string {
+	t.Helper()
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	var mu sync.Mutex
+	var issues []reader.Issue
+	Stats(f, f.Sessions(), ReadOptions{Strict: strict, OnIssue: func(is reader.Issue) {
+		mu.Lock()
+		issues = append(issues, is)
+		mu.Unlock()
+	}})
+	return unlinkedOf(root, issues)
+}
+
 // treeUnlinked is what the conversation model says of the same sessions:
 // the agents named by results that it could not link ("file:line: id").
 func treeUnlinked(t *testing.T, root string) []string {
@@ -120,7 +136,7 @@ func treeUnlinked(t *testing.T, root string) []string {
 // tokens are missing from the totals. The rule is the conversation
 // model's (show and tree say the same, checked here on every case), read
 // the same with every line parsed (--strict), with only the lines a
-// counter wants, and from the cache.
+// counter wants, from the cache, and by ls --long's counts.
 func TestAResultNamingAMissingAgentIsAWarning(t *testing.T) {
 	a := func(uuid, id, name string) string { return spawn(sidA, uuid, id, name) }
 	r := func(uuid, id, agent string) string { return result(sidA, uuid, id, agent, false) }
@@ -183,6 +199,11 @@ func TestAResultNamingAMissingAgentIsAWarning(t *testing.T) {
 			}{{"every line read", "", true}, {"wanted lines", "", false}, {"filling the cache", cdir, false}, {"from the cache", cdir, false}} {
 				if got := countIssues(t, root, run.dir, run.strict); !slices.Equal(got, c.want) {
 					t.Errorf("%s: %q, want %q", run.name, got, c.want)
+				}
+			}
+			for _, strict := range []bool{true, false} {
+				if got := statsIssues(t, root, strict); !slices.Equal(got, c.want) {
+					t.Errorf("ls --long (strict %v): %q, want %q", strict, got, c.want)
 				}
 			}
 		})
