@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/agents"
+	"github.com/cctx-dev/cctx/internal/flagval"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -58,7 +59,7 @@ against the transcript; a mismatch is a warning.
 			return agentsRun(o)
 		},
 	}
-	c.Flags().StringVar(&o.Pricing, "pricing", "", "price table `FILE` (JSON) instead of the embedded one")
+	c.Flags().Var(flagval.New(&o.Pricing, flagval.File), "pricing", "price table `FILE` (JSON) instead of the embedded one")
 	return c
 }
 

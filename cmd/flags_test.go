@@ -311,6 +311,14 @@ func TestEmptyOrMisplacedFlagValues(t *testing.T) {
 		{[]string{"tokens", "--watch", "abc"}, `--watch "abc": neither seconds between redraws nor a session (a prefix has 4 characters at least; a session goes before --watch or after --watch=N): write the interval as --watch=N (N seconds, 1 or more)`},
 		{[]string{"tokens", "--watch", "5s"}, `--watch "5s": not a number of seconds: write the interval as --watch=5`},
 		{[]string{"tokens", "--watch", "-1"}, `--watch "-1": the seconds between redraws are 1 or more: write the interval as --watch=N (N seconds, 1 or more) (see 'cctx tokens --help')`},
+		// Every flag of a path, a file or a choice: "" is not "not given".
+		{[]string{"ls", "--project", ""}, `invalid argument "" for "--project" flag: empty: give a folder (a session's cwd, or a folder above it) (see 'cctx ls --help')`},
+		{[]string{"grep", "x", "--project="}, `invalid argument "" for "--project" flag: empty: give a folder`},
+		{[]string{"tokens", "--project", " "}, `invalid argument " " for "--project" flag: empty: give a folder`},
+		{[]string{"tokens", "--by", ""}, `invalid argument "" for "--by" flag: empty: give one of response, session, agent, model,`},
+		{[]string{"tokens", "--format="}, `invalid argument "" for "--format" flag: empty: give one of table, json, markdown, ndjson (see 'cctx tokens --help')`},
+		{[]string{"tokens", "--pricing", ""}, `invalid argument "" for "--pricing" flag: empty: give a file (see 'cctx tokens --help')`},
+		{[]string{"agents", "--pricing=", "b3edadab"}, `invalid argument "" for "--pricing" flag: empty: give a file (see 'cctx agents --help')`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := run(t, false, nil, append(tc.args, "--dir", samples)...)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/dates"
+	"github.com/cctx-dev/cctx/internal/flagval"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/search"
 	"github.com/cctx-dev/cctx/internal/session"
@@ -89,7 +90,7 @@ Exit status: 0 a match was found, 1 none (or an error), 2 usage error.`,
 	fl.BoolVarP(&o.Count, "count", "c", false, "print the number of hits per session")
 	fl.IntVarP(&o.MaxCount, "max-count", "m", 0, "stop after `N` hits in a session (0: all)")
 	fl.IntVarP(&o.Context, "context", "C", 0, "show `N` messages before and after each hit (terminal and --json)")
-	fl.StringVar(&o.Project, "project", "", "only sessions whose cwd is `PATH` or inside it")
+	fl.Var(flagval.New(&o.Project, flagval.Folder), "project", "only sessions whose cwd is `PATH` or inside it")
 	fl.Var(dates.Date(&o.Since), "since", "only sessions and hits since `DATE` (2026-01-31, 12h, 7d, today)")
 	fl.Var(dates.Date(&o.Until), "until", "only sessions and hits until `DATE` (a bare date includes that day)")
 	return c

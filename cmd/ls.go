@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/dates"
+	"github.com/cctx-dev/cctx/internal/flagval"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -73,7 +74,7 @@ Files without any conversation (empty, or only metadata) are left out unless
 	}
 	fl := c.Flags()
 	fl.BoolVarP(&o.Long, "long", "l", false, "also count prompts, API calls, tokens and size (reads every file)")
-	fl.StringVar(&o.Project, "project", "", "only sessions whose cwd is `PATH` or inside it")
+	fl.Var(flagval.New(&o.Project, flagval.Folder), "project", "only sessions whose cwd is `PATH` or inside it")
 	fl.Var(dates.Date(&o.Since), "since", "only sessions active since `DATE` (2026-01-31, 12h, 7d, today)")
 	fl.Var(dates.Date(&o.Until), "until", "only sessions active until `DATE` (a bare date includes that day)")
 	fl.IntVar(&o.Limit, "limit", 50, "show at most `N` sessions (0: all)")

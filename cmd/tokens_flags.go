@@ -2,22 +2,24 @@ package cmd
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/dates"
+	"github.com/cctx-dev/cctx/internal/flagval"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
 func (o *TokensOptions) addFlags(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&o.By, "by", "", "group by `KIND`: "+tokens.GroupingNames())
-	fl.StringVar(&o.Project, "project", "", "only sessions whose cwd is `PATH` or inside it")
+	fl.Var(flagval.OneOf(&o.By, tokens.GroupingNames()), "by", "group by `KIND`: "+tokens.GroupingNames())
+	fl.Var(flagval.New(&o.Project, flagval.Folder), "project", "only sessions whose cwd is `PATH` or inside it")
 	fl.Var(dates.Date(&o.Since), "since", "only responses since `DATE` (2026-01-31, 12h, 7d, today)")
 	fl.Var(dates.Date(&o.Until), "until", "only responses until `DATE` (a bare date includes that day)")
-	fl.StringVar(&o.Pricing, "pricing", "", "price table `FILE` (JSON) instead of the embedded one")
+	fl.Var(flagval.New(&o.Pricing, flagval.File), "pricing", "price table `FILE` (JSON) instead of the embedded one")
 	fl.Var(dates.Zone(&o.TZ), "tz", "time `ZONE` of hours, days, weeks, months and blocks (IANA name such as Europe/Paris, UTC, or local; default local)")
-	fl.StringVar(&o.Format, "format", "", "output `FORMAT`: table (aligned on a terminal, tab-separated in a pipe), json, markdown, ndjson (--by response)")
+	fl.Var(flagval.OneOf(&o.Format, strings.Join(tokens.Formats, ", ")), "format", "output `FORMAT`: table (aligned on a terminal, tab-separated in a pipe), json, markdown, ndjson (--by response)")
 	fl.Var(tokens.WatchFlag(&o.Watch), "watch", "redraw the current block (--by day: today) until Ctrl-C, every N seconds given as --watch=N (alone: every "+tokens.DefaultWatch+")")
 	fl.Lookup("watch").NoOptDefVal = tokens.DefaultWatch
 	fl.StringVar(&o.MaxTokens, "max-tokens", "", "fail (exit 3) above `N` total tokens")

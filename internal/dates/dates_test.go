@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cctx-dev/cctx/internal/flagval"
 )
 
 func TestParse(t *testing.T) {
@@ -103,7 +105,7 @@ func TestParseZone(t *testing.T) {
 func TestValueRefusesEmpty(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		value   func(*string) *Value
+		value   func(*string) *flagval.NonEmpty
 		in      string
 		wantErr string
 	}{
@@ -132,7 +134,7 @@ func TestValueRefusesEmpty(t *testing.T) {
 			}
 		})
 	}
-	if (&Value{}).String() != "" || (*Value)(nil).String() != "" {
-		t.Error("a Value without a string prints as something")
+	if (&flagval.NonEmpty{}).String() != "" || (*flagval.NonEmpty)(nil).String() != "" {
+		t.Error("a value without a string prints as something")
 	}
 }
