@@ -311,7 +311,8 @@ func TestEmptyOrMisplacedFlagValues(t *testing.T) {
 		{[]string{"tokens", "--watch", "abc"}, `--watch "abc": neither seconds between redraws nor a session (a prefix has 4 characters at least; a session goes before --watch or after --watch=N): write the interval as --watch=N (N seconds, 1 or more)`},
 		{[]string{"tokens", "--watch", "5s"}, `--watch "5s": not a number of seconds: write the interval as --watch=5`},
 		{[]string{"tokens", "--watch", "-1"}, `--watch "-1": the seconds between redraws are 1 or more: write the interval as --watch=N (N seconds, 1 or more) (see 'cctx tokens --help')`},
-		// Every flag of a path, a file or a choice: "" is not "not given".
+		// Every flag of a path, a file, a choice or a budget: "" is not
+		// "not given" (`--max-cost "$LIMIT"` with LIMIT unset checked none).
 		{[]string{"ls", "--project", ""}, `invalid argument "" for "--project" flag: empty: give a folder (a session's cwd, or a folder above it) (see 'cctx ls --help')`},
 		{[]string{"grep", "x", "--project="}, `invalid argument "" for "--project" flag: empty: give a folder`},
 		{[]string{"tokens", "--project", " "}, `invalid argument " " for "--project" flag: empty: give a folder`},
@@ -319,6 +320,12 @@ func TestEmptyOrMisplacedFlagValues(t *testing.T) {
 		{[]string{"tokens", "--format="}, `invalid argument "" for "--format" flag: empty: give one of table, json, markdown, ndjson (see 'cctx tokens --help')`},
 		{[]string{"tokens", "--pricing", ""}, `invalid argument "" for "--pricing" flag: empty: give a file (see 'cctx tokens --help')`},
 		{[]string{"agents", "--pricing=", "b3edadab"}, `invalid argument "" for "--pricing" flag: empty: give a file (see 'cctx agents --help')`},
+		{[]string{"tokens", "--max-cost", ""}, `invalid argument "" for "--max-cost" flag: empty: give an amount in USD (5, 5.50) (see 'cctx tokens --help')`},
+		{[]string{"tokens", "--max-tokens="}, `invalid argument "" for "--max-tokens" flag: empty: give a number (400000, 400k, 1.5M)`},
+		{[]string{"tokens", "--max-output-tokens", ""}, `invalid argument "" for "--max-output-tokens" flag: empty: give a number`},
+		{[]string{"tokens", "--max-context", ""}, `invalid argument "" for "--max-context" flag: empty: give a number`},
+		{[]string{"tokens", "--max-api-calls", ""}, `invalid argument "" for "--max-api-calls" flag: empty: give a number`},
+		{[]string{"ls", "--color", ""}, `invalid argument "" for "--color" flag: empty: give one of auto, always, never (see 'cctx ls --help')`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := run(t, false, nil, append(tc.args, "--dir", samples)...)

@@ -22,11 +22,11 @@ func (o *TokensOptions) addFlags(c *cobra.Command) {
 	fl.Var(flagval.OneOf(&o.Format, strings.Join(tokens.Formats, ", ")), "format", "output `FORMAT`: table (aligned on a terminal, tab-separated in a pipe), json, markdown, ndjson (--by response)")
 	fl.Var(tokens.WatchFlag(&o.Watch), "watch", "redraw the current block (--by day: today) until Ctrl-C, every N seconds given as --watch=N (alone: every "+tokens.DefaultWatch+")")
 	fl.Lookup("watch").NoOptDefVal = tokens.DefaultWatch
-	fl.StringVar(&o.MaxTokens, "max-tokens", "", "fail (exit 3) above `N` total tokens")
-	fl.StringVar(&o.MaxOutput, "max-output-tokens", "", "fail (exit 3) above `N` output tokens")
-	fl.StringVar(&o.MaxContext, "max-context", "", "fail (exit 3) when any response's context exceeds `N` tokens")
-	fl.StringVar(&o.MaxCalls, "max-api-calls", "", "fail (exit 3) above `N` API calls")
-	fl.StringVar(&o.MaxCost, "max-cost", "", "fail (exit 3) above `USD`")
+	fl.Var(flagval.New(&o.MaxTokens, flagval.Count), "max-tokens", "fail (exit 3) above `N` total tokens")
+	fl.Var(flagval.New(&o.MaxOutput, flagval.Count), "max-output-tokens", "fail (exit 3) above `N` output tokens")
+	fl.Var(flagval.New(&o.MaxContext, flagval.Count), "max-context", "fail (exit 3) when any response's context exceeds `N` tokens")
+	fl.Var(flagval.New(&o.MaxCalls, flagval.Count), "max-api-calls", "fail (exit 3) above `N` API calls")
+	fl.Var(flagval.New(&o.MaxCost, flagval.USD), "max-cost", "fail (exit 3) above `USD`")
 	fl.BoolVar(&o.BudgetTotal, "budget-total", false, "check budgets against the sum of all sessions, not each session (or group of --by)")
 }
 

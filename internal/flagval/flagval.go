@@ -6,18 +6,20 @@ import (
 	"strings"
 )
 
-// What the flags of a path, a file or a choice accept, for their errors.
+// What the flags of a path, a file or a budget accept, for their errors.
 const (
 	Folder = "a folder (a session's cwd, or a folder above it)"
 	File   = "a file"
+	Count  = "a number (400000, 400k, 1.5M)"
+	USD    = "an amount in USD (5, 5.50)"
 )
 
 // NonEmpty is a string flag's value (a pflag.Value) that is never empty:
 // the text as typed, checked later by what reads it. "" is how the
 // commands say "not given", so an empty value would silently drop what
 // the command line meant to set (`--project "$P"` with P unset listed
-// every project; `--since "$FROM"` every session): it is a usage error
-// that says what the flag accepts.
+// every project, `--max-cost "$LIMIT"` checked no budget): it is a usage
+// error that says what the flag accepts.
 type NonEmpty struct {
 	p     *string
 	forms string
