@@ -78,4 +78,14 @@ func TestGrepStdinNamesItsSession(t *testing.T) {
 	if !strings.Contains(r.out, `"session_id":"`+id+`","title":"","project":"/Users/user/project","path":"-"`) {
 		t.Errorf("--json: %.300s", r.out)
 	}
+	// The hit before the first sessionId and cwd: -l and -m stop searching
+	// there, and read on for the name only.
+	hitFirst := `{"type":"user","uuid":"u1","message":{"role":"user","content":"needle"}}` + "\n" +
+		`{"type":"user","uuid":"u2","sessionId":"` + id + `","cwd":"/w/p","message":{"role":"user","content":"more"}}` + "\n"
+	for _, args := range [][]string{{"-l"}, {"-m", "1"}, {"-c"}} {
+		r := runStdin(t, hitFirst, false, append([]string{"grep", "needle", "-"}, args...)...)
+		if !strings.HasPrefix(r.out, id+"\t") || args[0] == "-m" && !strings.Contains(r.out, "\t/w/p\t") {
+			t.Errorf("%v: %q", args, r.out)
+		}
+	}
 }

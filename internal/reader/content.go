@@ -27,7 +27,7 @@ const (
 // the start of its first text a person typed (when wantText; see
 // ClassifyText), and the index just past it (-1 when malformed). With fp,
 // it also gathers the blocks' tree facts; with calls (the line's first
-// content), its Entry.SpawnIDs and Entry.ResultFor.
+// content), its Entry.SpawnIDs and Entry.ResultIDs.
 func contentFlags(b []byte, vs int, wantText bool, fp *factsPass, calls *callState) (ContentFlags, string, int) {
 	if vs >= len(b) {
 		return 0, "", -1

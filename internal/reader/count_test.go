@@ -19,18 +19,15 @@ func asCounted(e Entry) Entry {
 }
 
 // callsOf is what the tree facts (the content's other reader) say of a
-// line's Agent/Task calls and its one tool result.
-func callsOf(raw []byte) (spawns []string, resultFor string) {
+// line's Agent/Task calls and its tool results.
+func callsOf(raw []byte) (spawns, results []string) {
 	f := ExtractTreeFacts(raw)
 	for _, tu := range f.ToolUses {
 		if IsSpawnTool(tu.Name) && tu.ID != "" {
 			spawns = append(spawns, tu.ID)
 		}
 	}
-	if len(f.ToolResults) == 1 {
-		resultFor = f.ToolResults[0]
-	}
-	return spawns, resultFor
+	return spawns, f.ToolResults
 }
 
 // The rule of Options.Count, line by line: what it leaves out, what it
@@ -44,30 +41,31 @@ func TestCountReadsWhatACounterNeeds(t *testing.T) {
 		uuid, parent string
 		content      bool // Content read (never with Count)
 		spawns       []string
-		resultFor    string
+		results      []string
 	}{
-		{"main assistant line: no uuids", `{"parentUuid":"p1","isSidechain":false,"type":"assistant","uuid":"u1","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "", "", false, nil, ""},
-		{"inline sidechain: uuids kept", `{"parentUuid":"p2","isSidechain":true,"type":"assistant","uuid":"u2","message":{"id":"m","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "u2", "p2", false, nil, ""},
-		{"inline sidechain, keys after the uuids", `{"uuid":"u3","parentUuid":"p3","type":"user","message":{"content":"x"},"isSidechain":true}`, true, "u3", "p3", false, nil, ""},
-		{"agent file's sidechain: its agent names it", `{"parentUuid":"p4","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u4","message":{` + usage + `}}`, true, "", "", false, nil, ""},
-		{"escaped uuid on an inline sidechain", `{"parentUuid":"p\u0035","isSidechain":true,"uuid":"u\u0035","type":"user"}`, true, "u5", "p5", false, nil, ""},
-		{"uuid that is no string", `{"parentUuid":null,"isSidechain":true,"uuid":7,"type":"user"}`, true, "", "", false, nil, ""},
-		{"malformed content is still rejected", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi"},],` + usage + `}}`, false, "", "", false, nil, ""},
-		{"content cut short", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi}`, false, "", "", false, nil, ""},
-		{"bad escape inside content is accepted as a full read does", `{"type":"assistant","message":{"content":"a\qb",` + usage + `}}`, true, "", "", false, nil, ""},
-		{"content that is no array", `{"type":"assistant","message":{"content":12,` + usage + `}}`, true, "", "", false, nil, ""},
-		{"an Agent call: its id", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"prompt":"p"}}],` + usage + `}}`, true, "", "", false, []string{"t1"}, ""},
-		{"a Task call (before 2.1), keys in any order", `{"type":"assistant","message":{"content":[{"name":"Task","input":{},"id":"t2","type":"tool_use"}]}}`, true, "", "", false, []string{"t2"}, ""},
-		{"calls among other blocks, each once", `{"type":"assistant","message":{"content":[{"type":"text","text":"x"},{"type":"tool_use","id":"t3","name":"Agent"},{"type":"tool_use","id":"b1","name":"Bash"},{"type":"tool_use","id":"t4","name":"Task"}]}}`, true, "", "", false, []string{"t3", "t4"}, ""},
-		{"another tool is no call", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b2","name":"Bash"}]}}`, true, "", "", false, nil, ""},
-		{"escaped name and id", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t\u0035","name":"Ag\u0065nt"}]}}`, true, "", "", false, []string{"t5"}, ""},
-		{"a call without an id", `{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Agent"}]}}`, true, "", "", false, nil, ""},
-		{"the first of a key counts", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t6","id":"t7","name":"Agent","name":"Bash"}]}}`, true, "", "", false, []string{"t6"}, ""},
-		{"a lone result: the call it answers", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":[{"type":"text","text":"done"}]}]},"toolUseResult":{"agentId":"a1"}}`, true, "", "", false, nil, "t1"},
-		{"two results answer none", `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1"},{"type":"tool_result","tool_use_id":"t2"}]}}`, true, "", "", false, nil, ""},
-		{"a result's nested blocks are not read", `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t8","content":[{"type":"tool_use","id":"t9","name":"Agent"}]}]}}`, true, "", "", false, nil, "t8"},
-		{"only the first content is read", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent"}],"content":[{"type":"tool_use","id":"t2","name":"Agent"}]}}`, true, "", "", false, []string{"t1"}, ""},
-		{"a malformed block is rejected", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent",}]}}`, false, "", "", false, nil, ""},
+		{"main assistant line: no uuids", `{"parentUuid":"p1","isSidechain":false,"type":"assistant","uuid":"u1","message":{"id":"m","role":"assistant","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "", "", false, nil, nil},
+		{"inline sidechain: uuids kept", `{"parentUuid":"p2","isSidechain":true,"type":"assistant","uuid":"u2","message":{"id":"m","content":[{"type":"text","text":"hi"}],` + usage + `}}`, true, "u2", "p2", false, nil, nil},
+		{"inline sidechain, keys after the uuids", `{"uuid":"u3","parentUuid":"p3","type":"user","message":{"content":"x"},"isSidechain":true}`, true, "u3", "p3", false, nil, nil},
+		{"agent file's sidechain: its agent names it", `{"parentUuid":"p4","isSidechain":true,"agentId":"a1","type":"assistant","uuid":"u4","message":{` + usage + `}}`, true, "", "", false, nil, nil},
+		{"escaped uuid on an inline sidechain", `{"parentUuid":"p\u0035","isSidechain":true,"uuid":"u\u0035","type":"user"}`, true, "u5", "p5", false, nil, nil},
+		{"uuid that is no string", `{"parentUuid":null,"isSidechain":true,"uuid":7,"type":"user"}`, true, "", "", false, nil, nil},
+		{"malformed content is still rejected", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi"},],` + usage + `}}`, false, "", "", false, nil, nil},
+		{"content cut short", `{"type":"assistant","message":{"content":[{"type":"text","text":"hi}`, false, "", "", false, nil, nil},
+		{"bad escape inside content is accepted as a full read does", `{"type":"assistant","message":{"content":"a\qb",` + usage + `}}`, true, "", "", false, nil, nil},
+		{"content that is no array", `{"type":"assistant","message":{"content":12,` + usage + `}}`, true, "", "", false, nil, nil},
+		{"an Agent call: its id", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"prompt":"p"}}],` + usage + `}}`, true, "", "", false, []string{"t1"}, nil},
+		{"a Task call (before 2.1), keys in any order", `{"type":"assistant","message":{"content":[{"name":"Task","input":{},"id":"t2","type":"tool_use"}]}}`, true, "", "", false, []string{"t2"}, nil},
+		{"calls among other blocks, each once", `{"type":"assistant","message":{"content":[{"type":"text","text":"x"},{"type":"tool_use","id":"t3","name":"Agent"},{"type":"tool_use","id":"b1","name":"Bash"},{"type":"tool_use","id":"t4","name":"Task"}]}}`, true, "", "", false, []string{"t3", "t4"}, nil},
+		{"another tool is no call", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b2","name":"Bash"}]}}`, true, "", "", false, nil, nil},
+		{"escaped name and id", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t\u0035","name":"Ag\u0065nt"}]}}`, true, "", "", false, []string{"t5"}, nil},
+		{"a call without an id", `{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Agent"}]}}`, true, "", "", false, nil, nil},
+		{"the first of a key counts", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t6","id":"t7","name":"Agent","name":"Bash"}]}}`, true, "", "", false, []string{"t6"}, nil},
+		{"a lone result: the call it answers", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":[{"type":"text","text":"done"}]}]},"toolUseResult":{"agentId":"a1"}}`, true, "", "", false, nil, []string{"t1"}},
+		{"two results: both", `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t1"},{"type":"tool_result","tool_use_id":"t2"}]}}`, true, "", "", false, nil, []string{"t1", "t2"}},
+		{"a result without an id", `{"type":"user","message":{"content":[{"type":"tool_result","content":"x"}]}}`, true, "", "", false, nil, []string{""}},
+		{"a result's nested blocks are not read", `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t8","content":[{"type":"tool_use","id":"t9","name":"Agent"}]}]}}`, true, "", "", false, nil, []string{"t8"}},
+		{"only the first content is read", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent"}],"content":[{"type":"tool_use","id":"t2","name":"Agent"}]}}`, true, "", "", false, []string{"t1"}, nil},
+		{"a malformed block is rejected", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Agent",}]}}`, false, "", "", false, nil, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -88,11 +86,11 @@ func TestCountReadsWhatACounterNeeds(t *testing.T) {
 			if !reflect.DeepEqual(got, asCounted(full)) {
 				t.Errorf("count  %+v\nfull   %+v", got, asCounted(full))
 			}
-			if !slices.Equal(got.SpawnIDs, c.spawns) || got.ResultFor != c.resultFor {
-				t.Errorf("calls %q, result for %q; want %q, %q", got.SpawnIDs, got.ResultFor, c.spawns, c.resultFor)
+			if !slices.Equal(got.SpawnIDs, c.spawns) || !slices.Equal(got.ResultIDs, c.results) {
+				t.Errorf("calls %q, results %q; want %q, %q", got.SpawnIDs, got.ResultIDs, c.spawns, c.results)
 			}
-			if spawns, resultFor := callsOf([]byte(c.line)); !slices.Equal(spawns, c.spawns) || resultFor != c.resultFor {
-				t.Errorf("the tree facts say calls %q, result for %q", spawns, resultFor)
+			if spawns, results := callsOf([]byte(c.line)); !slices.Equal(spawns, c.spawns) || !slices.Equal(results, c.results) {
+				t.Errorf("the tree facts say calls %q, results %q", spawns, results)
 			}
 			if got.HasUsage != full.HasUsage || got.Usage != full.Usage {
 				t.Errorf("usage %+v, full read %+v", got.Usage, full.Usage)
@@ -136,14 +134,12 @@ func TestCountIsAFullReadLessContent(t *testing.T) {
 		if ok != fok || ok && !reflect.DeepEqual(got, asCounted(full)) {
 			t.Fatalf("line %.300q:\ncount %v %+v\nfull  %v %+v", l, ok, got, fok, asCounted(full))
 		}
-		if spawns, resultFor := callsOf(l); ok && (!slices.Equal(got.SpawnIDs, spawns) || got.ResultFor != resultFor) {
-			t.Fatalf("line %.300q: calls %q, result for %q; the tree facts say %q, %q", l, got.SpawnIDs, got.ResultFor, spawns, resultFor)
+		if spawns, results := callsOf(l); ok && (!slices.Equal(got.SpawnIDs, spawns) || !slices.Equal(got.ResultIDs, results)) {
+			t.Fatalf("line %.300q: calls %q, results %q; the tree facts say %q, %q", l, got.SpawnIDs, got.ResultIDs, spawns, results)
 		}
 		if ok {
 			spawns += len(got.SpawnIDs)
-			if got.ResultFor != "" {
-				results++
-			}
+			results += len(got.ResultIDs)
 		}
 	}
 	if bad == 0 || bad == len(lines) || inline == 0 || spawns == 0 || results == 0 {

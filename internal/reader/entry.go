@@ -59,12 +59,12 @@ type Entry struct {
 	ToolUseResultAgentID string
 
 	// Of message.content, what tells which results name an agent: the
-	// ids of its Agent/Task tool_use blocks, and the tool_use_id of its
-	// tool_result when it holds exactly one (a result is linked to its
-	// call only then, as the conversation model links them). Read in
-	// every mode but EnvelopeOnly, from the line's first content.
+	// ids of its Agent/Task tool_use blocks, and the tool_use_id of each
+	// of its tool_result blocks ("" for one without), as the tree facts
+	// read them (ToolUses, ToolResults). Read in every mode but
+	// EnvelopeOnly, from the first content of the first message.
 	SpawnIDs  []string
-	ResultFor string
+	ResultIDs []string
 
 	// Raw is the line itself (BOM and CR removed), only with Options.KeepRaw.
 	Raw []byte
@@ -414,7 +414,7 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, ca
 var textBlock, thinkingBlock = []byte(`{"type":"text"`), []byte(`{"type":"thinking"`)
 
 // countContent reads, of a content array at b[vs], the ids a counter
-// needs (Entry.SpawnIDs, Entry.ResultFor) and returns the index just past
+// needs (Entry.SpawnIDs, Entry.ResultIDs) and returns the index just past
 // it. Any other value is left to members, which skips it: every byte is
 // validated as a skip would.
 func countContent(b []byte, vs int, calls *callState) int {
@@ -443,12 +443,11 @@ func countContent(b []byte, vs int, calls *callState) int {
 	})
 }
 
-// callState gathers a line's Entry.SpawnIDs and Entry.ResultFor from
+// callState gathers a line's Entry.SpawnIDs and Entry.ResultIDs from
 // the first content of its first message, as the tree facts read them.
 type callState struct {
-	e       *Entry
-	read    bool // the first content was met
-	results int  // its tool_result blocks
+	e    *Entry
+	read bool // the first content was met
 }
 
 // first is c when this content is the line's first, nil for a later one.
@@ -499,11 +498,7 @@ func (c *callState) block(bk *callKeys) {
 			c.e.SpawnIDs = append(c.e.SpawnIDs, s)
 		}
 	case `"tool_result"`:
-		if c.results++; c.results == 1 {
-			c.e.ResultFor = rawStr(bk.toolUseID)
-		} else {
-			c.e.ResultFor = "" // a line of several results links none
-		}
+		c.e.ResultIDs = append(c.e.ResultIDs, rawStr(bk.toolUseID))
 	}
 }
 

@@ -168,7 +168,7 @@ func parseEnvelopeGJSON(line []byte) Entry {
 				oracleMessage(v, &e)
 			}
 			if !messageSeen && v.IsObject() && v.Get("content").IsArray() {
-				e.SpawnIDs, e.ResultFor = oracleCalls(v.Get("content"))
+				e.SpawnIDs, e.ResultIDs = oracleCalls(v.Get("content"))
 			}
 			messageSeen = true
 		case "compactMetadata":
@@ -186,10 +186,9 @@ func parseEnvelopeGJSON(line []byte) Entry {
 	return e
 }
 
-// oracleCalls is what Entry.SpawnIDs and Entry.ResultFor say of a
+// oracleCalls is what Entry.SpawnIDs and Entry.ResultIDs say of a
 // content array: the first of each key of a block, its type as written.
-func oracleCalls(content gjson.Result) (spawns []string, resultFor string) {
-	results := 0
+func oracleCalls(content gjson.Result) (spawns, results []string) {
 	content.ForEach(func(_, b gjson.Result) bool {
 		switch b.Get("type").Raw {
 		case `"tool_use"`:
@@ -197,15 +196,11 @@ func oracleCalls(content gjson.Result) (spawns []string, resultFor string) {
 				spawns = append(spawns, id)
 			}
 		case `"tool_result"`:
-			if results++; results == 1 {
-				resultFor = oracleStr(b.Get("tool_use_id"))
-			} else {
-				resultFor = ""
-			}
+			results = append(results, oracleStr(b.Get("tool_use_id")))
 		}
 		return true
 	})
-	return spawns, resultFor
+	return spawns, results
 }
 
 func oracleMessage(m gjson.Result, e *Entry) {

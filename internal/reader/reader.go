@@ -44,6 +44,10 @@ const MaxLineBytes = 256 << 20
 // handed out without a copy.
 const readBufferBytes = 1 << 20
 
+// WantHeadBytes is how much of a longer line Options.Want is shown: its
+// start, one read buffer (less the space and BOM trimmed off).
+const WantHeadBytes = readBufferBytes
+
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // IssueKind says why a line was skipped.

@@ -316,6 +316,11 @@ func (fs *fileSearch) options(base int, st *Stats) reader.Options {
 	return reader.Options{Name: fs.f.path, Stdin: o.Stdin,
 		Want: func(l []byte) bool {
 			if fs.done {
+				if fs.naming() { // read on for standard input's name only
+					if sl, ok := reader.ParseSearchLine(l); ok {
+						fs.job.nameStdin(&sl)
+					}
+				}
 				return false
 			}
 			sl, ok := reader.ParseSearchLine(l)
@@ -527,6 +532,12 @@ func (e *engine) finish(j *job) {
 		res.Thinking = res.Thinking || h.Role == RoleThinking
 	}
 	j.result = res
+}
+
+// naming reports whether standard input is read on after its search is
+// over (-l, -m) for its first sessionId and cwd, not seen yet.
+func (fs *fileSearch) naming() bool {
+	return fs.f.path == session.StdinPath && (fs.job.stdinID == "" || fs.job.stdinCWD == "")
 }
 
 // nameStdin keeps the first sessionId and cwd of standard input's lines.

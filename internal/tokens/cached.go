@@ -255,9 +255,11 @@ func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) (data 
 		e.String(k)
 		e.String(v)
 	}
-	e.Uvarint(uint64(len(f.pending)))
-	for _, id := range f.pending {
-		e.String(id)
+	for _, ids := range [][]string{f.pending, f.answered} {
+		e.Uvarint(uint64(len(ids)))
+		for _, id := range ids {
+			e.String(id)
+		}
 	}
 	e.Uvarint(uint64(len(f.named)))
 	for _, n := range f.named {
@@ -421,14 +423,16 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []namedAgent
 			f.sideRoot = side
 		}
 	}
-	var pending []string
-	if m := d.Uvarint(); m > 0 {
-		if m > uint64(d.Len()) {
-			return nil, nil, nil, errEntry
-		}
-		pending = make([]string, m)
-		for k := range pending {
-			pending[k] = d.String()
+	var calls [2][]string // pending, answered
+	for c := range calls {
+		if m := d.Uvarint(); m > 0 {
+			if m > uint64(d.Len()) {
+				return nil, nil, nil, errEntry
+			}
+			calls[c] = make([]string, m)
+			for k := range calls[c] {
+				calls[c][k] = d.String()
+			}
 		}
 	}
 	var named []namedAgent
@@ -442,7 +446,7 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []namedAgent
 		}
 	}
 	if own {
-		f.pending, f.named = pending, named
+		f.pending, f.answered, f.named = calls[0], calls[1], named
 	}
 	rowsN := d.Uvarint()
 	if rowsN > uint64(d.Len()) {

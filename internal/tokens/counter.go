@@ -263,11 +263,12 @@ type File struct {
 	// named after its root entry.
 	sideRoot map[string]string
 
-	// Agent/Task calls: the ids of those whose result is not read yet,
-	// and the agents the results read named (toolUseResult.agentId), each
-	// of which should have its transcript (countSession checks).
-	pending []string
-	named   []namedAgent
+	// Agent/Task calls: the ids of those whose result is not read yet and
+	// of those whose result was (a call written again is not waited on
+	// again), and the agents the results named (toolUseResult.agentId),
+	// each of which should have its transcript (countSession checks).
+	pending, answered []string
+	named             []namedAgent
 
 	// The last line's names and key: consecutive lines repeat them (the
 	// reader shares a string equal to the last one of its field, so
@@ -302,7 +303,7 @@ func (c *Counter) File(src Source) *File {
 // are ignored apart from the chain bookkeeping of inline sidechains and
 // the Agent/Task calls and results (calls).
 func (f *File) Add(e *reader.Entry) {
-	if len(e.SpawnIDs) > 0 || e.ResultFor != "" {
+	if len(e.SpawnIDs) > 0 || len(e.ResultIDs) > 0 {
 		f.calls(e)
 	}
 	agent := f.src.AgentID
@@ -356,26 +357,43 @@ type namedAgent struct {
 }
 
 // calls follows the Agent/Task calls of the file, as the conversation
-// model links them: a call's first result that holds no other result
-// names the agent that ran (toolUseResult.agentId).
+// model links them: a call's first result names the agent that ran
+// (toolUseResult.agentId) when its line holds no other result. Calls are
+// read on assistant lines and results on user lines, where Claude Code
+// writes them: a counter parses no other line for them, so that --strict
+// (every line parsed) says the same.
 func (f *File) calls(e *reader.Entry) {
-	for _, id := range e.SpawnIDs {
-		if !slices.Contains(f.pending, id) {
-			f.pending = append(f.pending, id)
+	switch e.Type {
+	case "assistant":
+		for _, id := range e.SpawnIDs {
+			if !slices.Contains(f.pending, id) && !slices.Contains(f.answered, id) {
+				f.pending = append(f.pending, id)
+			}
 		}
-	}
-	if i := slices.Index(f.pending, e.ResultFor); e.ResultFor != "" && i >= 0 {
-		f.pending = slices.Delete(f.pending, i, i+1)
-		if e.ToolUseResultAgentID != "" {
-			f.named = append(f.named, namedAgent{e.ToolUseResultAgentID, int32(e.Line)})
+	case "user":
+		for _, id := range e.ResultIDs {
+			i := slices.Index(f.pending, id)
+			if id == "" || i < 0 {
+				continue
+			}
+			f.pending = slices.Delete(f.pending, i, i+1)
+			f.answered = append(f.answered, id)
+			if len(e.ResultIDs) == 1 && e.ToolUseResultAgentID != "" {
+				f.named = append(f.named, namedAgent{e.ToolUseResultAgentID, int32(e.Line)})
+			}
 		}
 	}
 }
 
-// wants is want (Options.Want) of the line, or a user line that may
-// hold the result of a call the file is waiting on (it holds the call's
-// id): a counter reads the result of each Agent/Task call, which few
-// are, and no other tool's.
+// toolUseIDKey is the key of a tool result's call.
+var toolUseIDKey = []byte(`"tool_use_id"`)
+
+// wants is want (Options.Want) of the line, or a user line that may hold
+// the result of a call the file is waiting on: a counter reads the result
+// of each Agent/Task call, which few are, and no other tool's. The line's
+// tool_use_id values are looked up in one pass, however many calls wait;
+// one written with an escape, or a line shown only by its start (a long
+// line's first MiB) without one, is parsed to be sure.
 func (f *File) wants(want func(line []byte) bool, line []byte) bool {
 	if want(line) {
 		return true
@@ -386,12 +404,36 @@ func (f *File) wants(want func(line []byte) bool, line []byte) bool {
 	if typ, role, _ := reader.Peek(line); typ != "user" && (typ != "" || role != "user") {
 		return false
 	}
-	for _, id := range f.pending {
-		if bytes.Contains(line, []byte(id)) {
+	found := false
+	for rest := line; ; {
+		i := bytes.Index(rest, toolUseIDKey)
+		if i < 0 {
+			break
+		}
+		rest = bytes.TrimLeft(rest[i+len(toolUseIDKey):], " \t\r\n")
+		if len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+		if len(rest) == 0 || rest[0] != '"' {
+			continue
+		}
+		end := bytes.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return true // cut short: parsed to be sure
+		}
+		v := rest[1 : 1+end]
+		if bytes.IndexByte(v, '\\') >= 0 {
 			return true
 		}
+		for _, id := range f.pending {
+			if string(v) == id {
+				return true
+			}
+		}
+		found, rest = true, rest[1+end:]
 	}
-	return false
+	return !found && len(line) >= reader.WantHeadBytes/2
 }
 
 // inlineAgent names the inline sidechain an entry belongs to after the

@@ -47,11 +47,14 @@ func Stats(finder *session.Finder, ss []*session.Session, o ReadOptions) []Sessi
 // with any file changed, added or gone is read again whole.
 func cachedStats(finder *session.Finder, s *session.Session, o ReadOptions, store *cache.Store) SessionStats {
 	if store == nil || s.Orphan || s.Path == session.StdinPath {
-		return sessionStats(finder, s, finder.Agents(s), o)
+		got, unlinked := sessionStats(s, finder.Agents(s), o)
+		sayUnlinked(finder, s, unlinked, o.OnIssue)
+		return got
 	}
 	agents := finder.Agents(s)
 	if e, st := store.Lookup(s.ProjectDir, s.Path); st == cache.Same {
-		if got, ok := statsFrom(e.Data, s, agents); ok {
+		if got, unlinked, ok := statsFrom(e.Data, s, agents); ok {
+			sayUnlinked(finder, s, unlinked, o.OnIssue)
 			return got
 		}
 	}
@@ -76,16 +79,19 @@ func cachedStats(finder *session.Finder, s *session.Session, o ReadOptions, stor
 		subs[i], ok = cache.Stamp(a.Path, a.Size, 0, nil)
 		stamped = stamped && ok
 	}
-	got := readStats(finder, s, agents, so)
+	got, unlinked := readStats(s, agents, so)
 	if o.OnIssue != nil {
 		for _, is := range issues {
 			o.OnIssue(is)
 		}
 	}
+	sayUnlinked(finder, s, unlinked, o.OnIssue)
 	// Only a session read without a problem is kept: a line skipped or a
-	// file unreadable is said again on every run.
+	// file unreadable is said again on every run. The agents its results
+	// name without a transcript are kept with it, and said on every run
+	// (another session's files may hold them: sayUnlinked looks again).
 	if errs == 0 && len(issues) == 0 && stamped && unchanged(main, subs) {
-		data := encodeStats(got, subs)
+		data := encodeStats(got, subs, unlinked)
 		main.Data, main.Brief = data, len(data) // small: all in the index, no folder file read
 		store.Put(s.ProjectDir, main)
 		return got
@@ -108,11 +114,23 @@ func unchanged(main *cache.Entry, subs []*cache.Entry) bool {
 	return true
 }
 
-const statsFormat = 1
+const statsFormat = 2
+
+// sayUnlinked says the agents a session's results name that have none of
+// its files as their transcript (ReadSession), but those that ran in the
+// session it resumed, as tokens says them: its count lacks their tokens.
+func sayUnlinked(finder *session.Finder, s *session.Session, unlinked []reader.Issue, say func(reader.Issue)) {
+	for _, is := range unlinked {
+		if say != nil && (is.Kind != reader.UnlinkedAgent || finder == nil || finder.AgentElsewhere(s, is.Detail) == "") {
+			say(is)
+		}
+	}
+}
 
 // encodeStats is a session's counts with the stamp of each subagent file
-// they were read from.
-func encodeStats(st SessionStats, subs []*cache.Entry) []byte {
+// they were read from, and the agents its results name that have no
+// transcript among them.
+func encodeStats(st SessionStats, subs []*cache.Entry, unlinked []reader.Issue) []byte {
 	var e cache.Encoder
 	e.Uvarint(statsFormat)
 	e.Uvarint(uint64(len(subs)))
@@ -127,15 +145,22 @@ func encodeStats(st SessionStats, subs []*cache.Entry) []byte {
 	e.Varint(int64(st.Prompts))
 	e.Varint(int64(st.APICalls))
 	e.Varint(st.Tokens)
+	e.Uvarint(uint64(len(unlinked)))
+	for _, is := range unlinked {
+		e.String(is.File)
+		e.Varint(int64(is.Line))
+		e.Varint(int64(is.Kind))
+		e.String(is.Detail)
+	}
 	return e.Buf()
 }
 
 // statsFrom is a session's counts from its cache entry, when its subagent
 // files are the same ones, each unchanged.
-func statsFrom(data []byte, s *session.Session, agents []session.Agent) (SessionStats, bool) {
+func statsFrom(data []byte, s *session.Session, agents []session.Agent) (SessionStats, []reader.Issue, bool) {
 	d := cache.NewDecoder(data)
 	if d.Uvarint() != statsFormat || d.Uvarint() != uint64(len(agents)) {
-		return SessionStats{}, false
+		return SessionStats{}, nil, false
 	}
 	st := SessionStats{Size: s.Size}
 	for _, a := range agents {
@@ -143,15 +168,25 @@ func statsFrom(data []byte, s *session.Session, agents []session.Agent) (Session
 			Head: uint32(d.Uvarint()), Tail: uint32(d.Uvarint())}
 		ae.Offset = ae.Size
 		if d.Err() != nil || ae.Path != a.Path || ae.Size != a.Size || cache.Check(a.Path, ae) != cache.Same {
-			return SessionStats{}, false
+			return SessionStats{}, nil, false
 		}
 		st.Size += a.Size
 	}
 	st.Prompts, st.APICalls, st.Tokens = int(d.Varint()), int(d.Varint()), d.Varint()
-	return st, d.Err() == nil && d.Len() == 0
+	n := d.Uvarint()
+	if n > uint64(d.Len()) {
+		return SessionStats{}, nil, false
+	}
+	var unlinked []reader.Issue
+	for range n {
+		unlinked = append(unlinked, reader.Issue{File: d.String(), Line: int(d.Varint()), Kind: reader.IssueKind(d.Varint()), Detail: d.String()})
+	}
+	return st, unlinked, d.Err() == nil && d.Len() == 0
 }
 
-func sessionStats(finder *session.Finder, s *session.Session, agents []session.Agent, o ReadOptions) SessionStats {
+// sessionStats reads a session's counts, and the agents its results name
+// that have no transcript among agents (ReadSession; not said yet).
+func sessionStats(s *session.Session, agents []session.Agent, o ReadOptions) (SessionStats, []reader.Issue) {
 	var st SessionStats
 	st.Size = s.Size
 	for _, a := range agents {
@@ -177,16 +212,11 @@ func sessionStats(finder *session.Finder, s *session.Session, agents []session.A
 			st.Prompts++
 		}
 	}, onErr)
-	for _, is := range unlinked {
-		if ro.OnIssue != nil && (is.Kind != reader.UnlinkedAgent || finder == nil || finder.AgentElsewhere(s, is.Detail) == "") {
-			ro.OnIssue(is) // as tokens says it: a count without that agent's tokens
-		}
-	}
 	for _, r := range c.Responses() {
 		st.APICalls++
 		st.Tokens += r.Usage.Total()
 	}
-	return st
+	return st, unlinked
 }
 
 // statsWanted picks the lines Stats reads: those a counter needs and the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -38,8 +39,8 @@ func TestStatsKeptOnlyForTheFilesRead(t *testing.T) {
 		return Stats(finder, finder.Sessions(), o)[0]
 	}
 	defer func() { readStats = sessionStats }()
-	readStats = func(f *session.Finder, s *session.Session, agents []session.Agent, o ReadOptions) SessionStats {
-		got := sessionStats(f, s, agents, o)
+	readStats = func(s *session.Session, agents []session.Agent, o ReadOptions) (SessionStats, []reader.Issue) {
+		got, unlinked := sessionStats(s, agents, o)
 		// Replaced (renamed over) once read, before the counts are kept.
 		if err := os.WriteFile(p+".new", []byte(b), 0o600); err != nil {
 			t.Fatal(err)
@@ -47,7 +48,7 @@ func TestStatsKeptOnlyForTheFilesRead(t *testing.T) {
 		if err := os.Rename(p+".new", p); err != nil {
 			t.Fatal(err)
 		}
-		return got
+		return got, unlinked
 	}
 	if got := stats(true); got.Tokens != 3000 {
 		t.Fatalf("first run: %+v, want A's 3000 tokens", got)

@@ -1,7 +1,9 @@
 package tokens
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -46,6 +48,11 @@ func agentLine(sid, agent, uuid string) string {
 }
 
 func mainFile(sid string) string { return "-p/" + sid + ".jsonl" }
+
+// nested makes a main-file line a line of agent a1's transcript.
+func nested(l string) string {
+	return strings.Replace(l, `"isSidechain":false`, `"isSidechain":true,"agentId":"a1"`, 1)
+}
 func agentFile(sid, agent string) string {
 	return "-p/" + sid + "/subagents/agent-" + agent + ".jsonl"
 }
@@ -140,6 +147,10 @@ func treeUnlinked(t *testing.T, root string) []string {
 func TestAResultNamingAMissingAgentIsAWarning(t *testing.T) {
 	a := func(uuid, id, name string) string { return spawn(sidA, uuid, id, name) }
 	r := func(uuid, id, agent string) string { return result(sidA, uuid, id, agent, false) }
+	twoResults := strings.Replace(r("u2", "t1", ""), `"content":[{"tool_use_id"`, `"content":[{"type":"tool_result","tool_use_id":"t0"},{"tool_use_id"`, 1)
+	escaped := strings.Replace(r("u2", "t1", "a1"), `"tool_use_id":"t1"`, `"tool_use_id":"t\u0031"`, 1)
+	long := strings.Replace(r("u2", "t1", "a1"), `{"tool_use_id":"t1","type":"tool_result","content":[{"type":"text","text":"done"}]`,
+		`{"type":"tool_result","content":[{"type":"text","text":"`+strings.Repeat("x", 2<<20)+`"}],"tool_use_id":"t1"`, 1)
 	cases := []struct {
 		name  string
 		files map[string][]string
@@ -178,6 +189,21 @@ func TestAResultNamingAMissingAgentIsAWarning(t *testing.T) {
 		{"an agent's own call (nested) is said in its file", map[string][]string{
 			mainFile(sidA):        {a("u1", "t1", "Agent"), r("u2", "t1", "a1")},
 			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1"), spawn(sidA, "x2", "t2", "Agent"), result(sidA, "x3", "t2", "a2", false)},
+		}, []string{agentFile(sidA, "a1") + ":3: a2"}},
+		{"the call's first result is on a line of two: it names none, a later one is not its", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), twoResults, r("u3", "t1", "a1")},
+		}, nil},
+		{"a call written twice is one call, its first result the one", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), r("u2", "t1", "a1"), a("u3", "t1", "Agent"), r("u4", "t1", "a2")},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"a result over 1 MiB, its tool_use_id after the text", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), long},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"a tool_use_id written with an escape", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), escaped},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"a session whose main transcript was deleted: its agents' own calls", map[string][]string{
+			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1"), nested(a("x2", "t2", "Agent")), nested(r("x3", "t2", "a2"))},
 		}, []string{agentFile(sidA, "a1") + ":3: a2"}},
 		{"a resumed session's replayed result: the agent ran in the session it resumes", map[string][]string{
 			mainFile(sidA):        {a("u1", "t1", "Agent"), r("u2", "t1", "a1")},
@@ -238,18 +264,157 @@ func TestAResultAppendedAfterItsCallIsRead(t *testing.T) {
 func TestCallsSurviveTheCacheEntry(t *testing.T) {
 	c := newCounter(true)
 	f := c.File(Source{SessionID: sidA, Path: "/p/" + sidA + ".jsonl"})
-	f.pending = []string{"t1", "t2"}
+	f.pending, f.answered = []string{"t1", "t2"}, []string{"t0"}
 	f.named = []namedAgent{{"a1", 3}, {"a\x1b[31m", 9}}
 	data, _ := encodeFile(c, f, nil, nil)
 	_, g, _, err := decodeFile(data, f.src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(g.pending, f.pending) || !slices.Equal(g.named, f.named) {
-		t.Errorf("decoded %q %v, want %q %v", g.pending, g.named, f.pending, f.named)
+	if !slices.Equal(g.pending, f.pending) || !slices.Equal(g.answered, f.answered) || !slices.Equal(g.named, f.named) {
+		t.Errorf("decoded %q %q %v, want %q %q %v", g.pending, g.answered, g.named, f.pending, f.answered, f.named)
 	}
 	_, named, _, err := decodeInto(data, f.src, newCounter(false), false)
 	if err != nil || !slices.Equal(named, f.named) {
 		t.Errorf("decodeInto named %v (%v), want %v", named, err, f.named)
+	}
+}
+
+// Where a file bends the shape Claude Code writes, tokens (and ls --long)
+// follow the calls and results line by line, as a counter reads them, and
+// the conversation model by its nodes and links: the two may differ. What
+// tokens says is pinned here, the model's beside it; none of these shapes
+// is in a real transcript of the corpus.
+func TestUnlinkedAgentsWhereTheModelDiffers(t *testing.T) {
+	a := func(uuid, id, name string) string { return spawn(sidA, uuid, id, name) }
+	r := func(uuid, id, agent string) string { return result(sidA, uuid, id, agent, false) }
+	cases := []struct {
+		name        string
+		files       map[string][]string
+		want, model []string
+	}{
+		{"a result before its call: not read (a counter reads results after their call)", map[string][]string{
+			mainFile(sidA): {r("u2", "t1", "a1"), a("u1", "t1", "Agent")},
+		}, nil, []string{mainFile(sidA) + ":1: a1"}},
+		{"a result line without a uuid (the model has no node for it)", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), strings.Replace(r("u2", "t1", "a1"), `"uuid":"u2",`, ``, 1)},
+		}, []string{mainFile(sidA) + ":2: a1"}, nil},
+		{"a result line whose uuid a later line takes (the model keeps the later)", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), r("u2", "t1", "a1"), user("u2", "", "later")},
+		}, []string{mainFile(sidA) + ":2: a1"}, nil},
+		{"a call in the main file, its result in an agent's (calls wait in their own file)", map[string][]string{
+			mainFile(sidA):        {a("u1", "t1", "Agent")},
+			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1"), nested(r("x2", "t1", "a9"))},
+		}, nil, []string{agentFile(sidA, "a1") + ":2: a9"}},
+		{"a call its sidecar links to another agent than its result names", map[string][]string{
+			mainFile(sidA):        {a("u1", "t1", "Agent"), r("u2", "t1", "a2")},
+			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1")},
+			"-p/" + sidA + "/subagents/agent-a1.meta.json": {`{"agentType":"general-purpose","toolUseId":"t1"}`},
+		}, []string{mainFile(sidA) + ":2: a2"}, nil},
+		{"two calls naming one agent, answered in reverse: said at the first result read", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), a("u2", "t2", "Agent"), r("u3", "t2", "a1"), r("u4", "t1", "a1")},
+		}, []string{mainFile(sidA) + ":3: a1"}, []string{mainFile(sidA) + ":4: a1"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := writeTree(t, c.files)
+			if got := treeUnlinked(t, root); !slices.Equal(got, c.model) {
+				t.Errorf("the model says %q, the case %q", got, c.model)
+			}
+			cdir := t.TempDir()
+			for _, dir := range []string{"", cdir, cdir} {
+				for _, strict := range []bool{true, false} {
+					if strict && dir != "" {
+						continue // --strict reads no cache
+					}
+					if got := countIssues(t, root, dir, strict); !slices.Equal(got, c.want) {
+						t.Errorf("tokens (cache %q, strict %v): %q, want %q", dir, strict, got, c.want)
+					}
+				}
+			}
+			if got := statsIssues(t, root, false); !slices.Equal(got, c.want) {
+				t.Errorf("ls --long: %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// Calls left waiting (a session cut off mid-call, results the counter
+// never links) cost one pass over each later user line, whatever their
+// number: not one pass a call.
+func TestWaitingCallsAreLookedUpInOnePass(t *testing.T) {
+	f := newCounter(false).File(Source{Path: "x"})
+	for i := range 1000 {
+		f.pending = append(f.pending, fmt.Sprintf("toolu_%04d", i))
+	}
+	no := func([]byte) bool { return false }
+	line := []byte(`{"type":"user","message":{"content":[{"tool_use_id":"toolu_other","type":"tool_result","content":"` + strings.Repeat("x", 10000) + `"}]}}`)
+	for _, tc := range []struct {
+		line []byte
+		want bool
+	}{
+		{line, false},
+		{bytes.Replace(line, []byte("toolu_other"), []byte("toolu_0999"), 1), true},
+		{bytes.Replace(line, []byte(`"tool_use_id":"toolu_other"`), []byte(`"tool_use_id" : "toolu_0500"`), 1), true},
+		{bytes.Replace(line, []byte("toolu_other"), []byte(`toolu_\u0030`), 1), true}, // an escape: parsed to be sure
+		{bytes.Replace(line, []byte(`"type":"user"`), []byte(`"type":"progress"`), 1), false},
+	} {
+		if got := f.wants(no, tc.line); got != tc.want {
+			t.Errorf("wants %.60q… = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { f.wants(no, line) }); n != 0 {
+		t.Errorf("%v allocations a line", n)
+	}
+}
+
+// ls --long keeps the counts of a session whose results name a missing
+// agent (a warm run does not read it again) and says the agent on every
+// run; whether it ran in another session is looked at again each time,
+// so that a warm run says what --no-cache says when that session's
+// transcript of it is gone.
+func TestLsLongCachesAndSaysMissingAgents(t *testing.T) {
+	root := writeTree(t, map[string][]string{
+		mainFile(sidA):        {spawn(sidA, "u1", "t1", "Agent"), result(sidA, "u2", "t1", "a1", false), spawn(sidA, "u3", "t3", "Agent"), result(sidA, "u4", "t3", "a3", false)},
+		agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1")},
+		// B resumes A: A's call and result replayed, its agent's transcript A's.
+		mainFile(sidB): {spawn(sidA, "u1", "t1", "Agent"), result(sidA, "u2", "t1", "a1", false), user("v1", "u2", "go on")},
+	})
+	cdir := t.TempDir()
+	stats := func(cacheDir string) (said []string, read int) {
+		f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+		var mu sync.Mutex
+		var issues []reader.Issue
+		o := ReadOptions{OnIssue: func(is reader.Issue) { mu.Lock(); issues = append(issues, is); mu.Unlock() }}
+		if cacheDir != "" {
+			o.Cache = cache.Open(cacheDir, nil)
+		}
+		readStats = func(s *session.Session, agents []session.Agent, o ReadOptions) (SessionStats, []reader.Issue) {
+			mu.Lock()
+			read++
+			mu.Unlock()
+			return sessionStats(s, agents, o)
+		}
+		defer func() { readStats = sessionStats }()
+		Stats(f, f.Sessions(), o)
+		return unlinkedOf(root, issues), read
+	}
+	want := []string{mainFile(sidA) + ":4: a3"}
+	if said, read := stats(cdir); !slices.Equal(said, want) || read != 2 {
+		t.Fatalf("first run: said %q, read %d sessions; want %q, 2", said, read, want)
+	}
+	if said, read := stats(cdir); !slices.Equal(said, want) || read != 0 {
+		t.Errorf("warm run: said %q, read %d sessions; want %q, none read", said, read, want)
+	}
+	if err := os.Remove(filepath.Join(root, agentFile(sidA, "a1"))); err != nil {
+		t.Fatal(err)
+	}
+	cold, _ := stats("")
+	warm, _ := stats(cdir)
+	if want := []string{mainFile(sidA) + ":2: a1", mainFile(sidA) + ":4: a3", mainFile(sidB) + ":2: a1"}; !slices.Equal(cold, want) || !slices.Equal(warm, cold) {
+		t.Errorf("A's agent transcript deleted: warm %q, --no-cache %q, want %q", warm, cold, want)
+	}
+	if tk := countIssues(t, root, "", false); !slices.Equal(tk, cold) {
+		t.Errorf("ls --long %q, tokens %q", cold, tk)
 	}
 }

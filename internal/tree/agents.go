@@ -224,10 +224,11 @@ func (b *builder) resumes() {
 
 // unlinkedResults reports the Agent/Task results that name an agent whose
 // transcript was not found: the conversation is drawn without it, and that
-// should not pass in silence. A transcript read from standard input has no
-// folder to hold agent files: nothing to say.
+// should not pass in silence, in a session whose main transcript was
+// deleted too (its agents' own calls). A transcript read from standard
+// input has no folder to hold agent files: nothing to say.
 func (b *builder) unlinkedResults() {
-	if b.t.Main == nil || b.alone {
+	if b.alone {
 		return
 	}
 	said := map[string]bool{}
