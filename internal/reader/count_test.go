@@ -58,6 +58,9 @@ func TestCountReadsWhatACounterNeeds(t *testing.T) {
 		{"calls among other blocks, each once", `{"type":"assistant","message":{"content":[{"type":"text","text":"x"},{"type":"tool_use","id":"t3","name":"Agent"},{"type":"tool_use","id":"b1","name":"Bash"},{"type":"tool_use","id":"t4","name":"Task"}]}}`, true, "", "", false, []string{"t3", "t4"}, nil},
 		{"another tool is no call", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"b2","name":"Bash"}]}}`, true, "", "", false, nil, nil},
 		{"escaped name and id", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t\u0035","name":"Ag\u0065nt"}]}}`, true, "", "", false, []string{"t5"}, nil},
+		{"Claude Code's shape, an escape in the name: walked", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Ag\u0065nt","input":{}}]}}`, true, "", "", false, []string{"t1"}, nil},
+		{"Claude Code's shape, another tool named first", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","name":"Agent","input":{}}]}}`, true, "", "", false, nil, nil},
+		{"Claude Code's shape, another tool, malformed input: rejected", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t1","name":"Bash","input":{,}}]}}`, false, "", "", false, nil, nil},
 		{"a call without an id", `{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Agent"}]}}`, true, "", "", false, nil, nil},
 		{"the first of a key counts", `{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t6","id":"t7","name":"Agent","name":"Bash"}]}}`, true, "", "", false, []string{"t6"}, nil},
 		{"a lone result: the call it answers", `{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":[{"type":"text","text":"done"}]}]},"toolUseResult":{"agentId":"a1"}}`, true, "", "", false, nil, []string{"t1"}},
@@ -145,5 +148,29 @@ func TestCountIsAFullReadLessContent(t *testing.T) {
 	if bad == 0 || bad == len(lines) || inline == 0 || spawns == 0 || results == 0 {
 		t.Fatalf("%d of %d lines malformed, %d of inline sidechains, %d Agent/Task calls, %d lone results: the test shows nothing",
 			bad, len(lines), inline, spawns, results)
+	}
+}
+
+// A block that starts as Claude Code writes a tool_use block, naming
+// another tool than Agent or Task, is skipped whole; any other start is
+// walked (otherToolUse false).
+func TestOtherToolUse(t *testing.T) {
+	for _, tc := range []struct {
+		block string
+		skip  bool
+	}{
+		{`{"type":"tool_use","id":"toolu_1","name":"Bash","input":{}}`, true},
+		{`{"type":"tool_use","id":"toolu_1","name":"Agent","input":{}}`, false},
+		{`{"type":"tool_use","id":"toolu_1","name":"Task","input":{}}`, false},
+		{`{"type":"tool_use","id":"toolu_1","name":"Ag\u0065nt"}`, false},
+		{`{"type":"tool_use","id":"t\u0031","name":"Bash"}`, false},
+		{`{"type":"tool_use","name":"Bash","id":"toolu_1"}`, false},
+		{`{"type":"tool_use","id":"toolu_1" ,"name":"Bash"}`, false},
+		{`{"type":"tool_use","id":"toolu_1","name":"Bash`, false},
+		{`{"type":"tool_result","tool_use_id":"toolu_1"}`, false},
+	} {
+		if got := otherToolUse([]byte(tc.block)); got != tc.skip {
+			t.Errorf("%s: %v, want %v", tc.block, got, tc.skip)
+		}
 	}
 }

@@ -413,6 +413,33 @@ func parseMessage(b []byte, vs int, e *Entry, ls *lineStrings, fp *factsPass, ca
 // the one read: such a block is neither a call nor a result).
 var textBlock, thinkingBlock = []byte(`{"type":"text"`), []byte(`{"type":"thinking"`)
 
+// toolUseHead and nameKey are how Claude Code starts a tool_use block:
+// {"type":"tool_use","id":"…","name":"…".
+var toolUseHead, nameKey = []byte(`{"type":"tool_use","id":"`), []byte(`,"name":"`)
+
+// otherToolUse reports whether the block at b starts as Claude Code
+// writes a tool_use block and names a tool other than Agent or Task
+// (the first of each key is the one read: such a block is no call). Any
+// other start is walked.
+func otherToolUse(b []byte) bool {
+	rest, ok := bytes.CutPrefix(b, toolUseHead)
+	if !ok {
+		return false
+	}
+	q := bytes.IndexByte(rest, '"')
+	if q < 0 || bytes.IndexByte(rest[:q], '\\') >= 0 {
+		return false
+	}
+	if rest, ok = bytes.CutPrefix(rest[q+1:], nameKey); !ok {
+		return false
+	}
+	q = bytes.IndexByte(rest, '"')
+	if q < 0 || bytes.IndexByte(rest[:q], '\\') >= 0 {
+		return false
+	}
+	return !IsSpawnTool(string(rest[:q]))
+}
+
 // countContent reads, of a content array at b[vs], the ids a counter
 // needs (Entry.SpawnIDs, Entry.ResultIDs) and returns the index just past
 // it. Any other value is left to members, which skips it: every byte is
@@ -422,7 +449,7 @@ func countContent(b []byte, vs int, calls *callState) int {
 		return -1
 	}
 	return elements(b, vs, func(i int) int {
-		if b[i] != '{' || bytes.HasPrefix(b[i:], textBlock) || bytes.HasPrefix(b[i:], thinkingBlock) {
+		if b[i] != '{' || bytes.HasPrefix(b[i:], textBlock) || bytes.HasPrefix(b[i:], thinkingBlock) || otherToolUse(b[i:]) {
 			return -1 // most blocks: skipped whole, which is faster than a walk
 		}
 		var bk callKeys
