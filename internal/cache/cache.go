@@ -38,7 +38,7 @@ import (
 // Version is the format of the cache files; a file of another version is
 // ignored. Bump it whenever the layout of a file or of an Entry.Data
 // changes meaning.
-const Version = 4
+const Version = 5
 
 var magic = [8]byte{'C', 'C', 'T', 'X', 'C', 'A', 'C', 'H'}
 

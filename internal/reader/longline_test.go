@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -289,5 +290,50 @@ func TestCompactLineGivesUp(t *testing.T) {
 	many := `{"a":[` + strings.Repeat(`"s",`, 100) + `"e"]}`
 	if _, _, ok := compactLine(strings.NewReader(many), 0, len(many)); ok {
 		t.Error("a result over the hold was kept")
+	}
+}
+
+// The start of a line longer than the read buffer goes to WantHead when
+// it is set (a test of what a line holds anywhere cannot be made on its
+// start), to Want otherwise; a line put together whole goes to Want. Here
+// Want takes only the whole long line: its start alone is turned down.
+func TestWantHeadSeesTheStartOfLongLines(t *testing.T) {
+	long := `{"type":"user","uuid":"long","message":{"content":"` + strings.Repeat("x", 3<<20) + `"}}`
+	short := `{"type":"user","uuid":"short","message":{"content":"x"}}`
+	input := long + "\n" + short + "\n"
+	for _, tc := range []struct {
+		name     string
+		wantHead func([]byte) bool
+		read     []string
+	}{
+		{"no WantHead: Want decides", nil, nil},
+		{"WantHead takes the long line", func([]byte) bool { return true }, []string{"long"}},
+		{"WantHead turns it down", func([]byte) bool { return false }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var heads int
+			o := Options{Want: func(l []byte) bool { return len(l) > readBufferBytes }}
+			if tc.wantHead != nil {
+				o.WantHead = func(h []byte) bool {
+					heads++
+					if len(h) > readBufferBytes || !strings.HasPrefix(string(h), `{"type":"user","uuid":"long"`) {
+						t.Errorf("WantHead shown %d bytes, %.40q", len(h), h)
+					}
+					return tc.wantHead(h)
+				}
+			}
+			r := New(strings.NewReader(input), o)
+			var read []string
+			for {
+				e, ok := r.Next()
+				if !ok {
+					break
+				}
+				read = append(read, e.UUID)
+			}
+			if !slices.Equal(read, tc.read) || tc.wantHead != nil && heads != 1 {
+				t.Errorf("read %q (WantHead called %d times), want %q", read, heads, tc.read)
+			}
+		})
 	}
 }

@@ -44,9 +44,6 @@ const MaxLineBytes = 256 << 20
 // handed out without a copy.
 const readBufferBytes = 1 << 20
 
-// WantHeadBytes is how much of a longer line Options.Want is shown: its
-// start, one read buffer (less the space and BOM trimmed off).
-const WantHeadBytes = readBufferBytes
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
@@ -155,6 +152,12 @@ type Options struct {
 	// with KeepRaw): what a counter reads of it is the same, Entry.Size
 	// is still its size in the file.
 	Want func(line []byte) bool
+	// WantHead, when set, is Want for the start of a line longer than the
+	// read buffer (its first MiB): whether to put the line together at
+	// all, which may have to be answered otherwise than for a whole line
+	// (a test of what a line holds anywhere cannot be made on its start).
+	// The line put together then goes to Want.
+	WantHead func(head []byte) bool
 	// EnvelopeOnly reads no line's message (ParseEnvelopeOnly): for a
 	// caller that needs only the envelope's fields.
 	EnvelopeOnly bool
@@ -349,6 +352,14 @@ func (r *Reader) Line() int { return r.line }
 // whole yet).
 func (r *Reader) Done() (offset int64, lines int) { return r.done, r.doneLines }
 
+// wantHead is Options.WantHead of the start of a long line, else Want.
+func (r *Reader) wantHead(head []byte) bool {
+	if r.opts.WantHead != nil {
+		return r.opts.WantHead(head)
+	}
+	return r.opts.Want(head)
+}
+
 // Next returns the next entry. It returns false at the end of the input or on
 // a read error (see Err). Skipped lines are reported through Options.OnIssue.
 func (r *Reader) Next() (Entry, bool) {
@@ -522,7 +533,7 @@ func (r *Reader) readLine() (line []byte, start int64, complete, ok bool, shape 
 					if r.line == 0 && !r.midFile {
 						head = bytes.TrimPrefix(head, utf8BOM)
 					}
-					if head = trimSpace(head); len(head) > 0 && !r.opts.Want(head) && !hasNUL(head) {
+					if head = trimSpace(head); len(head) > 0 && !r.wantHead(head) && !hasNUL(head) {
 						unwanted, shape[0] = true, head[0]
 					}
 				} else if unwanted && hasNUL(chunk) {

@@ -3,6 +3,7 @@ package tokens
 import (
 	"errors"
 	"hash/maphash"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -148,8 +149,9 @@ func countFile(src Source, key string, o reader.Options, store *cache.Store, int
 		is.Line += int(base)
 		fc.issues = append(fc.issues, is)
 	}
-	if want := o.Want; want != nil {
-		so.Want = func(line []byte) bool { return f.wants(want, line) } // f as it is then: it is made again below if the file was replaced
+	if want := o.Want; want != nil { // f as it is then: it is made again below if the file was replaced
+		so.Want = func(line []byte) bool { return f.wants(want, line) }
+		so.WantHead = func(head []byte) bool { return f.wantsHead(want, head) }
 	}
 	r, closer, err := reader.OpenRange(src.Path, start, -1, so)
 	if err == nil && start > 0 && cache.CheckOS(r.File(), e) == cache.Miss {
@@ -255,9 +257,9 @@ func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) (data 
 		e.String(k)
 		e.String(v)
 	}
-	for _, ids := range [][]string{f.pending, f.answered} {
+	for _, ids := range []map[string]bool{f.pending, f.answered} {
 		e.Uvarint(uint64(len(ids)))
-		for _, id := range ids {
+		for _, id := range slices.Sorted(maps.Keys(ids)) {
 			e.String(id)
 		}
 	}
@@ -423,15 +425,15 @@ func decodeInto(b []byte, src Source, c *Counter, own bool) (*File, []namedAgent
 			f.sideRoot = side
 		}
 	}
-	var calls [2][]string // pending, answered
+	var calls [2]map[string]bool // pending, answered
 	for c := range calls {
 		if m := d.Uvarint(); m > 0 {
 			if m > uint64(d.Len()) {
 				return nil, nil, nil, errEntry
 			}
-			calls[c] = make([]string, m)
-			for k := range calls[c] {
-				calls[c][k] = d.String()
+			calls[c] = make(map[string]bool, m)
+			for range m {
+				calls[c][d.String()] = true
 			}
 		}
 	}

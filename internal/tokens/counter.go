@@ -267,7 +267,7 @@ type File struct {
 	// of those whose result was (a call written again is not waited on
 	// again), and the agents the results named (toolUseResult.agentId),
 	// each of which should have its transcript (countSession checks).
-	pending, answered []string
+	pending, answered map[string]bool
 	named             []namedAgent
 
 	// The last line's names and key: consecutive lines repeat them (the
@@ -366,18 +366,23 @@ func (f *File) calls(e *reader.Entry) {
 	switch e.Type {
 	case "assistant":
 		for _, id := range e.SpawnIDs {
-			if !slices.Contains(f.pending, id) && !slices.Contains(f.answered, id) {
-				f.pending = append(f.pending, id)
+			if !f.pending[id] && !f.answered[id] {
+				if f.pending == nil {
+					f.pending = map[string]bool{}
+				}
+				f.pending[id] = true
 			}
 		}
 	case "user":
 		for _, id := range e.ResultIDs {
-			i := slices.Index(f.pending, id)
-			if id == "" || i < 0 {
+			if id == "" || !f.pending[id] {
 				continue
 			}
-			f.pending = slices.Delete(f.pending, i, i+1)
-			f.answered = append(f.answered, id)
+			delete(f.pending, id)
+			if f.answered == nil {
+				f.answered = map[string]bool{}
+			}
+			f.answered[id] = true
 			if len(e.ResultIDs) == 1 && e.ToolUseResultAgentID != "" {
 				f.named = append(f.named, namedAgent{e.ToolUseResultAgentID, int32(e.Line)})
 			}
@@ -392,23 +397,18 @@ var toolUseIDKey = []byte(`"tool_use_id"`)
 // the result of a call the file is waiting on: a counter reads the result
 // of each Agent/Task call, which few are, and no other tool's. The line's
 // tool_use_id values are looked up in one pass, however many calls wait;
-// one written with an escape, or a line shown only by its start (a long
-// line's first MiB) without one, is parsed to be sure.
+// one written with an escape is parsed to be sure.
 func (f *File) wants(want func(line []byte) bool, line []byte) bool {
 	if want(line) {
 		return true
 	}
-	if len(f.pending) == 0 {
+	if len(f.pending) == 0 || !userLine(line) {
 		return false
 	}
-	if typ, role, _ := reader.Peek(line); typ != "user" && (typ != "" || role != "user") {
-		return false
-	}
-	found := false
 	for rest := line; ; {
 		i := bytes.Index(rest, toolUseIDKey)
 		if i < 0 {
-			break
+			return false
 		}
 		rest = bytes.TrimLeft(rest[i+len(toolUseIDKey):], " \t\r\n")
 		if len(rest) == 0 || rest[0] != ':' {
@@ -423,17 +423,24 @@ func (f *File) wants(want func(line []byte) bool, line []byte) bool {
 			return true // cut short: parsed to be sure
 		}
 		v := rest[1 : 1+end]
-		if bytes.IndexByte(v, '\\') >= 0 {
+		if bytes.IndexByte(v, '\\') >= 0 || f.pending[string(v)] {
 			return true
 		}
-		for _, id := range f.pending {
-			if string(v) == id {
-				return true
-			}
-		}
-		found, rest = true, rest[1+end:]
+		rest = rest[1+end:]
 	}
-	return !found && len(line) >= reader.WantHeadBytes/2
+}
+
+// wantsHead is wants of the start of a longer line (reader.Options.
+// WantHead): while a call waits, a user line that long is parsed, as what
+// it holds past its start cannot be told.
+func (f *File) wantsHead(want func(line []byte) bool, head []byte) bool {
+	return want(head) || len(f.pending) > 0 && userLine(head)
+}
+
+// userLine reports whether a line may be a user line, by its start.
+func userLine(line []byte) bool {
+	typ, role, _ := reader.Peek(line)
+	return typ == "user" || typ == "" && role == "user"
 }
 
 // inlineAgent names the inline sidechain an entry belongs to after the

@@ -35,6 +35,7 @@ func ReadSession(c *Counter, s *session.Session, agents []session.Agent, o reade
 		so := o
 		if want := o.Want; want != nil {
 			so.Want = func(line []byte) bool { return f.wants(want, line) }
+			so.WantHead = func(head []byte) bool { return f.wantsHead(want, head) }
 		}
 		defer func() {
 			for _, n := range f.named {

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/cctx-dev/cctx/internal/cache"
@@ -27,6 +28,9 @@ func Stats(finder *session.Finder, ss []*session.Session, o ReadOptions) []Sessi
 	if !o.Strict { // --strict validates every line: no cache (as tokens)
 		store = o.Cache.Sub("stats")
 	}
+	// The issues of each session are said once all are read, in the
+	// sessions' order: the same warnings in the same order on every run.
+	issues := make([][]reader.Issue, len(ss))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	for i, s := range ss {
@@ -34,10 +38,17 @@ func Stats(finder *session.Finder, ss []*session.Session, o ReadOptions) []Sessi
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i] = cachedStats(finder, s, o, store)
+			so := o
+			if o.OnIssue != nil {
+				so.OnIssue = func(is reader.Issue) { issues[i] = append(issues[i], is) }
+			}
+			out[i] = cachedStats(finder, s, so, store)
 		}()
 	}
 	wg.Wait()
+	for _, is := range slices.Concat(issues...) {
+		o.OnIssue(is)
+	}
 	store.Flush()
 	return out
 }

@@ -1,8 +1,10 @@
 package tokens
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/cache"
@@ -60,5 +62,30 @@ func TestStatsKeptOnlyForTheFilesRead(t *testing.T) {
 	}
 	if got := stats(true); got != want {
 		t.Errorf("the next run with the cache: %+v, want B's %+v", got, want)
+	}
+}
+
+// ls --long says the issues of its sessions in the sessions' order, the
+// same on every run, though it reads them in parallel.
+func TestStatsSaysIssuesInOrder(t *testing.T) {
+	files := map[string][]string{}
+	for i := range 12 {
+		sid := fmt.Sprintf("%08d-0000-0000-0000-000000000000", i)
+		files["-p/"+sid+".jsonl"] = []string{strings.Replace(asst("u1", "", fmt.Sprintf("m%d", i), "r", 1, 2, 0, 0, ""), `"sessionId":"s"`, `"sessionId":"`+sid+`"`, 1), "{not json " + sid}
+	}
+	root := writeTree(t, files)
+	finder := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	ss := finder.Sessions()
+	for run := range 5 {
+		var got []string
+		Stats(finder, ss, ReadOptions{OnIssue: func(is reader.Issue) { got = append(got, filepath.Base(is.File)) }})
+		if len(got) != len(ss) {
+			t.Fatalf("%d issues, want one a session: %q", len(got), got)
+		}
+		for i, s := range ss {
+			if got[i] != filepath.Base(s.Path) {
+				t.Fatalf("run %d: issue %d of %s, the session there is %s", run, i, got[i], filepath.Base(s.Path))
+			}
+		}
 	}
 }

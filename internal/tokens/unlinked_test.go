@@ -3,6 +3,7 @@ package tokens
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -199,6 +200,16 @@ func TestAResultNamingAMissingAgentIsAWarning(t *testing.T) {
 		{"a result over 1 MiB, its tool_use_id after the text", map[string][]string{
 			mainFile(sidA): {a("u1", "t1", "Agent"), long},
 		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"a result over 1 MiB whose start holds another call's tool_use_id", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), strings.Replace(long, `{"parentUuid"`, `{"x":{"tool_use_id":"zz"},"parentUuid"`, 1)},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"a result over 1 MiB after 700 KB of spaces", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), strings.Repeat(" ", 700<<10) + long},
+		}, []string{mainFile(sidA) + ":2: a1"}},
+		{"a line of two results, the first over 1 MiB: the call's wait ends there", map[string][]string{
+			mainFile(sidA): {a("u1", "t1", "Agent"), strings.Replace(long, `"tool_use_id":"t1",`, `"tool_use_id":"t0"},{"type":"tool_result","tool_use_id":"t1",`, 1),
+				a("u3", "t1", "Agent"), r("u4", "t1", "a2")},
+		}, nil},
 		{"a tool_use_id written with an escape", map[string][]string{
 			mainFile(sidA): {a("u1", "t1", "Agent"), escaped},
 		}, []string{mainFile(sidA) + ":2: a1"}},
@@ -264,15 +275,15 @@ func TestAResultAppendedAfterItsCallIsRead(t *testing.T) {
 func TestCallsSurviveTheCacheEntry(t *testing.T) {
 	c := newCounter(true)
 	f := c.File(Source{SessionID: sidA, Path: "/p/" + sidA + ".jsonl"})
-	f.pending, f.answered = []string{"t1", "t2"}, []string{"t0"}
+	f.pending, f.answered = map[string]bool{"t1": true, "t2": true}, map[string]bool{"t0": true}
 	f.named = []namedAgent{{"a1", 3}, {"a\x1b[31m", 9}}
 	data, _ := encodeFile(c, f, nil, nil)
 	_, g, _, err := decodeFile(data, f.src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(g.pending, f.pending) || !slices.Equal(g.answered, f.answered) || !slices.Equal(g.named, f.named) {
-		t.Errorf("decoded %q %q %v, want %q %q %v", g.pending, g.answered, g.named, f.pending, f.answered, f.named)
+	if !maps.Equal(g.pending, f.pending) || !maps.Equal(g.answered, f.answered) || !slices.Equal(g.named, f.named) {
+		t.Errorf("decoded %v %v %v, want %v %v %v", g.pending, g.answered, g.named, f.pending, f.answered, f.named)
 	}
 	_, named, _, err := decodeInto(data, f.src, newCounter(false), false)
 	if err != nil || !slices.Equal(named, f.named) {
@@ -311,6 +322,9 @@ func TestUnlinkedAgentsWhereTheModelDiffers(t *testing.T) {
 			agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1")},
 			"-p/" + sidA + "/subagents/agent-a1.meta.json": {`{"agentType":"general-purpose","toolUseId":"t1"}`},
 		}, []string{mainFile(sidA) + ":2: a2"}, nil},
+		{"a call on a user line, its result on an assistant line (a counter reads neither there)", map[string][]string{
+			mainFile(sidA): {strings.Replace(a("u1", "t1", "Agent"), `"type":"assistant"`, `"type":"user"`, 1), strings.Replace(r("u2", "t1", "a1"), `"type":"user"`, `"type":"assistant"`, 1)},
+		}, nil, []string{mainFile(sidA) + ":2: a1"}},
 		{"two calls naming one agent, answered in reverse: said at the first result read", map[string][]string{
 			mainFile(sidA): {a("u1", "t1", "Agent"), a("u2", "t2", "Agent"), r("u3", "t2", "a1"), r("u4", "t1", "a1")},
 		}, []string{mainFile(sidA) + ":3: a1"}, []string{mainFile(sidA) + ":4: a1"}},
@@ -341,11 +355,13 @@ func TestUnlinkedAgentsWhereTheModelDiffers(t *testing.T) {
 
 // Calls left waiting (a session cut off mid-call, results the counter
 // never links) cost one pass over each later user line, whatever their
-// number: not one pass a call.
+// number: not one pass a call. The start of a user line too long to be
+// shown whole is parsed while a call waits.
 func TestWaitingCallsAreLookedUpInOnePass(t *testing.T) {
 	f := newCounter(false).File(Source{Path: "x"})
+	f.pending = map[string]bool{}
 	for i := range 1000 {
-		f.pending = append(f.pending, fmt.Sprintf("toolu_%04d", i))
+		f.pending[fmt.Sprintf("toolu_%04d", i)] = true
 	}
 	no := func([]byte) bool { return false }
 	line := []byte(`{"type":"user","message":{"content":[{"tool_use_id":"toolu_other","type":"tool_result","content":"` + strings.Repeat("x", 10000) + `"}]}}`)
@@ -365,6 +381,12 @@ func TestWaitingCallsAreLookedUpInOnePass(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { f.wants(no, line) }); n != 0 {
 		t.Errorf("%v allocations a line", n)
+	}
+	if !f.wantsHead(no, line) || f.wantsHead(no, bytes.Replace(line, []byte(`"type":"user"`), []byte(`"type":"progress"`), 1)) {
+		t.Error("the start of a long user line is not parsed while calls wait, or another line's is")
+	}
+	if idle := newCounter(false).File(Source{Path: "y"}); idle.wantsHead(no, line) {
+		t.Error("the start of a long line is parsed while no call waits")
 	}
 }
 
