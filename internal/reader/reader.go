@@ -44,7 +44,6 @@ const MaxLineBytes = 256 << 20
 // handed out without a copy.
 const readBufferBytes = 1 << 20
 
-
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // IssueKind says why a line was skipped.
