@@ -59,13 +59,12 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass, calls *callSta
 		var typ []byte
 		text := ""
 		var bk blockKeys
-		var ck callKeys
+		keys := fp != nil || calls != nil // the block's keys are wanted
 		end := members(b, i, func(k []byte, vs int) int {
 			switch {
 			case string(k) == "type":
 			case string(k) == "text" && wantText && head == "":
-			case fp != nil && bk.wants(k):
-			case calls != nil && ck.wants(k):
+			case keys && bk.wants(k):
 			default:
 				return -1
 			}
@@ -74,11 +73,8 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass, calls *callSta
 				return ve
 			}
 			v := b[vs:ve]
-			if fp != nil {
+			if keys {
 				bk.capture(k, v)
-			}
-			if calls != nil {
-				ck.capture(k, v)
 			}
 			switch string(k) {
 			case "type":
@@ -102,7 +98,7 @@ func contentFlags(b []byte, vs int, wantText bool, fp *factsPass, calls *callSta
 			bk.apply(&fp.f, &fp.texts)
 		}
 		if calls != nil {
-			calls.block(&ck)
+			calls.block(&bk)
 		}
 		return end
 	})

@@ -452,17 +452,8 @@ func countContent(b []byte, vs int, calls *callState) int {
 		if b[i] != '{' || bytes.HasPrefix(b[i:], textBlock) || bytes.HasPrefix(b[i:], thinkingBlock) || otherToolUse(b[i:]) {
 			return -1 // most blocks: skipped whole, which is faster than a walk
 		}
-		var bk callKeys
-		end := members(b, i, func(k []byte, vs int) int {
-			if !bk.wants(k) {
-				return -1
-			}
-			ve := skipValue(b, vs)
-			if ve >= 0 {
-				bk.capture(k, b[vs:ve])
-			}
-			return ve
-		})
+		var bk blockKeys
+		end := bk.walk(b, i)
 		if end >= 0 {
 			calls.block(&bk)
 		}
@@ -486,39 +477,8 @@ func (c *callState) first() *callState {
 	return c
 }
 
-// callKeys are the keys of a block that name a call or a result, each
-// the first of its key.
-type callKeys struct{ typ, name, id, toolUseID []byte }
-
-func (bk *callKeys) wants(k []byte) bool {
-	switch string(k) {
-	case "type", "name", "id", "tool_use_id":
-		return true
-	}
-	return false
-}
-
-func (bk *callKeys) capture(k, v []byte) {
-	var dst *[]byte
-	switch string(k) {
-	case "type":
-		dst = &bk.typ
-	case "name":
-		dst = &bk.name
-	case "id":
-		dst = &bk.id
-	case "tool_use_id":
-		dst = &bk.toolUseID
-	default:
-		return
-	}
-	if *dst == nil {
-		*dst = v
-	}
-}
-
 // block adds one block of the line's first content.
-func (c *callState) block(bk *callKeys) {
+func (c *callState) block(bk *blockKeys) {
 	switch string(bk.typ) {
 	case `"tool_use"`:
 		if s := rawStr(bk.id); s != "" && IsSpawnTool(rawStr(bk.name)) {

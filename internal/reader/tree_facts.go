@@ -156,7 +156,17 @@ func treeKeyBit(k []byte) uint16 {
 // returns the index just past it, or -1 when malformed.
 func (f *TreeFacts) blockAt(b []byte, i int, texts *[][]byte) int {
 	var bk blockKeys
-	end := members(b, i, func(k []byte, vs int) int {
+	end := bk.walk(b, i)
+	if end >= 0 {
+		bk.apply(f, texts)
+	}
+	return end
+}
+
+// walk reads the block (an object) at b[i] into bk in one walk, and
+// returns the index just past it, or -1 when malformed.
+func (bk *blockKeys) walk(b []byte, i int) int {
+	return members(b, i, func(k []byte, vs int) int {
 		if !bk.wants(k) {
 			return -1
 		}
@@ -166,10 +176,6 @@ func (f *TreeFacts) blockAt(b []byte, i int, texts *[][]byte) int {
 		}
 		return ve
 	})
-	if end >= 0 {
-		bk.apply(f, texts)
-	}
-	return end
 }
 
 // blockKeys are the raw values of the keys of a content block the tree
