@@ -89,3 +89,23 @@ func TestGrepStdinNamesItsSession(t *testing.T) {
 		}
 	}
 }
+
+// A transcript on standard input brings no subagent transcript: tokens -
+// says each agent its results name is not counted (--strict fails), as
+// agents - says it; the session named by id counts them.
+func TestTokensStdinSaysTheAgentsItCannotCount(t *testing.T) {
+	transcript, err := os.ReadFile(filepath.Join(samples, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const said = "<stdin>:24: the Agent/Task result names agent a434715, whose transcript is not read from standard input: its tokens are not counted"
+	if r := runStdin(t, string(transcript), false, "tokens", "-"); r.code != 0 || !strings.Contains(r.errOut, said) {
+		t.Errorf("tokens -: exit %d, stderr %q", r.code, r.errOut)
+	}
+	if r := runStdin(t, string(transcript), false, "tokens", "--strict", "-"); r.code != 1 {
+		t.Errorf("tokens --strict -: exit %d, stderr %q", r.code, r.errOut)
+	}
+	if r := run(t, false, nil, "tokens", "--dir", samples, "b3edadab"); r.code != 0 || strings.Contains(r.errOut, "a434715") {
+		t.Errorf("tokens b3edadab: exit %d, stderr %q", r.code, r.errOut)
+	}
+}

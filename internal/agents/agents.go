@@ -135,7 +135,7 @@ type Warning struct {
 func (w Warning) String() string {
 	file := w.File
 	if file == session.StdinPath {
-		file = "<stdin>" // as the reader names it
+		file = reader.StdinName
 	}
 	switch {
 	case file != "" && w.Line > 0:

@@ -76,6 +76,9 @@ const (
 	// agent's tokens are not counted. Raised by a counter, which knows the
 	// session's files (internal/tokens), not by the reader.
 	UnlinkedAgent
+	// UnreadAgent: the same, on standard input, which brings no subagent
+	// transcript with it (raised by a counter too).
+	UnreadAgent
 )
 
 // Issue describes a line the reader skipped.
@@ -117,6 +120,8 @@ func (i Issue) Message() string {
 		return fmt.Sprintf("skipped %s ending in NUL bytes (what a crash leaves); what follows them is read", humanBytes(i.Size))
 	case UnlinkedAgent:
 		return fmt.Sprintf("the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found: its tokens are not counted", i.Detail, i.Detail)
+	case UnreadAgent:
+		return fmt.Sprintf("the Agent/Task result names agent %s, whose transcript is not read from standard input: its tokens are not counted (name the session, not -, to count them)", i.Detail)
 	}
 	return "skipped line"
 }
@@ -230,12 +235,15 @@ func New(r io.Reader, o Options) *Reader {
 	return rd
 }
 
+// StdinName is the file name of standard input in issues.
+const StdinName = "<stdin>"
+
 // Open opens a transcript file; "-" is standard input. The caller closes the
 // returned file.
 func Open(path string, o Options) (*Reader, io.Closer, error) {
 	if path == "-" {
 		if o.Name == "" {
-			o.Name = "<stdin>"
+			o.Name = StdinName
 		}
 		in := o.Stdin
 		if in == nil {

@@ -440,8 +440,13 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			one = read(readAt[i])
 		}
 		if o.OnIssue != nil {
+			// A window leaves out a session without a response in it, and
+			// what its agents lack with it: an old session's missing agent
+			// does not fail tokens --since 1d --strict.
+			outside := (!w.Since.IsZero() || !w.Until.IsZero()) && rep.all[i].Total.APICalls == 0
 			for _, is := range one.issues {
-				if is.Kind == reader.UnlinkedAgent && sorted[i].Elsewhere != nil && sorted[i].Elsewhere(is.Detail) != "" {
+				agent := is.Kind == reader.UnlinkedAgent || is.Kind == reader.UnreadAgent
+				if agent && (outside || is.Kind == reader.UnlinkedAgent && sorted[i].Elsewhere != nil && sorted[i].Elsewhere(is.Detail) != "") {
 					continue // it ran in the session this one resumed (checked now: other sessions' files are not in this one's sum)
 				}
 				o.OnIssue(is)
@@ -551,7 +556,7 @@ func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Sto
 					rs.c, rs.issues, rs.errs = countSession(sorted[i], o, store, detail)
 					return
 				}
-				ReadSession(rs.c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
+				unread := ReadSession(rs.c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
 					if rs.firstID == "" {
 						rs.firstID = e.SessionID
 					}
@@ -562,6 +567,7 @@ func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Sto
 						rs.firstCWD = e.CWD
 					}
 				}, func(path string, err error) { rs.errs = append(rs.errs, fileErr{path, err}) })
+				rs.issues = append(rs.issues, unread...)
 			}()
 		}
 	}()

@@ -72,7 +72,15 @@ func ReadSession(c *Counter, s *session.Session, agents []session.Agent, o reade
 		read(Source{SessionID: s.ID, AgentID: a.ID, Path: a.Path}, true)
 	}
 	if s.Path == session.StdinPath {
-		return nil // no folder to hold its agents' transcripts: nothing to say
+		// No folder comes with it: every agent it names is missing from
+		// the count, which is said as such.
+		unread := unlinkedAgents(nil, named)
+		for k := range unread {
+			if unread[k].Kind == reader.UnlinkedAgent {
+				unread[k].Kind, unread[k].File = reader.UnreadAgent, reader.StdinName
+			}
+		}
+		return unread
 	}
 	return unlinkedAgents(agents, named)
 }

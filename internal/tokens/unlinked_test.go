@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -438,5 +439,34 @@ func TestLsLongCachesAndSaysMissingAgents(t *testing.T) {
 	}
 	if tk := countIssues(t, root, "", false); !slices.Equal(tk, cold) {
 		t.Errorf("ls --long %q, tokens %q", cold, tk)
+	}
+}
+
+// With a window, a session without a response in it is left out of the
+// report, and so is what its agents lack: an old session's missing agent
+// does not fail tokens --since 1d --strict. A session with a response in
+// the window still says it.
+func TestAWindowLeavesOutTheMissingAgentsOfSessionsOutsideIt(t *testing.T) {
+	root := writeTree(t, map[string][]string{mainFile(sidA): {spawn(sidA, "u1", "t1", "Agent"), result(sidA, "u2", "t1", "a1", false)}})
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	inputs, err := Inputs(f, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	for _, tc := range []struct {
+		w    Window
+		want []string
+	}{
+		{Window{}, []string{mainFile(sidA) + ":2: a1"}},
+		{Window{Since: day("2025-12-01")}, []string{mainFile(sidA) + ":2: a1"}},
+		{Window{Since: day("2026-06-01")}, nil},
+		{Window{Until: day("2025-06-01")}, nil},
+	} {
+		var issues []reader.Issue
+		BuildTotals(inputs, DefaultPrices(), tc.w, ReadOptions{OnIssue: func(is reader.Issue) { issues = append(issues, is) }})
+		if got := unlinkedOf(root, issues); !slices.Equal(got, tc.want) {
+			t.Errorf("window %+v: %q, want %q", tc.w, got, tc.want)
+		}
 	}
 }
