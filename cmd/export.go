@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/buildinfo"
+	"github.com/cctx-dev/cctx/internal/flagval"
 	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/render/export"
@@ -76,8 +77,8 @@ with a note.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&o.Format, "format", "", "`html|md` (default: from the -o extension, else html)")
-	fl.StringVarP(&o.Output, "output", "o", "", "write to `FILE` instead of stdout")
+	fl.Var(flagval.OneOf(&o.Format, "html, md"), "format", "`html|md` (default: from the -o extension, else html)")
+	fl.VarP(flagval.New(&o.Output, flagval.File), "output", "o", "write to `FILE` instead of stdout")
 	fl.StringVar(&o.Leaf, "leaf", "", "export the branch ending at `UUID` (or a unique prefix) instead of the active one")
 	fl.BoolVar(&o.Agents, "agents", false, "include subagent conversations, folded under their call")
 	fl.BoolVar(&o.NoRedact, "no-redact", false, "keep secrets and the home path as they are")

@@ -326,6 +326,8 @@ func TestEmptyOrMisplacedFlagValues(t *testing.T) {
 		{[]string{"tokens", "--max-context", ""}, `invalid argument "" for "--max-context" flag: empty: give a number`},
 		{[]string{"tokens", "--max-api-calls", ""}, `invalid argument "" for "--max-api-calls" flag: empty: give a number`},
 		{[]string{"ls", "--color", ""}, `invalid argument "" for "--color" flag: empty: give one of auto, always, never (see 'cctx ls --help')`},
+		{[]string{"export", "b3edadab", "-o", ""}, `invalid argument "" for "-o, --output" flag: empty: give a file (see 'cctx export --help')`},
+		{[]string{"export", "b3edadab", "--format="}, `invalid argument "" for "--format" flag: empty: give one of html, md`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := run(t, false, nil, append(tc.args, "--dir", samples)...)
