@@ -42,7 +42,7 @@ var (
 	tokensTopSchema   = schema{"schema_version": "n", "pricing": "o", "group_by": "s", "total": "o", "sessions": "a"}
 	tokensOptional    = schema{"groups": "a", "responses": "a", "budget": "o", "current": "o", "tools": "a", "tools_total": "o"}
 	pricingSchema     = schema{"date": "s", "unpriced_models": "a", "estimated_models": "a"}
-	tokensSessSchema  = schema{"session_id": "s", "project": "s", "path": "s", "started_at": "s", "total": "o", "agents": "a", "models": "a"}
+	tokensSessSchema  = schema{"session_id": "s", "project": "s", "path": "s", "started_at": "s", "total": "o", "agents": "a", "models": "a", "missing_agent_transcripts": "a"}
 	tokensAgentSchema = schema{"agent_id": "s", "total": "o"}
 	tokensModelSchema = schema{"model": "s", "total": "o"}
 	tokensGroupSchema = schema{"key": "s", "total": "o"}

@@ -54,7 +54,14 @@ type SessionTokens struct {
 	Total     tokens.Total `json:"total"`
 	Agents    []AgentJSON  `json:"agents"`
 	Models    []ModelJSON  `json:"models"`
+	// MissingAgentTranscripts: the agents its results name whose
+	// transcript is missing, whose tokens Total lacks ([] for none).
+	MissingAgentTranscripts []string `json:"missing_agent_transcripts"`
 }
+
+// noMissing is every session's list of missing agents when it has none:
+// [] in the JSON, one array for all.
+var noMissing = []string{}
 
 // AgentJSON is an agent's share ("" is the main conversation).
 type AgentJSON struct {
@@ -172,7 +179,11 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 	}
 	agents, models := make([]AgentJSON, 0, nAgents), make([]ModelJSON, 0, nModels)
 	for _, s := range rep.Sessions {
-		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: JSONTime(s.Started), Total: s.Total}
+		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: JSONTime(s.Started), Total: s.Total,
+			MissingAgentTranscripts: noMissing}
+		if len(s.MissingAgents) > 0 {
+			st.MissingAgentTranscripts = s.MissingAgents
+		}
 		for _, a := range s.Agents {
 			agents = append(agents, AgentJSON{a.Key, a.Total})
 		}

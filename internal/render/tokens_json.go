@@ -202,6 +202,8 @@ func appendSessionJSON(b []byte, s *SessionTokens) []byte {
 		b = append(b, `,"total":`...)
 		return append(m.Total.AppendJSON(b), '}')
 	})
+	b = append(b, `,"missing_agent_transcripts":`...)
+	b = appendJSONList(b, s.MissingAgentTranscripts, appendJSONString)
 	return append(b, '}')
 }
 

@@ -33,8 +33,10 @@ func TestTokensJSONByHand(t *testing.T) {
 	crafted.Pricing = PricingJSON{Date: odd, UnpricedModels: []string{odd, ""}, EstimatedModels: []EstimatedModelJSON{{odd, "x"}}}
 	crafted.GroupBy = odd
 	crafted.Sessions = []SessionTokens{
-		{SessionID: odd, Project: odd, Path: odd, StartedAt: odd, Total: rep.Total, Agents: []AgentJSON{{odd, rep.Total}}, Models: []ModelJSON{{odd, rep.Total}}},
-		{Agents: nil, Models: []ModelJSON{}},
+		{SessionID: odd, Project: odd, Path: odd, StartedAt: odd, Total: rep.Total, Agents: []AgentJSON{{odd, rep.Total}}, Models: []ModelJSON{{odd, rep.Total}},
+			MissingAgentTranscripts: []string{odd, ""}},
+		{Agents: nil, Models: []ModelJSON{}, MissingAgentTranscripts: nil},
+		{MissingAgentTranscripts: []string{}},
 	}
 	empty := TokensJSON{}
 	many := sample

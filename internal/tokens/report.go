@@ -77,6 +77,10 @@ type SessionReport struct {
 	Agents    []Group // "" (main) first, then subagents by id
 	Models    []Group // by tokens, largest first
 	Responses []Response
+	// MissingAgents are the agents its Agent/Task results name whose
+	// transcript is not there (or not read, from standard input): their
+	// tokens are not in Total. Each is also a warning (reader.UnlinkedAgent).
+	MissingAgents []string
 }
 
 // Group is a total under a key (an agent id, a model, a day, a project).
@@ -439,16 +443,19 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		} else {
 			one = read(readAt[i])
 		}
-		if o.OnIssue != nil {
-			// A window leaves out a session without a response in it, and
-			// what its agents lack with it: an old session's missing agent
-			// does not fail tokens --since 1d --strict.
-			outside := (!w.Since.IsZero() || !w.Until.IsZero()) && rep.all[i].Total.APICalls == 0
-			for _, is := range one.issues {
-				agent := is.Kind == reader.UnlinkedAgent || is.Kind == reader.UnreadAgent
-				if agent && (outside || is.Kind == reader.UnlinkedAgent && sorted[i].Elsewhere != nil && sorted[i].Elsewhere(is.Detail) != "") {
-					continue // it ran in the session this one resumed (checked now: other sessions' files are not in this one's sum)
-				}
+		// A window leaves out a session without a response in it, and
+		// what its agents lack with it: an old session's missing agent
+		// does not fail tokens --since 1d --strict.
+		outside := (!w.Since.IsZero() || !w.Until.IsZero()) && rep.all[i].Total.APICalls == 0
+		for _, is := range one.issues {
+			agent := is.Kind == reader.UnlinkedAgent || is.Kind == reader.UnreadAgent
+			if agent && (outside || is.Kind == reader.UnlinkedAgent && sorted[i].Elsewhere != nil && sorted[i].Elsewhere(is.Detail) != "") {
+				continue // it ran in the session this one resumed (checked now: other sessions' files are not in this one's sum)
+			}
+			if agent {
+				rep.all[i].MissingAgents = append(rep.all[i].MissingAgents, is.Detail)
+			}
+			if o.OnIssue != nil {
 				o.OnIssue(is)
 			}
 		}

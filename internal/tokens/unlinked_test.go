@@ -93,9 +93,25 @@ func countIssues(t *testing.T, root, cacheDir string, strict bool) []string {
 	}
 	var issues []reader.Issue
 	o.OnIssue = func(is reader.Issue) { issues = append(issues, is) }
-	BuildTotals(inputs, DefaultPrices(), Window{}, o)
+	rep := BuildTotals(inputs, DefaultPrices(), Window{}, o)
 	if o.Cache != nil {
 		o.Cache.Flush()
+	}
+	// The report lists the same agents as missing, session by session
+	// (the JSON's missing_agent_transcripts).
+	var said, listed []string
+	for _, is := range issues {
+		if is.Kind == reader.UnlinkedAgent {
+			said = append(said, is.Detail)
+		}
+	}
+	for _, sr := range rep.Sessions {
+		listed = append(listed, sr.MissingAgents...)
+	}
+	slices.Sort(said)
+	slices.Sort(listed)
+	if !slices.Equal(said, listed) {
+		t.Errorf("warned about %q, the report lists %q", said, listed)
 	}
 	return unlinkedOf(root, issues)
 }
