@@ -109,3 +109,18 @@ func TestTokensStdinSaysTheAgentsItCannotCount(t *testing.T) {
 		t.Errorf("tokens b3edadab: exit %d, stderr %q", r.code, r.errOut)
 	}
 }
+
+// On a terminal, tokens points at agents for a session whose totals lack
+// agents (their transcript missing); a pipe gets the warnings only.
+func TestTokensHintsAtAgentsForMissingTranscripts(t *testing.T) {
+	const hint = "cctx: hint: cctx agents c7d3d95c lists each Agent/Task call of a session with the transcript it left, or why there is none"
+	if r := run(t, true, nil, "tokens", "--dir", samples, "c7d3d95c"); !strings.Contains(r.errOut, hint) || !strings.Contains(r.errOut, "names agent ab81802") {
+		t.Errorf("terminal: stderr %q", r.errOut)
+	}
+	if r := run(t, false, nil, "tokens", "--dir", samples, "c7d3d95c"); strings.Contains(r.errOut, "hint") || !strings.Contains(r.errOut, "names agent ab81802") {
+		t.Errorf("pipe: stderr %q", r.errOut)
+	}
+	if r := run(t, true, nil, "tokens", "--dir", samples, "b3edadab"); strings.Contains(r.errOut, "hint") {
+		t.Errorf("a session with every agent: stderr %q", r.errOut)
+	}
+}

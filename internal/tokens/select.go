@@ -165,6 +165,18 @@ func (r *Report) CheckBudgets(b Budget, total bool) []ScopedViolation {
 	return out
 }
 
+// MissingAgentsSession is the first session (as read) whose totals lack
+// agents whose transcript is missing (SessionReport.MissingAgents), not
+// read from standard input; "" when none does.
+func (r *Report) MissingAgentsSession() string {
+	for _, sr := range r.all {
+		if len(sr.MissingAgents) > 0 && sr.Session.Path != session.StdinPath {
+			return sr.ID
+		}
+	}
+	return ""
+}
+
 // UnpricedModels are the models of the report's responses that have no
 // price, sorted; "(no model)" stands for responses that name none.
 func (r *Report) UnpricedModels() []string {
