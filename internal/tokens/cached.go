@@ -94,6 +94,9 @@ type fileAgent struct {
 // conversation model says it (tree's unlinkedResults); one that ran in
 // another session is dropped later (Input.Elsewhere).
 func unlinkedAgents(agents []session.Agent, named []fileAgent) []reader.Issue {
+	if len(named) == 0 {
+		return nil // most sessions: no map made
+	}
 	var out []reader.Issue
 	said := map[string]bool{}
 	for _, n := range named {

@@ -131,6 +131,28 @@ func statsIssues(t *testing.T, root string, strict bool) []string {
 	return unlinkedOf(root, issues)
 }
 
+// everyReadSays checks that every way tokens and ls --long read the
+// sessions under root says want: every line parsed (--strict), only the
+// lines a counter wants, filling the cache and from it.
+func everyReadSays(t *testing.T, root string, want []string) {
+	t.Helper()
+	cdir := t.TempDir()
+	for _, run := range []struct {
+		name   string
+		dir    string
+		strict bool
+	}{{"every line read", "", true}, {"wanted lines", "", false}, {"filling the cache", cdir, false}, {"from the cache", cdir, false}} {
+		if got := countIssues(t, root, run.dir, run.strict); !slices.Equal(got, want) {
+			t.Errorf("tokens, %s: %q, want %q", run.name, got, want)
+		}
+	}
+	for _, strict := range []bool{true, false} {
+		if got := statsIssues(t, root, strict); !slices.Equal(got, want) {
+			t.Errorf("ls --long (strict %v): %q, want %q", strict, got, want)
+		}
+	}
+}
+
 // treeUnlinked is what the conversation model says of the same sessions:
 // the agents named by results that it could not link ("file:line: id").
 func treeUnlinked(t *testing.T, root string) []string {
@@ -245,21 +267,7 @@ func TestAResultNamingAMissingAgentIsAWarning(t *testing.T) {
 			if got := treeUnlinked(t, root); !slices.Equal(got, c.want) {
 				t.Fatalf("the conversation model says %q, the case %q", got, c.want)
 			}
-			cdir := t.TempDir()
-			for _, run := range []struct {
-				name   string
-				dir    string
-				strict bool
-			}{{"every line read", "", true}, {"wanted lines", "", false}, {"filling the cache", cdir, false}, {"from the cache", cdir, false}} {
-				if got := countIssues(t, root, run.dir, run.strict); !slices.Equal(got, c.want) {
-					t.Errorf("%s: %q, want %q", run.name, got, c.want)
-				}
-			}
-			for _, strict := range []bool{true, false} {
-				if got := statsIssues(t, root, strict); !slices.Equal(got, c.want) {
-					t.Errorf("ls --long (strict %v): %q, want %q", strict, got, c.want)
-				}
-			}
+			everyReadSays(t, root, c.want)
 		})
 	}
 }
@@ -352,20 +360,7 @@ func TestUnlinkedAgentsWhereTheModelDiffers(t *testing.T) {
 			if got := treeUnlinked(t, root); !slices.Equal(got, c.model) {
 				t.Errorf("the model says %q, the case %q", got, c.model)
 			}
-			cdir := t.TempDir()
-			for _, dir := range []string{"", cdir, cdir} {
-				for _, strict := range []bool{true, false} {
-					if strict && dir != "" {
-						continue // --strict reads no cache
-					}
-					if got := countIssues(t, root, dir, strict); !slices.Equal(got, c.want) {
-						t.Errorf("tokens (cache %q, strict %v): %q, want %q", dir, strict, got, c.want)
-					}
-				}
-			}
-			if got := statsIssues(t, root, false); !slices.Equal(got, c.want) {
-				t.Errorf("ls --long: %q, want %q", got, c.want)
-			}
+			everyReadSays(t, root, c.want)
 		})
 	}
 }
