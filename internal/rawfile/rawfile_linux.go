@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -38,8 +39,19 @@ func Open(path string) (*File, error) {
 // it is not regular). O_NONBLOCK changes nothing of a regular file's
 // reads; an open refused because another process holds a lease on the
 // file (EAGAIN) is made again, waiting, as Open would.
+//
+// Its reads leave the file's access time alone (O_NOATIME, as indexers
+// and backups read): an inspector's look is not an access, and the
+// update was a tenth of the kernel's time of a warm run over a tree whose
+// files' mtimes lie ahead of their atimes (relatime then writes each
+// file's inode on every read). Only the file's owner may ask for it: a
+// file of another user (EPERM) is opened as before, and so is every file
+// after that, the tree most likely being all that user's.
 func OpenNow(path string) (*File, error) {
 	flags := syscall.O_RDONLY | syscall.O_CLOEXEC | syscall.O_NONBLOCK
+	if !noAtimeRefused.Load() {
+		flags |= syscall.O_NOATIME
+	}
 	for {
 		fd, err := syscall.Open(path, flags, 0)
 		if err == nil {
@@ -48,11 +60,18 @@ func OpenNow(path string) (*File, error) {
 		switch {
 		case err == syscall.EAGAIN && flags&syscall.O_NONBLOCK != 0:
 			flags &^= syscall.O_NONBLOCK
+		case err == syscall.EPERM && flags&syscall.O_NOATIME != 0:
+			flags &^= syscall.O_NOATIME
+			noAtimeRefused.Store(true)
 		case err != syscall.EINTR:
 			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
 	}
 }
+
+// noAtimeRefused: an OpenNow with O_NOATIME was refused (not the file's
+// owner); the process asks no more.
+var noAtimeRefused atomic.Bool
 
 // Stat is the status of the file at path, a symlink followed, as os.Stat
 // gives it (its error too), without the os.FileInfo: a listing stats
