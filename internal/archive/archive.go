@@ -38,6 +38,7 @@ import (
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
@@ -293,7 +294,7 @@ func (a *archiver) one(s source) (kind, int64, error) {
 	if cur != nil && cur.SrcSize == s.Size && cur.SrcMtime == s.Mtime.UnixNano() {
 		return kindUnchanged, 0, nil
 	}
-	f, err := os.Open(s.Path)
+	f, err := rawfile.OpenOS(s.Path)
 	if err != nil {
 		return 0, 0, err
 	}

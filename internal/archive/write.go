@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -165,7 +166,7 @@ func copyFrames(w *os.File, path string) ([]reader.SeekEntry, []byte, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("%s: not a seekable zstd file", path)
 	}
-	f, err := os.Open(path)
+	f, err := rawfile.OpenOS(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,7 +199,7 @@ func copyFrames(w *os.File, path string) ([]reader.SeekEntry, []byte, error) {
 }
 
 func copyWhole(w *os.File, path string) error {
-	f, err := os.Open(path)
+	f, err := rawfile.OpenOS(path)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 )
 
@@ -175,7 +176,7 @@ type emitError struct{ err error }
 func (e *emitError) Error() string { return e.err.Error() }
 
 func (t *tailed) poll(fl *Follower, emit func(Line) error) error {
-	f, err := os.Open(t.Path)
+	f, err := rawfile.OpenOS(t.Path)
 	if err != nil {
 		return err
 	}

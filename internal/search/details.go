@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -143,7 +144,7 @@ func (c *contexts) context(n *tree.Node) (Context, bool) {
 	f := c.files[n.File.Path]
 	if f == nil {
 		var err error
-		if f, err = os.Open(n.File.Path); err != nil {
+		if f, err = rawfile.OpenOS(n.File.Path); err != nil {
 			return Context{}, false
 		}
 		c.files[n.File.Path] = f

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
@@ -243,7 +244,7 @@ func (w *worker) search(j *job, f *file) {
 		st.Bytes, _ = r.Done()
 		return
 	}
-	fh, err := os.Open(f.path)
+	fh, err := rawfile.OpenOS(f.path)
 	if err != nil {
 		o.Report.FileError(f.path, err)
 		return
