@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -380,6 +381,25 @@ func restore(t *testing.T, files map[string][]byte, which func(string) bool) {
 		}
 		if err := os.Rename(p+".restore", p); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// tokens writes what it adds to the cache while it prints its report
+// (tokens.ReadOptions.WriteBehind): Run returns only once that is on
+// disk, else the next run would find nothing and read every file again.
+func TestRunReturnsOnceTheCacheIsWritten(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "projects")
+	copyTree(t, "../testdata/projects", tree)
+	for _, args := range [][]string{{"tokens", "--json"}, {"tokens"}, {"tokens", "--by", "response"}} {
+		cacheDir := t.TempDir()
+		if r := runCache(cacheDir, false, append(args, "--dir", tree)...); r.code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.errOut)
+		}
+		folder := filepath.Join(tree, "-Users-user-project")
+		entries, _, err := cache.ReadFolder(cacheDir, folder)
+		if err != nil || len(entries) == 0 {
+			t.Errorf("%v: right after Run, the cache of %s: %d entries, %v", args, folder, len(entries), err)
 		}
 	}
 }

@@ -173,6 +173,7 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
+	f.store.Wait() // the cache a report wrote while it was printed (tokens.ReadOptions.WriteBehind)
 	f.flushOut()
 	f.Report().Flush()
 

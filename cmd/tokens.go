@@ -112,7 +112,9 @@ func tokensRun(o *TokensOptions) error {
 	// had responses: one session argument is a per-response report.
 	single := len(o.Sessions) == 1
 	withResponses := single || o.plan.By == tokens.ByResponse
-	res := tokenreport.Report(finder, inputs, o.plan.Prices, o.plan.Window, f.readOptions(),
+	ro := f.readOptions()
+	ro.WriteBehind = true // while the report prints; Run waits for it (not --watch: its notes would land in a frame)
+	res := tokenreport.Report(finder, inputs, o.plan.Prices, o.plan.Window, ro,
 		tokenreport.Options{By: o.plan.By, Zone: o.plan.Zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
 	f.warnPrices(res.UnpricedModels(), o.plan.Prices)
 	if note := res.Total.UnderstatedNote(); note != "" {

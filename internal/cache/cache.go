@@ -125,6 +125,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	folders map[string]*folder
+	behind  sync.WaitGroup // FlushBehind's writes
 
 	// The index (index.go): read once, at the first folder; rewritten by
 	// Flush when a folder was written.
@@ -449,6 +450,39 @@ func (s *Store) Flush() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.flushHeld()
+}
+
+// FlushBehind is Flush done while its caller goes on (a report printed
+// while the cache is written): it holds the store from now until it is
+// done, so any later use of the store waits for it. Wait waits for it.
+func (s *Store) FlushBehind() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.behind.Add(1)
+	go func() {
+		defer s.behind.Done()
+		defer s.mu.Unlock()
+		flushBehindStarts()
+		s.flushHeld()
+	}()
+}
+
+// flushBehindStarts is called as FlushBehind's writes begin (a test
+// holds them there).
+var flushBehindStarts = func() {}
+
+// Wait returns once the writes FlushBehind began are done (nil: none).
+func (s *Store) Wait() {
+	if s != nil {
+		s.behind.Wait()
+	}
+}
+
+// flushHeld is Flush with s.mu held.
+func (s *Store) flushHeld() {
 	for _, f := range s.folders {
 		f.mu.Lock()
 		used := f.used

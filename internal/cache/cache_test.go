@@ -771,3 +771,56 @@ func decodeFile(b []byte, key string) (map[string]*Entry, []byte, error) {
 
 // encode is the bytes of a cache file holding entries.
 func encode(key string, entries map[string]*Entry) []byte { return encodeFile(key, entries, nil) }
+
+// FlushBehind writes while its caller goes on: a lookup on the same store
+// meanwhile waits for the writes (it sees the run ended, as after Flush),
+// and Wait returns once the folder file is on disk for the next run.
+func TestFlushBehind(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	release := make(chan struct{})
+	flushBehindStarts = func() { <-release }
+	t.Cleanup(func() { flushBehindStarts = func() {} })
+
+	s := Open(cdir, func(f string, a ...any) { t.Errorf(f, a...) })
+	e, _ := Stamp(p, 3, 1, []byte("d"))
+	s.Put(dir, e)
+	appendTo(t, p, []byte("{}\n")) // grown in the run: Grown only once the run has ended
+	s.FlushBehind()
+	if _, err := os.Stat(indexFile(cdir)); err == nil {
+		t.Fatal("the index was written before the writes began")
+	}
+	looked := make(chan State)
+	go func() {
+		_, st := s.Lookup(dir, p)
+		looked <- st
+	}()
+	select {
+	case st := <-looked:
+		t.Fatalf("a lookup during the writes did not wait for them (%d)", st)
+	case <-time.After(50 * time.Millisecond):
+	}
+	waited := make(chan struct{})
+	go func() {
+		s.Wait()
+		close(waited)
+	}()
+	select {
+	case <-waited:
+		t.Fatal("Wait returned before the writes were done")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-waited
+	if st := <-looked; st != Grown {
+		t.Errorf("the lookup that waited: %d, want Grown (%d)", st, Grown)
+	}
+	got, st := Open(cdir, nil).Lookup(dir, p)
+	if st != Grown || string(got.Data) != "d" {
+		t.Errorf("the next run: %v, %d", got, st)
+	}
+	var none *Store
+	none.FlushBehind()
+	none.Wait()
+}

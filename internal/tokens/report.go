@@ -99,20 +99,20 @@ type Group struct {
 // once across all of them), keeps the responses inside w, and totals them.
 // Report.Responses lists every counted response.
 func Build(inputs []Input, prices *Prices, w Window, o ReadOptions) *Report {
-	return build(inputs, prices, w, o.reader(), o.Cache, o.OnError, true)
+	return build(inputs, prices, w, o.reader(), o.Cache, o.WriteBehind, o.OnError, true)
 }
 
 // BuildTotals is Build for a report that prints totals and groups only:
 // Report.Responses and SessionReport.Responses stay empty, and a response
 // costs a fixed-size row while the sessions are read, not its ids.
 func BuildTotals(inputs []Input, prices *Prices, w Window, o ReadOptions) *Report {
-	return build(inputs, prices, w, o.reader(), o.Cache, o.OnError, false)
+	return build(inputs, prices, w, o.reader(), o.Cache, o.WriteBehind, o.OnError, false)
 }
 
 // Count is Build with detail (every response listed, with its ids), else
 // BuildTotals.
 func Count(inputs []Input, prices *Prices, w Window, o ReadOptions, detail bool) *Report {
-	return build(inputs, prices, w, o.reader(), o.Cache, o.OnError, detail)
+	return build(inputs, prices, w, o.reader(), o.Cache, o.WriteBehind, o.OnError, detail)
 }
 
 // ReadOptions say how a report reads its files.
@@ -129,6 +129,11 @@ type ReadOptions struct {
 	Stdin io.Reader
 	// Cache holds what earlier runs counted of each file (nil: none).
 	Cache *cache.Store
+	// WriteBehind: what the report adds to Cache is written while the
+	// caller prints it (cache.Store.FlushBehind), not before it returns;
+	// the caller waits for it (Cache.Wait) before it exits. A run after a
+	// session grew spent 5 ms writing its folder's file first.
+	WriteBehind bool
 }
 
 func (o ReadOptions) reader() reader.Options {
@@ -139,7 +144,7 @@ func (o ReadOptions) reader() reader.Options {
 	return ro
 }
 
-func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *cache.Store, onErr func(path string, err error), detail bool) *Report {
+func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *cache.Store, behind bool, onErr func(path string, err error), detail bool) *Report {
 	if o.Want == nil { // --strict: every line validated; the cache holds the issues of the lines a counter wants
 		store = nil
 	}
@@ -151,7 +156,11 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *ca
 	// command (cmd's boundMemory) still bounds the heap: peak RSS 39 ->
 	// 54 MiB there.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
-	defer store.Flush()
+	if behind {
+		defer store.FlushBehind()
+	} else {
+		defer store.Flush()
+	}
 	sorted := byStart(inputs)
 	all := make([]int, len(sorted))
 	for i := range all {
