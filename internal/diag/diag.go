@@ -199,7 +199,8 @@ func (r *Reporter) Note(format string, args ...any) {
 
 // Line reports a skipped transcript line. Every skipped line counts as a
 // warning (for --strict); a file prints only its first few unless -v, and
-// a truncated last line (a live session) is a note unless --strict.
+// a truncated last line (a live session) is a note unless --strict. An
+// agent whose tokens are not counted is always said.
 func (r *Reporter) Line(is reader.Issue) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -212,6 +213,13 @@ func (r *Reporter) Line(is reader.Issue) {
 		if r.verbose {
 			fmt.Fprintf(r.w, "cctx: note: %s\n", r.text(is.Error()))
 		}
+		return
+	}
+	if is.Kind == reader.UnlinkedAgent || is.Kind == reader.UnreadAgent {
+		// Not a line skipped but an agent's tokens left out of the
+		// totals: said however many lines of the file were bad, and not
+		// one of the file's few (a hint may point at it).
+		fmt.Fprintf(r.w, "cctx: warning: %s\n", r.text(is.Error()))
 		return
 	}
 	n := r.perFile[is.File] + 1

@@ -32,6 +32,32 @@ func TestLineWarningsAreCountedAndCappedPerFile(t *testing.T) {
 	}
 }
 
+// An agent whose tokens are not in the totals is said even in a file
+// whose few line warnings are used up, and does not take one of them.
+func TestAMissingAgentIsSaidPastTheCap(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, false, false)
+	for i := 1; i <= perFileLimit+2; i++ {
+		r.Line(reader.Issue{File: "a.jsonl", Line: i, Kind: reader.Malformed, Size: 10})
+	}
+	r.Line(reader.Issue{File: "a.jsonl", Line: 20, Kind: reader.UnlinkedAgent, Detail: "zzz"})
+	r.Line(reader.Issue{File: "<stdin>", Line: 21, Kind: reader.UnreadAgent, Detail: "yyy"})
+	r.Flush()
+	out := b.String()
+	for _, want := range []string{
+		"cctx: warning: a.jsonl:20: the Agent/Task result names agent zzz",
+		"cctx: warning: <stdin>:21: the Agent/Task result names agent yyy",
+		"cctx: warning: a.jsonl: 2 more line warning(s) (-v shows each)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if r.Warnings() != perFileLimit+4 {
+		t.Errorf("warnings %d, want %d (--strict counts them all)", r.Warnings(), perFileLimit+4)
+	}
+}
+
 func TestVerbosePrintsEverythingAndNotes(t *testing.T) {
 	var b strings.Builder
 	r := New(&b, true, false)
