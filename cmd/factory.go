@@ -9,6 +9,7 @@ import (
 	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/sigpipe"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
@@ -41,6 +42,7 @@ type Factory struct {
 	redactsInput bool
 	store        *cache.Store
 	storeMade    bool
+	pipe         *sigpipe.Catcher // SIGPIPE held while a report's cache is written behind it: | head costs the output, not the cache
 }
 
 // Out is stdout (render.Stdout): every byte through render's Guard, or

@@ -24,10 +24,11 @@ import (
 
 // Exit codes.
 const (
-	ExitOK     = 0
-	ExitError  = 1
-	ExitUsage  = 2 // bad flag or argument, unknown or ambiguous session
-	ExitBudget = 3 // a --max-* budget was exceeded
+	ExitOK         = 0
+	ExitError      = 1
+	ExitUsage      = 2   // bad flag or argument, unknown or ambiguous session
+	ExitBudget     = 3   // a --max-* budget was exceeded
+	ExitBrokenPipe = 141 // stdout's reader went away (| head) while a report's cache was written: SIGPIPE's code
 )
 
 // Version is set at link time (-ldflags "-X github.com/cctx-dev/cctx/cmd.Version=…").
@@ -174,6 +175,9 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	root.SetErr(io.ErrOut)
 	err := root.Execute()
 	f.store.Wait() // the cache a report wrote while it was printed (tokens.ReadOptions.WriteBehind)
+	if f.pipe.Stop() {
+		return ExitBrokenPipe
+	}
 	f.flushOut()
 	f.Report().Flush()
 

@@ -125,7 +125,7 @@ type Store struct {
 
 	mu      sync.Mutex
 	folders map[string]*folder
-	behind  sync.WaitGroup // FlushBehind's writes
+	behind  *sync.WaitGroup // FlushBehind's writes (shared with the subs)
 
 	// The index (index.go): read once, at the first folder; rewritten by
 	// Flush when a folder was written.
@@ -158,7 +158,7 @@ func Open(dir string, note func(format string, args ...any)) *Store {
 		note = func(string, ...any) {}
 	}
 	cwd, _ := os.Getwd()
-	return &Store{dir: dir, note: note, cwd: cwd, folders: map[string]*folder{}}
+	return &Store{dir: dir, note: note, cwd: cwd, folders: map[string]*folder{}, behind: new(sync.WaitGroup)}
 }
 
 func (s *Store) abs(p string) string {
@@ -174,7 +174,9 @@ func (s *Store) Sub(name string) *Store {
 	if s == nil {
 		return nil
 	}
-	return Open(filepath.Join(s.dir, name), s.note)
+	sub := Open(filepath.Join(s.dir, name), s.note)
+	sub.behind = s.behind // Wait on s waits for its subs' writes too
+	return sub
 }
 
 // Dir is the store's directory.

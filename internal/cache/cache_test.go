@@ -824,3 +824,34 @@ func TestFlushBehind(t *testing.T) {
 	none.FlushBehind()
 	none.Wait()
 }
+
+// A sub-store's writes behind are waited for by its parent's Wait: the
+// one a command holds.
+func TestWaitWaitsForTheSubs(t *testing.T) {
+	dir, cdir := t.TempDir(), t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	release := make(chan struct{})
+	flushBehindStarts = func() { <-release }
+	t.Cleanup(func() { flushBehindStarts = func() {} })
+	parent := Open(cdir, nil)
+	sub := parent.Sub("stats")
+	e, _ := Stamp(p, 3, 1, nil)
+	sub.Put(dir, e)
+	sub.FlushBehind()
+	waited := make(chan struct{})
+	go func() {
+		parent.Wait()
+		close(waited)
+	}()
+	select {
+	case <-waited:
+		t.Fatal("the parent's Wait returned before its sub's writes")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-waited
+	if _, st := Open(filepath.Join(cdir, "stats"), nil).Lookup(dir, p); st != Same {
+		t.Errorf("the sub's entry after Wait: %d", st)
+	}
+}

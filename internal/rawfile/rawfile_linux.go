@@ -64,9 +64,10 @@ func OpenOS(path string) (*os.File, error) {
 // and backups read): an inspector's look is not an access, and the
 // update was a tenth of the kernel's time of a warm run over a tree whose
 // files' mtimes lie ahead of their atimes (relatime then writes each
-// file's inode on every read). Only the file's owner may ask for it: a
-// file of another user (EPERM) is opened as before, and so is every file
-// after that, the tree most likely being all that user's.
+// file's inode on every read). Only the file's owner may ask for it, and
+// some file systems refuse it: such a file is opened as before, and so is
+// every file after it (the tree most likely being all that user's, or on
+// that file system).
 func OpenFD(path string, now bool) (int, error) {
 	flags := syscall.O_RDONLY | syscall.O_CLOEXEC
 	if now {
@@ -75,25 +76,33 @@ func OpenFD(path string, now bool) (int, error) {
 	if !noAtimeRefused.Load() {
 		flags |= syscall.O_NOATIME
 	}
+	refused := false // O_NOATIME was refused: the open is made without it
 	for {
 		fd, err := syscall.Open(path, flags, 0)
 		if err == nil {
+			if refused {
+				noAtimeRefused.Store(true)
+			}
 			return fd, nil
 		}
 		switch {
+		case err == syscall.EINTR:
 		case err == syscall.EAGAIN && flags&syscall.O_NONBLOCK != 0:
 			flags &^= syscall.O_NONBLOCK
-		case err == syscall.EPERM && flags&syscall.O_NOATIME != 0:
+		case flags&syscall.O_NOATIME != 0 && err != syscall.ENOENT && err != syscall.ENOTDIR:
+			// Refused for O_NOATIME itself (EPERM: another user's
+			// file; EROFS and others on some shared folders), or for a
+			// reason of its own, which the open without it gives.
 			flags &^= syscall.O_NOATIME
-			noAtimeRefused.Store(true)
-		case err != syscall.EINTR:
+			refused = true
+		default:
 			return -1, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
 	}
 }
 
-// noAtimeRefused: an open with O_NOATIME was refused (not the file's
-// owner); the process asks no more.
+// noAtimeRefused: an open with O_NOATIME was refused where one without it
+// was not; the process asks no more.
 var noAtimeRefused atomic.Bool
 
 // Stat is the status of the file at path, a symlink followed, as os.Stat
