@@ -151,7 +151,8 @@ func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
 }
 
 // A compressed archive reads exactly as a plain one: tokens --json is
-// byte-equal but for the file names.
+// byte-equal but for the file names, and grep finds the same text (it
+// scanned the compressed bytes once).
 func TestArchiveZstdReadsAsPlain(t *testing.T) {
 	live := liveCopy(t)
 	zst, plain := filepath.Join(t.TempDir(), "z"), filepath.Join(t.TempDir(), "p")
@@ -161,7 +162,8 @@ func TestArchiveZstdReadsAsPlain(t *testing.T) {
 			t.Fatalf("%v: %s", a, r.errOut)
 		}
 	}
-	for _, args := range [][]string{{"tokens", "--json"}, {"tokens", "--json", "--by", "response"}, {"tokens", "b3edadab", "--json"}, {"ls", "--long", "--json", "--all"}} {
+	for _, args := range [][]string{{"tokens", "--json"}, {"tokens", "--json", "--by", "response"}, {"tokens", "b3edadab", "--json"}, {"ls", "--long", "--json", "--all"},
+		{"grep", "the"}, {"grep", "--json", "Okarin"}, {"grep", "-c", "error"}, {"grep", "-l", "Okarin", "b3edadab"}} {
 		z := run(t, false, nil, append(args, "--dir", zst)...)
 		p := run(t, false, nil, append(args, "--dir", plain)...)
 		asPlain := func(s string) string {
@@ -218,5 +220,27 @@ func TestArchiveStatusAndLsHint(t *testing.T) {
 	}
 	if r := run(t, false, env, "archive", "--to", filepath.Join(live, "projects", "x")); r.code != 2 || !strings.Contains(r.errOut, "overlap") {
 		t.Errorf("an archive inside the roots: exit %d %s", r.code, r.errOut)
+	}
+}
+
+// An archive made before there was anything to archive holds no project
+// yet: read beside the default roots, it is not worth a warning (which
+// failed every --strict run), while a --dir that names it still says so.
+func TestAnEmptyArchiveIsQuietBesideTheDefaults(t *testing.T) {
+	empty := t.TempDir()
+	os.MkdirAll(filepath.Join(empty, "projects"), 0o755)
+	arch := filepath.Join(t.TempDir(), "arch")
+	if r := run(t, false, map[string]string{"CLAUDE_CONFIG_DIR": empty, "CCTX_ARCHIVE": arch}, "archive"); r.code != 0 {
+		t.Fatalf("archive: %s", r.errOut)
+	}
+	live := liveCopy(t)
+	env := map[string]string{"CLAUDE_CONFIG_DIR": live, "CCTX_ARCHIVE": arch}
+	for _, args := range [][]string{{"ls", "--strict"}, {"ls", "--json"}, {"grep", "--strict", "-c", "the"}} {
+		if r := run(t, false, env, args...); r.code != 0 || r.errOut != "" {
+			t.Errorf("%v beside an empty archive: exit %d\n%s", args, r.code, r.errOut)
+		}
+	}
+	if r := run(t, false, nil, "ls", "--dir", arch); !strings.Contains(r.errOut, "no project folders or sessions here") {
+		t.Errorf("ls --dir ARCHIVE (empty): %q", r.errOut)
 	}
 }

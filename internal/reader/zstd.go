@@ -70,6 +70,11 @@ func IsCompressed(path string) bool {
 		return false
 	}
 	defer f.Close()
+	return IsCompressedFile(f)
+}
+
+// IsCompressedFile is IsCompressed of a file open (its first 4 bytes).
+func IsCompressedFile(f io.ReaderAt) bool {
 	var head [4]byte
 	n, _ := f.ReadAt(head[:], 0)
 	return isZstd(head[:n])

@@ -233,7 +233,10 @@ func (w *worker) search(j *job, f *file) {
 	st.Files = 1
 	defer func() { w.e.stats.add(st) }()
 	fs := &fileSearch{w: w, job: j, f: f}
-	if f.path == session.StdinPath {
+	// Standard input and a compressed transcript (an archive's
+	// .jsonl.zst) are read line by line through the reader, which
+	// decompresses: the scan below looks at a file's bytes as they are.
+	readWhole := func() {
 		r, c, err := reader.Open(f.path, fs.options(1, &st))
 		if err != nil {
 			o.Report.FileError(f.path, err)
@@ -242,6 +245,9 @@ func (w *worker) search(j *job, f *file) {
 		fs.read(r, 1, &st)
 		c.Close()
 		st.Bytes, _ = r.Done()
+	}
+	if f.path == session.StdinPath {
+		readWhole()
 		return
 	}
 	fh, err := rawfile.OpenOS(f.path)
@@ -258,6 +264,10 @@ func (w *worker) search(j *job, f *file) {
 		return
 	} else {
 		st.Bytes = fi.Size()
+	}
+	if reader.IsCompressedFile(fh) {
+		readWhole()
+		return
 	}
 	runs := []run{{start: 0, end: -1, line: 1}}
 	var mem func(at, end int64) []byte

@@ -21,6 +21,9 @@ type Root struct {
 	// live roots: its sessions are listed when no live root has them
 	// (Session.Archived).
 	Archive bool
+	// Added: the root was not named (the archive beside the default
+	// roots): when it holds nothing yet, there is nothing to say.
+	Added bool
 }
 
 // Env is what root discovery reads from the environment; tests fake it.
@@ -70,7 +73,7 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 	// reads what it names only (--dir ARCHIVE reads the archive alone).
 	archive := func() {
 		if a := ArchiveDir(env); a != "" && IsArchive(a) {
-			add(Root{ProjectsDir: filepath.Join(a, "projects"), ConfigDir: a, Archive: true})
+			add(Root{ProjectsDir: filepath.Join(a, "projects"), ConfigDir: a, Archive: true, Added: true})
 		}
 	}
 	// CLAUDE_CONFIG_DIR is read as --dir is: a directory that is not

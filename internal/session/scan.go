@@ -369,7 +369,7 @@ func (f *Finder) projectDirs(root Root, warn func(string, ...any)) []string {
 	if self {
 		dirs = append([]string{root.ProjectsDir}, dirs...)
 	}
-	if len(dirs) == 0 {
+	if len(dirs) == 0 && !root.Added {
 		warn("%s: no project folders or sessions here (a projects dir holds <project>/<session-id>.jsonl)", root.ProjectsDir)
 	}
 	return dirs
