@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,6 +92,34 @@ func TestRedactCoversEveryCommand(t *testing.T) {
 				if strings.Contains(r.stderr, s) {
 					t.Errorf("%s: %q leaks on stderr:\n%s", what, s, r.stderr)
 				}
+			}
+		}
+	}
+}
+
+// A title or first prompt is cut to 200 characters before it is printed:
+// a secret the cut would split is left out whole, not shown in part where
+// --redact no longer knows it (ls, grep -l and their JSON). The cut part
+// of a key, an email and a token, each from the 175th character.
+func TestRedactSecretsAtTheTitlesCut(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(home, ".claude", "projects")
+	fill := strings.Repeat("p", 170) + " key "
+	for i, secret := range []string{"ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ0123", "AKIAIOSFODNN7EXAMPLE", "bob.jones.the.third@example.com"} {
+		id := fmt.Sprintf("5ec0e7ed-0000-4000-8000-00000000001%d", i)
+		text := fill + secret + " and more words after it, well past the cut"
+		writeFile(t, root, filepath.Join("-w", id+".jsonl"), lines(
+			`{"type":"custom-title","customTitle":"`+text+`","sessionId":"`+id+`"}`,
+			`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"`+id+`","cwd":"/w","timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"`+text+`"}}`,
+		))
+		for _, run := range [][]string{{"ls"}, {"ls", "--json"}, {"grep", "-l", "key"}, {"grep", "--json", "-l", "key"}} {
+			r := cctxWith(t, opts{env: []string{"HOME=" + home}}, append(run, "--redact", "--no-cache")...)
+			if r.code != 0 {
+				t.Fatalf("%v: %s", run, r)
+			}
+			if part := secret[:6]; strings.Contains(r.stdout, part) {
+				i := strings.Index(r.stdout, part)
+				t.Errorf("%v: part of %q shows: %q", run, secret, r.stdout[max(0, i-20):min(len(r.stdout), i+40)])
 			}
 		}
 	}

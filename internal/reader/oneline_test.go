@@ -9,7 +9,7 @@ import (
 )
 
 // oneLineRune is OneLine as it was written first, a rune at a time: what
-// OneLine must still give.
+// OneLine must still give (a word the cut would split left out).
 func oneLineRune(s string) string {
 	var b strings.Builder
 	n := 0
@@ -35,7 +35,13 @@ func oneLineRune(s string) string {
 			continue
 		}
 		if space && !emit(' ') || !emit(r) {
-			return strings.TrimRightFunc(b.String(), unicode.IsSpace) + "…"
+			out := b.String()
+			if !space { // a word cut: its part goes, back to the space before it
+				if k := strings.LastIndex(out, " "); k > 0 {
+					return out[:k+1] + "…"
+				}
+			}
+			return strings.TrimRightFunc(out, unicode.IsSpace) + "…"
 		}
 		space = false
 	}

@@ -212,7 +212,8 @@ func between(s, open, close string) string {
 
 // OneLine makes text fit one line of a listing: whitespace runs become one
 // space, control characters are dropped, a run of bytes that are not UTF-8
-// becomes one U+FFFD, and it is cut to PromptRunes runes with an ellipsis.
+// becomes one U+FFFD, and it is cut to PromptRunes runes with an ellipsis,
+// before a word the cut would split (cutWord).
 func OneLine(s string) string {
 	var b strings.Builder
 	// At most PromptRunes runes and the ellipsis are written: one
@@ -256,12 +257,29 @@ func OneLine(s string) string {
 		// A control character is kept, for whatever prints the line to
 		// escape (render.Safe shows ESC as \x1b): dropped, it left the
 		// rest of an escape sequence behind as if it were text ("[31m").
-		if space && !emit(' ') || !emit(r) {
-			return strings.TrimRightFunc(b.String(), unicode.IsSpace) + "…"
+		if space && !emit(' ') {
+			return b.String() + "…" // full at the end of a word
+		}
+		if !emit(r) {
+			if space { // full after the space: the word r starts is not cut
+				return strings.TrimRightFunc(b.String(), unicode.IsSpace) + "…"
+			}
+			return cutWord(b.String()) + "…"
 		}
 		space = false
 	}
 	return b.String()
+}
+
+// cutWord is a line cut inside a word without that word's part: a secret
+// cut short (an API key, an email address) is no longer one --redact
+// knows, and would show as it is (`ghp_a1B2c3…`). A line of one word, all
+// of it cut, is kept as it is: what --redact masks is shorter than that.
+func cutWord(s string) string {
+	if i := strings.LastIndexFunc(s, unicode.IsSpace); i > 0 {
+		return s[:i+1] // its space kept: "… key …", a word left out
+	}
+	return s
 }
 
 // IsWarmup reports whether an agent's first prompt is the "Warmup" that
