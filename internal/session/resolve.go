@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -42,7 +43,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 		// A bare <id>.jsonl, as seen in a project folder, that is not in
 		// the current directory: the session of that id.
 		if id, ok := TranscriptStem(arg); ok && IsSessionID(id) && !strings.ContainsAny(arg, `/\`) {
-			if _, err := os.Stat(arg); os.IsNotExist(err) {
+			if _, err := os.Lstat(arg); os.IsNotExist(err) { // a broken link here is this file, not an id
 				return f.Resolve(id)
 			}
 		}
@@ -108,6 +109,9 @@ func sessionFromPath(p string) (*Session, error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		if os.IsNotExist(err) {
+			if to, lerr := os.Readlink(p); lerr == nil {
+				return nil, &ResolveError{Arg: p, Reason: "a symbolic link to " + strconv.Quote(to) + ", which does not exist"}
+			}
 			return nil, &ResolveError{Arg: p, Reason: "no such file"}
 		}
 		return nil, err

@@ -296,6 +296,26 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// A transcript named by a link whose target is gone is said to be that,
+// by its path or as a bare <id>.jsonl in the current directory (which
+// would otherwise be looked up as the session id, and said missing from
+// the roots).
+func TestResolveABrokenLink(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, id1+".jsonl")
+	if err := os.Symlink(filepath.Join(dir, "gone", "x.jsonl"), link); err != nil {
+		t.Fatal(err)
+	}
+	f := NewFinder([]Root{{ProjectsDir: discoveryTree(t)}}, nil)
+	t.Chdir(dir)
+	for _, arg := range []string{link, id1 + ".jsonl"} {
+		_, err := f.Resolve(arg)
+		if err == nil || !strings.Contains(err.Error(), "a symbolic link to \""+filepath.Join(dir, "gone", "x.jsonl")+"\", which does not exist") {
+			t.Errorf("Resolve(%s): %v", arg, err)
+		}
+	}
+}
+
 func TestSameSessionInTwoRootsIsListedOnce(t *testing.T) {
 	a := write(t, map[string]string{"-p/" + id1 + ".jsonl": lines(userLine("old copy", ""))})
 	b := write(t, map[string]string{"-p/" + id1 + ".jsonl": lines(userLine("new copy", ""))})
