@@ -188,6 +188,9 @@ type piece struct {
 	sessionID string    // the first sessionId of the piece, on any line
 	started   time.Time // the first timestamp of the piece, on any line
 	cwd       string    // the first cwd of the piece, on any line
+	entries   int       // lines read as entries
+	claude    int       // of which Claude Code's (claudeLine)
+	firstType string    // the type of the piece's first line read
 	openErr   error
 	readErr   error
 }
@@ -245,6 +248,13 @@ func (p *piece) parse(r *reader.Reader) {
 		}
 		if p.cwd == "" {
 			p.cwd = e.CWD
+		}
+		p.entries++
+		if p.claude == 0 && p.firstType == "" {
+			p.firstType = e.Type
+		}
+		if claudeLine(&e) {
+			p.claude++
 		}
 		if e.UUID == "" {
 			if e.Type == "assistant" && e.HasUsage {
@@ -342,6 +352,9 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		warns[i] = Warning{File: f.Name, Line: d.n.Line, Msg: sprintf("duplicate uuid %s (also line %d): the later line wins", short(d.n.UUID), d.oldLine)}
 	}
 	b.say(f, issues, warns)
+	if f.Agent == nil && readErr == nil {
+		b.notATranscript(f, pieces)
+	}
 	if readErr != nil {
 		return readErr
 	}
@@ -365,6 +378,42 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 		}
 	}
 	return nil
+}
+
+// claudeLine reports whether an entry is one Claude Code writes: it names
+// its session or itself (sessionId, uuid), or is a summary or a file
+// history snapshot (which name neither).
+func claudeLine(e *reader.Entry) bool {
+	return e.SessionID != "" || e.UUID != "" || e.Type == "summary" || e.Type == "file-history-snapshot"
+}
+
+// notATranscript says it of a main file with lines, none of them Claude
+// Code's (another program's JSONL, a text file): the view of it is empty,
+// and that should not pass as a session with nothing in it.
+func (b *builder) notATranscript(f *File, pieces []*piece) {
+	// lines: the entries and the lines skipped, but a last line still
+	// being written (a session just begun); blank lines are neither.
+	lines, claude, first := 0, 0, ""
+	for _, p := range pieces {
+		lines, claude = lines+p.entries, claude+p.claude
+		for _, is := range p.issues {
+			if is.Kind != reader.TruncatedTail {
+				lines++
+			}
+		}
+		if first == "" {
+			first = p.firstType
+		}
+	}
+	if lines == 0 || claude > 0 {
+		return
+	}
+	what := "none of its %d line(s) is a Claude Code transcript entry (none names a sessionId or uuid)"
+	switch first {
+	case "session_meta", "response_item", "event_msg", "turn_context":
+		what += "; it looks like a Codex CLI rollout, and cctx reads Claude Code's transcripts (~/.claude/projects)"
+	}
+	b.warnAt(Warning{File: f.Name, Msg: sprintf(what, lines)})
 }
 
 // say reports a file's reader issues and warnings, merged in line order

@@ -993,3 +993,47 @@ func TestOpenWithSeesTheLines(t *testing.T) {
 		t.Errorf("%d sessions checked", checked)
 	}
 }
+
+// A main file none of whose lines is Claude Code's (a text file, another
+// program's JSONL) is said to be that, once, with a hint for a Codex
+// rollout; a file of Claude Code's lines of any kind, or an empty one,
+// is not.
+func TestAFileThatIsNotATranscriptIsSaid(t *testing.T) {
+	const not = "test.jsonl: none of its "
+	tests := []struct {
+		name  string
+		lines []string
+		want  string // "" none
+	}{
+		{"text", []string{"hello", "world"}, not + "2 line(s) is a Claude Code transcript entry"},
+		{"other JSON", []string{`{"a":1}`, `[1,2]`, `{"type":"user"}`}, not + "3 line(s)"},
+		{"a Codex rollout", []string{`{"timestamp":"2025-01-01T00:00:00Z","type":"session_meta","payload":{"id":"x"}}`, `{"type":"response_item","payload":{}}`}, "it looks like a Codex CLI rollout"},
+		{"a conversation", []string{user("u1", "", "hi", 0)}, ""},
+		{"summaries only", []string{`{"type":"summary","summary":"s","leafUuid":"x"}`}, ""},
+		{"a title only", []string{`{"type":"custom-title","customTitle":"t","sessionId":"s1"}`}, ""},
+		{"snapshots only", []string{`{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`}, ""},
+		{"garbage, then a line of Claude Code's", []string{"garbage", user("u1", "", "hi", 0)}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, stderr := build(t, tt.lines...)
+			said := strings.Count(stderr, not)
+			switch {
+			case tt.want == "" && said > 0:
+				t.Errorf("said of a transcript: %s", stderr)
+			case tt.want != "" && (said != 1 || !strings.Contains(stderr, tt.want)):
+				t.Errorf("stderr %q, want %q once", stderr, tt.want)
+			case tt.want != "" && len(tr.Warnings) == 0:
+				t.Error("not in Tree.Warnings")
+			}
+		})
+	}
+	if _, stderr := build(t); strings.Contains(stderr, not) {
+		t.Errorf("an empty file: %s", stderr)
+	}
+	// A session just begun: its first line not yet whole.
+	var stderr bytes.Buffer
+	if _, err := Read(strings.NewReader(`{"type":"user","uuid":"u1","sessionId":"s1"`), "test.jsonl", diag.New(&stderr, true, false)); err != nil || strings.Contains(stderr.String(), not) {
+		t.Errorf("a first line being written: %v %s", err, stderr.String())
+	}
+}
