@@ -68,6 +68,7 @@ type Result struct {
 	Extended  int // grown: their new lines added
 	Versioned int // their start changed: archived anew, the old version kept
 	Unchanged int
+	Empty     int   // nothing whole in them yet (empty, or one line being written): nothing archived
 	Failed    int   // could not be read or archived (said on stderr)
 	TextAdded int64 // transcript bytes added by this run
 	// The archive as a whole: the transcript bytes it holds and what they
@@ -192,6 +193,8 @@ func (a *archiver) all(srcs []source, res *Result) error {
 						res.Extended++
 					case kindVersioned:
 						res.Versioned++
+					case kindEmpty:
+						res.Empty++
 					default:
 						res.Unchanged++
 					}
@@ -265,6 +268,7 @@ type kind int
 
 const (
 	kindUnchanged kind = iota
+	kindEmpty
 	kindNew
 	kindExtended
 	kindVersioned
@@ -329,7 +333,7 @@ func (a *archiver) one(s source) (kind, int64, error) {
 		}
 	}
 	if end == 0 && cur == nil {
-		return kindUnchanged, 0, nil // an empty file, or only a line being written
+		return kindEmpty, 0, nil // an empty file, or only a line being written
 	}
 	if cur == nil {
 		_, err := a.write(s, f, a.storedName(s), nil, sha256.New(), end)

@@ -23,6 +23,8 @@ import (
 const (
 	sid1 = "11111111-1111-4111-8111-111111111111"
 	sid2 = "22222222-2222-4222-8222-222222222222"
+	sid3 = "33333333-3333-4333-8333-333333333333"
+	sid4 = "44444444-4444-4444-8444-444444444444"
 )
 
 func line(i int, text string) string {
@@ -135,6 +137,25 @@ func checkMirror(t *testing.T, src, dir string, compressed bool) {
 		}
 		return nil
 	})
+}
+
+// A transcript with nothing whole in it yet (empty, or its first line
+// being written) is counted as that, not as unchanged, until a line of it
+// ends; then it is archived as new.
+func TestArchiveCountsFilesWithNothingWholeYet(t *testing.T) {
+	src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+	write(t, src, "-r/"+sid3+".jsonl", "")
+	write(t, src, "-s/"+sid4+".jsonl", `{"type":"user","uuid":"u1"`)
+	for i, want := range []Result{{Files: 7, New: 5, Empty: 2}, {Files: 7, Unchanged: 5, Empty: 2}} {
+		res := run(t, src, dir, Options{})
+		if res.Files != want.Files || res.New != want.New || res.Unchanged != want.Unchanged || res.Empty != want.Empty {
+			t.Errorf("run %d: %+v, want %+v", i+1, res, want)
+		}
+	}
+	appendTo(t, src, "-s/"+sid4+".jsonl", "}\n")
+	if res := run(t, src, dir, Options{}); res.New != 1 || res.Empty != 1 || res.Unchanged != 5 {
+		t.Errorf("after its line ended: %+v", res)
+	}
 }
 
 func TestArchiveMirrorsAndSkipsUnchanged(t *testing.T) {
