@@ -63,8 +63,8 @@ cctx's archive holds.`,
 
 func resumeRun(o *ResumeOptions) error {
 	f := o.F
-	if f.Globals.JSON {
-		return usageErrorf("resume runs claude or, with --print, prints its command line: --json does not apply")
+	if f.Globals.JSON || f.Globals.Redact && o.Print {
+		return usageErrorf("resume runs claude or, with --print, prints its command line: --json does not apply, nor --redact with --print (the directory masked, the command could not run)")
 	}
 	finder, err := f.Finder()
 	if err != nil {
