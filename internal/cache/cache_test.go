@@ -776,13 +776,7 @@ func encode(key string, entries map[string]*Entry) []byte { return encodeFile(ke
 // meanwhile waits for the writes (it sees the run ended, as after Flush),
 // and Wait returns once the folder file is on disk for the next run.
 func TestFlushBehind(t *testing.T) {
-	dir, cdir := t.TempDir(), t.TempDir()
-	p := filepath.Join(dir, "s.jsonl")
-	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
-	release := make(chan struct{})
-	flushBehindStarts = func() { <-release }
-	t.Cleanup(func() { flushBehindStarts = func() {} })
-
+	dir, cdir, p, release := heldWritesBehind(t)
 	s := Open(cdir, func(f string, a ...any) { t.Errorf(f, a...) })
 	e, _ := Stamp(p, 3, 1, []byte("d"))
 	s.Put(dir, e)
@@ -801,11 +795,7 @@ func TestFlushBehind(t *testing.T) {
 		t.Fatalf("a lookup during the writes did not wait for them (%d)", st)
 	case <-time.After(50 * time.Millisecond):
 	}
-	waited := make(chan struct{})
-	go func() {
-		s.Wait()
-		close(waited)
-	}()
+	waited := waitOf(s)
 	select {
 	case <-waited:
 		t.Fatal("Wait returned before the writes were done")
@@ -828,22 +818,13 @@ func TestFlushBehind(t *testing.T) {
 // A sub-store's writes behind are waited for by its parent's Wait: the
 // one a command holds.
 func TestWaitWaitsForTheSubs(t *testing.T) {
-	dir, cdir := t.TempDir(), t.TempDir()
-	p := filepath.Join(dir, "s.jsonl")
-	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
-	release := make(chan struct{})
-	flushBehindStarts = func() { <-release }
-	t.Cleanup(func() { flushBehindStarts = func() {} })
+	dir, cdir, p, release := heldWritesBehind(t)
 	parent := Open(cdir, nil)
 	sub := parent.Sub("stats")
 	e, _ := Stamp(p, 3, 1, nil)
 	sub.Put(dir, e)
 	sub.FlushBehind()
-	waited := make(chan struct{})
-	go func() {
-		parent.Wait()
-		close(waited)
-	}()
+	waited := waitOf(parent)
 	select {
 	case <-waited:
 		t.Fatal("the parent's Wait returned before its sub's writes")
@@ -854,4 +835,26 @@ func TestWaitWaitsForTheSubs(t *testing.T) {
 	if _, st := Open(filepath.Join(cdir, "stats"), nil).Lookup(dir, p); st != Same {
 		t.Errorf("the sub's entry after Wait: %d", st)
 	}
+}
+
+// heldWritesBehind is a transcript p in dir, a cache directory cdir, and
+// FlushBehind's writes held from their start until release is closed.
+func heldWritesBehind(t *testing.T) (dir, cdir, p string, release chan struct{}) {
+	dir, cdir = t.TempDir(), t.TempDir()
+	p = filepath.Join(dir, "s.jsonl")
+	must(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+	release = make(chan struct{})
+	flushBehindStarts = func() { <-release }
+	t.Cleanup(func() { flushBehindStarts = func() {} })
+	return dir, cdir, p, release
+}
+
+// waitOf is closed once s.Wait returns.
+func waitOf(s *Store) <-chan struct{} {
+	waited := make(chan struct{})
+	go func() {
+		s.Wait()
+		close(waited)
+	}()
+	return waited
 }
