@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/testcorpus"
 )
@@ -694,5 +695,31 @@ func TestEmptyResultOnATerminal(t *testing.T) {
 	r := run(t, true, nil, "tokens", "--dir", samples, "--color", "never", "0d3b22c1", "b3edadab")
 	if r.code != 0 || !strings.Contains(r.out, "0d3b22c1 ") || !strings.Contains(r.out, "SESSION") {
 		t.Errorf("two sessions named, one without calls: exit %d\n%s", r.code, r.out)
+	}
+}
+
+// On an 80-column terminal a listing's rows fit: the project and branch
+// give way to the title (which keeps 20 columns), where they used to
+// make every row of the real corpus about 106 columns wide, each wrapped.
+func TestLsFitsAnEightyColumnTerminal(t *testing.T) {
+	args := []string{"ls", "--all", "--color", "never"}
+	for _, d := range withCorpus(samples) {
+		args = append(args, "--dir", d)
+	}
+	io, _, out, errOut := TestIO()
+	io.SetStdoutTTY(true)
+	io.SetWidth(80)
+	e := session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}
+	if code := Run(args, io, e, func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) }); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+	for _, l := range rows {
+		if render.Width(l) > 80 {
+			t.Errorf("a row %d columns wide: %q", render.Width(l), l)
+		}
+	}
+	if len(rows) < 30 {
+		t.Errorf("%d rows: not the corpus", len(rows))
 	}
 }

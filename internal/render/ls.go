@@ -45,6 +45,7 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 	}
 	tw := 0 // a pipe gets whole titles
 	if o.TTY {
+		giveWayToTitle(o.Width, cols, rows)
 		tw = titleWidth(o.Width, cols, rows)
 	}
 	for i, in := range list {
@@ -103,18 +104,59 @@ func lsCells(row []string, in *session.Info, o Options) []string {
 		CutLeft(Safe(o.Redacted(TildePath(project, o.Home))), 32), Cut(Safe(in.GitBranch), 20), agents)
 }
 
+// lsMinTitle is the narrowest title a terminal's listing gives; the
+// project and branch give way to it first (giveWayToTitle).
+const lsMinTitle = 20
+
+// giveWayToTitle cuts the project and branch columns of rows (down to 12
+// and 8 columns, the project's start and the branch's end first) until
+// the title gets lsMinTitle columns of a terminal width wide: at 80
+// columns a listing's rows were 106 wide, each wrapped.
+func giveWayToTitle(width int, header []string, rows [][]string) {
+	over := lsMinTitle + 1 - (width - usedWidth(header, rows))
+	for _, c := range []struct{ col, min int }{{2, 12}, {3, 8}} {
+		if over <= 0 {
+			return
+		}
+		w := colWidth(header, rows, c.col)
+		to := max(c.min, w-over)
+		if to >= w {
+			continue
+		}
+		for _, r := range rows {
+			if c.col == 2 {
+				r[c.col] = CutLeft(r[c.col], to)
+			} else {
+				r[c.col] = Cut(r[c.col], to)
+			}
+		}
+		over -= w - colWidth(header, rows, c.col)
+	}
+}
+
+// usedWidth is the width of every column but the last (the title), at
+// its widest cell or header, with two spaces each.
+func usedWidth(header []string, rows [][]string) int {
+	used := 0
+	for c := range len(header) - 1 {
+		used += colWidth(header, rows, c) + 2
+	}
+	return used
+}
+
+// colWidth is the width of column c: its header's or its widest cell's.
+func colWidth(header []string, rows [][]string, c int) int {
+	w := Width(strings.TrimSuffix(header[c], ">"))
+	for _, r := range rows {
+		w = max(w, Width(stripSGR(r[c])))
+	}
+	return w
+}
+
 // titleWidth is what is left of the terminal for the last (title) column
 // once the other columns have their widest cell and two spaces each.
 func titleWidth(width int, header []string, rows [][]string) int {
-	used := 0
-	for c := range len(header) - 1 {
-		w := Width(strings.TrimSuffix(header[c], ">"))
-		for _, r := range rows {
-			w = max(w, Width(stripSGR(r[c])))
-		}
-		used += w + 2
-	}
-	return max(20, width-used-1)
+	return max(lsMinTitle, width-usedWidth(header, rows)-1)
 }
 
 // stripSGR drops the colour sequences cctx itself wrote.
