@@ -163,7 +163,7 @@ func TestArchiveZstdReadsAsPlain(t *testing.T) {
 		}
 	}
 	for _, args := range [][]string{{"tokens", "--json"}, {"tokens", "--json", "--by", "response"}, {"tokens", "b3edadab", "--json"}, {"ls", "--long", "--json", "--all"},
-		{"grep", "the"}, {"grep", "--json", "Okarin"}, {"grep", "-c", "error"}, {"grep", "-l", "Okarin", "b3edadab"}} {
+		{"grep", "the"}, {"grep", "--json", "Okarin"}, {"grep", "-c", "error"}, {"grep", "-l", "Okarin", "b3edadab"}, {"grep", "--json", "-C", "1", "the"}} {
 		z := run(t, false, nil, append(args, "--dir", zst)...)
 		p := run(t, false, nil, append(args, "--dir", plain)...)
 		asPlain := func(s string) string {

@@ -100,11 +100,12 @@ func TestRedactCoversEveryCommand(t *testing.T) {
 // A title or first prompt is cut to 200 characters before it is printed:
 // a secret the cut would split is left out whole, not shown in part where
 // --redact no longer knows it (ls, grep -l and their JSON). The cut part
-// of a key, an email and a token, each from the 175th character.
+// of a key, an email and a token, each from the 191st character: the cut
+// at the 200th splits each.
 func TestRedactSecretsAtTheTitlesCut(t *testing.T) {
 	home := t.TempDir()
 	root := filepath.Join(home, ".claude", "projects")
-	fill := strings.Repeat("p", 170) + " key "
+	fill := strings.Repeat("p", 185) + " key "
 	for i, secret := range []string{"ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ0123", "AKIAIOSFODNN7EXAMPLE", "bob.jones.the.third@example.com"} {
 		id := fmt.Sprintf("5ec0e7ed-0000-4000-8000-00000000001%d", i)
 		text := fill + secret + " and more words after it, well past the cut"

@@ -89,7 +89,7 @@ func OpenFD(path string, now bool) (int, error) {
 		case err == syscall.EINTR:
 		case err == syscall.EAGAIN && flags&syscall.O_NONBLOCK != 0:
 			flags &^= syscall.O_NONBLOCK
-		case flags&syscall.O_NOATIME != 0 && err != syscall.ENOENT && err != syscall.ENOTDIR:
+		case flags&syscall.O_NOATIME != 0 && !notForNoAtime(err):
 			// Refused for O_NOATIME itself (EPERM: another user's
 			// file; EROFS and others on some shared folders), or for a
 			// reason of its own, which the open without it gives.
@@ -99,6 +99,17 @@ func OpenFD(path string, now bool) (int, error) {
 			return -1, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
 	}
+}
+
+// notForNoAtime reports whether an open's error cannot be O_NOATIME's: a
+// path that is not there, or no descriptor or memory left (which a second
+// try may find, and must not end O_NOATIME for the run).
+func notForNoAtime(err error) bool {
+	switch err {
+	case syscall.ENOENT, syscall.ENOTDIR, syscall.ELOOP, syscall.ENAMETOOLONG, syscall.EMFILE, syscall.ENFILE, syscall.ENOMEM:
+		return true
+	}
+	return false
 }
 
 // noAtimeRefused: an open with O_NOATIME was refused where one without it

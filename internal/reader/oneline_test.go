@@ -8,8 +8,11 @@ import (
 	"unicode/utf8"
 )
 
+// secretRunes are what a secret --redact masks is written with.
+const secretRunes = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._%+@~=-"
+
 // oneLineRune is OneLine as it was written first, a rune at a time: what
-// OneLine must still give (a word the cut would split left out).
+// OneLine must still give (a token the cut would split left out).
 func oneLineRune(s string) string {
 	var b strings.Builder
 	n := 0
@@ -34,14 +37,18 @@ func oneLineRune(s string) string {
 			space = b.Len() > 0
 			continue
 		}
-		if space && !emit(' ') || !emit(r) {
-			out := b.String()
-			if !space { // a word cut: its part goes, back to the space before it
-				if k := strings.LastIndex(out, " "); k > 0 {
-					return out[:k+1] + "…"
+		if space && !emit(' ') {
+			return strings.TrimRightFunc(b.String(), unicode.IsSpace) + "…"
+		}
+		if !emit(r) {
+			out := []rune(b.String())
+			if !space && strings.ContainsRune(secretRunes, r) { // a token cut: its part goes, its space stays ("key …")
+				for len(out) > 0 && strings.ContainsRune(secretRunes, out[len(out)-1]) {
+					out = out[:len(out)-1]
 				}
+				return string(out) + "…"
 			}
-			return strings.TrimRightFunc(out, unicode.IsSpace) + "…"
+			return strings.TrimRightFunc(string(out), unicode.IsSpace) + "…"
 		}
 		space = false
 	}
@@ -69,6 +76,25 @@ func TestOneLineAsRuneAtATime(t *testing.T) {
 		s := b.String()
 		if got, want := OneLine(s), oneLineRune(s); got != want {
 			t.Fatalf("OneLine(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// A line cut at PromptRunes leaves out the token the cut splits (what a
+// secret is written with), so that --redact, which no longer knows a part
+// of one, has none to miss; a token the cut does not split stays.
+func TestOneLineLeavesOutACutToken(t *testing.T) {
+	key := "ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ0123"
+	for _, tc := range []struct{ in, want string }{
+		{strings.Repeat("p", 190) + " key " + key, strings.Repeat("p", 190) + " key …"},
+		{"/home/x/" + strings.Repeat("b", 185) + "/" + key, "/home/x/" + strings.Repeat("b", 185) + "/…"},
+		{"mail " + strings.Repeat("q", 180) + " bob.jones.the.third@example.com", "mail " + strings.Repeat("q", 180) + " …"},
+		{strings.Repeat("k", 250), "…"}, // one token, all of it cut
+		{strings.Repeat("p", 195) + " " + "done and more", strings.Repeat("p", 195) + " done…"},
+		{strings.Repeat("ü", 199) + "xyz", strings.Repeat("ü", 199) + "…"},
+	} {
+		if got := OneLine(tc.in); got != tc.want {
+			t.Errorf("OneLine(%.30q…) = …%q, want …%q", tc.in, got[max(0, len(got)-30):], tc.want[max(0, len(tc.want)-30):])
 		}
 	}
 }

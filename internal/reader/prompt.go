@@ -213,7 +213,7 @@ func between(s, open, close string) string {
 // OneLine makes text fit one line of a listing: whitespace runs become one
 // space, control characters are dropped, a run of bytes that are not UTF-8
 // becomes one U+FFFD, and it is cut to PromptRunes runes with an ellipsis,
-// before a word the cut would split (cutWord).
+// before a token the cut would split (cutToken).
 func OneLine(s string) string {
 	var b strings.Builder
 	// At most PromptRunes runes and the ellipsis are written: one
@@ -261,25 +261,34 @@ func OneLine(s string) string {
 			return b.String() + "…" // full at the end of a word
 		}
 		if !emit(r) {
-			if space { // full after the space: the word r starts is not cut
+			if space || !tokenRune(r) { // no token goes on past the cut
 				return strings.TrimRightFunc(b.String(), unicode.IsSpace) + "…"
 			}
-			return cutWord(b.String()) + "…"
+			return cutToken(b.String()) + "…"
 		}
 		space = false
 	}
 	return b.String()
 }
 
-// cutWord is a line cut inside a word without that word's part: a secret
-// cut short (an API key, an email address) is no longer one --redact
-// knows, and would show as it is (`ghp_a1B2c3…`). A line of one word, all
-// of it cut, is kept as it is: what --redact masks is shorter than that.
-func cutWord(s string) string {
-	if i := strings.LastIndexFunc(s, unicode.IsSpace); i > 0 {
-		return s[:i+1] // its space kept: "… key …", a word left out
+// cutToken is a line cut inside a token (a run of tokenRune) without
+// that token's part: a secret cut short (an API key, an email address,
+// the end of a path) is no longer one --redact knows, and would show as it
+// is (`ghp_a1B2c3…`). A line that is one token, all of it cut, keeps
+// nothing of it.
+func cutToken(s string) string {
+	i := len(s)
+	for i > 0 && s[i-1] < utf8.RuneSelf && tokenRune(rune(s[i-1])) {
+		i--
 	}
-	return s
+	return s[:i]
+}
+
+// tokenRune reports whether r may be part of a secret --redact masks: the
+// ASCII letters and digits, and what keys, tokens and email addresses
+// hold besides.
+func tokenRune(r rune) bool {
+	return r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._%+@~=-", r))
 }
 
 // IsWarmup reports whether an agent's first prompt is the "Warmup" that

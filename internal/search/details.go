@@ -1,10 +1,7 @@
 package search
 
 import (
-	"os"
-
 	"github.com/cctx-dev/cctx/internal/diag"
-	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tree"
@@ -55,7 +52,7 @@ func (e *engine) annotate(j *job, res *Result) {
 	}
 	var ctx *contexts
 	if e.o.Details && e.o.Context > 0 {
-		ctx = &contexts{e: e, t: t, hits: at, used: map[lineKey]bool{}, files: map[string]*os.File{}}
+		ctx = &contexts{e: e, t: t, hits: at, used: map[lineKey]bool{}, files: map[string]*reader.File{}}
 		defer ctx.close()
 	}
 	for _, n := range t.Nodes {
@@ -91,7 +88,7 @@ type contexts struct {
 	t     *tree.Tree
 	hits  map[lineKey][]*Hit
 	used  map[lineKey]bool
-	files map[string]*os.File
+	files map[string]*reader.File // text offsets: a compressed archive's decompressed
 	dec   reader.TextDecoder
 }
 
@@ -144,7 +141,7 @@ func (c *contexts) context(n *tree.Node) (Context, bool) {
 	f := c.files[n.File.Path]
 	if f == nil {
 		var err error
-		if f, err = rawfile.OpenOS(n.File.Path); err != nil {
+		if f, err = reader.OpenFile(n.File.Path); err != nil {
 			return Context{}, false
 		}
 		c.files[n.File.Path] = f

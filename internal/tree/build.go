@@ -382,23 +382,31 @@ func (b *builder) addFile(f *File, pieces []*piece) error {
 
 // claudeLine reports whether an entry is one Claude Code writes: it names
 // its session or itself (sessionId, uuid), or is a summary or a file
-// history snapshot (which name neither).
+// history snapshot or delta (which name neither).
 func claudeLine(e *reader.Entry) bool {
-	return e.SessionID != "" || e.UUID != "" || e.Type == "summary" || e.Type == "file-history-snapshot"
+	switch e.Type {
+	case "summary", "file-history-snapshot", "file-history-delta":
+		return true
+	}
+	return e.SessionID != "" || e.UUID != ""
 }
 
 // notATranscript says it of a main file with lines, none of them Claude
 // Code's (another program's JSONL, a text file): the view of it is empty,
 // and that should not pass as a session with nothing in it.
 func (b *builder) notATranscript(f *File, pieces []*piece) {
-	// lines: the entries and the lines skipped, but a last line still
-	// being written (a session just begun); blank lines are neither.
+	// lines: the entries and the lines that are not JSON objects. A line
+	// cut by a crash or too long to read may have been Claude Code's: then
+	// nothing is said; nor of a last line still being written.
 	lines, claude, first := 0, 0, ""
 	for _, p := range pieces {
 		lines, claude = lines+p.entries, claude+p.claude
 		for _, is := range p.issues {
-			if is.Kind != reader.TruncatedTail {
+			switch is.Kind {
+			case reader.Malformed, reader.NotObject:
 				lines++
+			case reader.CrashResidue, reader.TooLong:
+				return
 			}
 		}
 		if first == "" {

@@ -1012,6 +1012,9 @@ func TestAFileThatIsNotATranscriptIsSaid(t *testing.T) {
 		{"summaries only", []string{`{"type":"summary","summary":"s","leafUuid":"x"}`}, ""},
 		{"a title only", []string{`{"type":"custom-title","customTitle":"t","sessionId":"s1"}`}, ""},
 		{"snapshots only", []string{`{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`}, ""},
+		{"deltas only", []string{`{"type":"file-history-delta","messageId":"m"}`}, ""},
+		{"a line cut by a crash", []string{`{"type":"user","uuid":"u1","sessionId":"s","mess` + "\x00\x00\x00"}, ""},
+		{"an odd value, one line", []string{`{"type":"user","uuid":123}`}, not + "1 line(s)"},
 		{"garbage, then a line of Claude Code's", []string{"garbage", user("u1", "", "hi", 0)}, ""},
 	}
 	for _, tt := range tests {
