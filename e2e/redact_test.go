@@ -48,11 +48,11 @@ func TestRedactCoversEveryCommand(t *testing.T) {
 	root := filepath.Join(home, ".claude", "projects")
 	const id = "5ec0e7ed-0000-4000-8000-000000000002"
 	cwd := home + "/app"
-	secrets := []string{"Hunter2pg", "Tr0ub4dor", "alice.smith", "bobuser", "Xk9mQ2vR7tL4pW8zN3bF6hJ1sD5gA0cY", "AbCdEfGhIjKlMnOpQrStUvWxYz012345678", home}
+	secrets := []string{"Hunter2pg", "Tr0ub4dor", "alice.smith", "bobuser", "Xk9mQ2vR7tL4pW8zN3bF6hJ1sD5gA0cY", "AbCdEfGhIjKlMnOpQrStUvWxYz012345678", "dave.jones", home}
 	paste := `connect postgres://admin:Hunter2pg@db:5432/x as alice.smith@example.com in /Users/bobuser/src with key Xk9mQ2vR7tL4pW8zN3bF6hJ1sD5gA0cY`
 	key := `ANTHROPIC_API_KEY=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz012345678`
 	pass := `{\"password\": \"Tr0ub4dor\"}`
-	base := `"sessionId":"` + id + `","cwd":"` + cwd + `","gitBranch":"main","version":"2.1.0"`
+	base := `"sessionId":"` + id + `","cwd":"` + cwd + `","gitBranch":"feature/dave.jones@example.com","version":"2.1.0"`
 	writeFile(t, root, filepath.Join(strings.ReplaceAll(cwd, "/", "-"), id+".jsonl"), lines(
 		`{"type":"custom-title","customTitle":"connect `+key+`","sessionId":"`+id+`"}`,
 		`{"type":"user","uuid":"u1","parentUuid":null,`+base+`,"timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"`+paste+`"}}`,

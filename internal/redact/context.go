@@ -450,7 +450,7 @@ func scanEmails(b []byte, sp []span) []span {
 		for s < at && b[s] == '.' {
 			s++
 		}
-		if s >= at || s > 0 && (b[s-1] == '/' || emailLocal[b[s-1]]) && !afterEscape(b, s) {
+		if s >= at || s > 0 && emailLocal[b[s-1]] && !afterEscape(b, s) {
 			continue
 		}
 		if s > 0 && b[s-1] == ':' && inURLAuthority(b, s-1) {

@@ -81,6 +81,8 @@ var secretCases = []struct{ class, in, want string }{
 	{"another user's Linux home starting the text", "/home/carol/y", "/home/[USER]/y"},
 	{"email starting the text", "bob@example.com wrote", "[EMAIL] wrote"},
 	{"email after a colon", "Email:bob@example.com", "Email:[EMAIL]"},
+	{"email in a path", "cd /Users/carol/mail/bob@corp.org/notes", "cd /Users/[USER]/mail/[EMAIL]/notes"},
+	{"email in a branch", "on feature/dave.jones@corp.org", "on feature/[EMAIL]"},
 	{"own home", "/home/alice/src and /home/alicex/src", "~/src and /home/[USER]/src"},
 	{"own project key", "dir -home-alice-src-app", "dir ~-src-app"},
 }
@@ -119,6 +121,7 @@ func TestRedactLeavesAlone(t *testing.T) {
 		"access_token: undefined_value_here",
 		`{"token_type": "bearer", "max_tokens": 1024, "input_tokens": 12}`,
 		"git@github.com:owner/repo.git noreply@anthropic.com icon@2x.png react@18.2.0 @types/node",
+		"node_modules/.pnpm/@babel+core@7.24.0/x golang.org/x/mod@v0.17.0 npm/react@18.2.0/umd pkg/icon@2x.png",
 		"see /home/ and /Users/Shared/x and example.com/home/index.html",
 		"--home-dir and go-home-button",
 		"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ",

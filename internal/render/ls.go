@@ -101,7 +101,7 @@ func lsCells(row []string, in *session.Info, o Options) []string {
 		agents = strconv.Itoa(in.Subagents)
 	}
 	return append(row, th.Cyan(Short(in.ID)), active,
-		CutLeft(Safe(o.Redacted(TildePath(project, o.Home))), 32), Cut(Safe(in.GitBranch), 20), agents)
+		CutLeft(Safe(o.Redacted(TildePath(project, o.Home))), 32), Cut(Safe(o.Redacted(in.GitBranch)), 20), agents)
 }
 
 // lsMinTitle is the narrowest title a terminal's listing gives; the

@@ -44,6 +44,7 @@ func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *
 	if red != nil {
 		doc.Header.Path = red.String(doc.Header.Path)
 		doc.Header.Project = red.String(doc.Header.Project)
+		doc.Header.Branch = red.String(doc.Header.Branch) // a branch may be named by an email
 		doc.redact = red.String
 	}
 	return doc, nil
