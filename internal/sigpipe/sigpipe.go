@@ -5,6 +5,7 @@
 package sigpipe
 
 import (
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -12,6 +13,20 @@ import (
 
 // Catcher holds SIGPIPE from Catch to Stop.
 type Catcher struct{ came chan os.Signal }
+
+// CatchFor is Catch when w is a pipe or a socket, the only writers whose
+// reader can go away; nil (nothing caught) for a file or a terminal:
+// holding SIGPIPE starts a thread of its own, half a millisecond.
+func CatchFor(w io.Writer) *Catcher {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return nil
+	}
+	return Catch()
+}
 
 // Catch makes a write to a closed pipe fail (EPIPE) instead of ending the
 // process, until Stop.
