@@ -45,6 +45,9 @@ type Factory struct {
 	pipe         *sigpipe.Catcher // SIGPIPE held while a report's cache is written behind it: | head costs the output, not the cache
 }
 
+// holdSigpipe holds SIGPIPE till Run has waited for the cache (f.pipe).
+func (f *Factory) holdSigpipe() { f.pipe = sigpipe.CatchFor(f.IO.Out) }
+
 // Out is stdout (render.Stdout): every byte through render's Guard, or
 // with --json through its JSON mode; with --redact every line is redacted
 // first. Commands write nowhere else.

@@ -7,7 +7,6 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
-	"github.com/cctx-dev/cctx/internal/sigpipe"
 	"github.com/cctx-dev/cctx/internal/tokenreport"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
@@ -115,7 +114,7 @@ func tokensRun(o *TokensOptions) error {
 	withResponses := single || o.plan.By == tokens.ByResponse
 	ro := f.readOptions()
 	ro.WriteBehind = true // while the report prints; Run waits for it (not --watch: its notes would land in a frame)
-	f.pipe = sigpipe.CatchFor(f.IO.Out)
+	f.holdSigpipe()
 	res := tokenreport.Report(finder, inputs, o.plan.Prices, o.plan.Window, ro,
 		tokenreport.Options{By: o.plan.By, Zone: o.plan.Zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
 	f.warnPrices(res.UnpricedModels(), o.plan.Prices)
