@@ -1,4 +1,4 @@
-package cmd
+package e2e
 
 import (
 	"io/fs"
@@ -15,10 +15,11 @@ import (
 // command moves a transcript's access time (rawfile.OpenFD), cold or
 // from the cache, where a plain read does on this file system (the
 // control). A tool that ages files by their access time sees what it saw
-// before cctx ran.
+// before cctx ran. Each command is a process of its own, as a user runs
+// it: what one process learned (an O_NOATIME refused) is not the next's.
 func TestNoCommandMovesAnAccessTime(t *testing.T) {
 	dir := testfs.AtimeDir(t)
-	copyTree(t, "../testdata/projects", filepath.Join(dir, "projects"))
+	copyDir(t, samples, filepath.Join(dir, "projects"))
 	var files []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -83,12 +84,34 @@ func TestNoCommandMovesAnAccessTime(t *testing.T) {
 		{"archive", "--to", archive},
 	} {
 		at := back()
-		r := run(t, false, map[string]string{"CCTX_CACHE_DIR": cacheDir}, append(args, "--dir", dir)...)
+		r := cctxWith(t, opts{env: []string{"CCTX_CACHE_DIR=" + cacheDir}}, append(args, "--dir", dir)...)
 		if r.code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, r.code, r.errOut)
+			t.Fatalf("%v: %s", args, r)
 		}
 		if n, one := moved(at); n > 0 {
 			t.Errorf("%v moved the access time of %d transcript(s), %s among them", args, n, one)
 		}
+	}
+}
+
+// copyDir copies the files under from to to.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Join(to, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
