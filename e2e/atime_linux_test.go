@@ -19,7 +19,9 @@ import (
 // it: what one process learned (an O_NOATIME refused) is not the next's.
 func TestNoCommandMovesAnAccessTime(t *testing.T) {
 	dir := testfs.AtimeDir(t)
-	copyDir(t, samples, filepath.Join(dir, "projects"))
+	if err := os.CopyFS(filepath.Join(dir, "projects"), os.DirFS(samples)); err != nil {
+		t.Fatal(err)
+	}
 	var files []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -91,27 +93,5 @@ func TestNoCommandMovesAnAccessTime(t *testing.T) {
 		if n, one := moved(at); n > 0 {
 			t.Errorf("%v moved the access time of %d transcript(s), %s among them", args, n, one)
 		}
-	}
-}
-
-// copyDir copies the files under from to to.
-func copyDir(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.MkdirAll(filepath.Join(to, filepath.Dir(rel)), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
