@@ -2,11 +2,14 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cctx-dev/cctx/internal/render"
 )
 
 // Colour follows the README: --color wins, then CLICOLOR_FORCE, then
@@ -157,6 +160,40 @@ func TestPseudoTerminal(t *testing.T) {
 			if r.stdout != "" {
 				t.Errorf("%v: stdout on a terminal %q, want none", tc.args, r.stdout)
 			}
+		}
+	})
+	// Every table fits the terminal: at 80 columns the tokens and agents
+	// tables were up to 140 wide, each row wrapped onto two lines. What a
+	// table leaves out it says under itself; a wide terminal leaves
+	// nothing out.
+	t.Run("tables fit the terminal", func(t *testing.T) {
+		views := [][]string{{"ls"}, {"ls", "-l"}, {"tokens"}, {"tokens", "--by", "agent"}, {"tokens", "--by", "project"},
+			{"tokens", "--by", "response"}, {"tokens", "--by", "tool"}, {"tokens", "--by", "agent-type"}, {"tokens", "b3edadab"},
+			{"agents", "ef958aa1"}, {"agents", "-v", "ef958aa1"}}
+		for _, cols := range []int{80, 60} {
+			for _, args := range views {
+				r := onTTY(t, []string{fmt.Sprintf("COLUMNS=%d", cols)}, append(args, "--dir", samples)...)
+				expect(t, r, 0, strings.Join(args, " "))
+				for _, l := range strings.Split(strings.TrimSuffix(sgr.ReplaceAllString(r.stdout, ""), "\n"), "\n") {
+					if strings.HasPrefix(l, "output understated") || args[0] == "agents" && args[1] == "-v" && cols < 80 {
+						continue // prose, which the terminal wraps; -v's prompts and paths need 80
+					}
+					if w := render.Width(l); w >= cols {
+						t.Errorf("%v at %d columns: a line %d wide:\n%s", args, cols, w, r.stdout)
+						break
+					}
+				}
+			}
+		}
+		for _, args := range [][]string{{"ls"}, {"tokens"}, {"tokens", "--by", "agent"}} {
+			r := onTTY(t, []string{"COLUMNS=200"}, append(args, "--dir", samples)...)
+			if strings.Contains(r.stdout, "left out") {
+				t.Errorf("%v at 200 columns left columns out:\n%s", args, r.stdout)
+			}
+		}
+		r := onTTY(t, []string{"COLUMNS=80"}, "tokens", "--dir", samples)
+		if !strings.Contains(r.stdout, "(TOTAL, INPUT, CACHE W left out at 80 columns)") {
+			t.Errorf("tokens at 80 columns does not say what it left out:\n%s", r.stdout)
 		}
 	})
 	t.Run("exit code through the terminal", func(t *testing.T) {

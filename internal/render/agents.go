@@ -48,6 +48,19 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		cols = append(cols, "PROMPT", "PATH")
 	}
 	t := NewTable(ro, cols...)
+	// At 80 columns the table was 140 wide: the texts are cut first, then
+	// the columns a person needs least are left out.
+	t.Shrink(2, 12, false) // DESCRIPTION
+	t.Shrink(1, 8, false)  // TYPE
+	if verbose {
+		t.Shrink(12, 31, true)  // PATH: …/agent-<id>.jsonl kept
+		t.Shrink(11, 12, false) // PROMPT
+	}
+	t.Optional(10, 9, 8, 3) // PARENT, TOOLS, TIME, MODEL
+	t.Optional(1, 5)        // TYPE, CALLS
+	if verbose {
+		t.Optional(4, 2) // STATUS, DESCRIPTION: -v's prompt and path first
+	}
 	var sum tokens.Total
 	for _, a := range res.Agents {
 		sum.Merge(a.Total)

@@ -43,34 +43,64 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		}
 		rows[i] = row
 	}
-	tw := 0 // a pipe gets whole titles
 	if o.TTY {
-		giveWayToTitle(o.Width, cols, rows)
-		tw = titleWidth(o.Width, cols, rows)
+		// The title takes what the other columns leave: they give way to
+		// it (project, then branch) only to leave it lsMinTitle columns,
+		// and a terminal narrower still leaves columns out.
+		title := len(cols) - 1
+		t.Shrink(title, lsMinTitle, false)
+		t.Shrink(2, 12, true) // the project's telling end kept
+		t.Shrink(3, 8, false)
+		if long {
+			t.Optional(8) // SIZE: the counts are what --long asked for
+		}
+		t.Optional(4, 3) // AGENTS, BRANCH
+		if long {
+			t.Optional(5, 7, 6) // PROMPTS, TOKENS, CALLS
+		}
+		t.Style(title, func(i int, cell string) string { return lsTitleStyle(list[i], cell, th) })
 	}
 	for i, in := range list {
 		title := Safe(o.Redacted(in.Title))
 		switch {
 		case !o.TTY:
 		case in.Orphan:
-			title = th.Yellow("(main transcript deleted)")
+			title = "(main transcript deleted)"
 			if in.Archived {
-				title += th.Dim(" archived")
+				title += " archived"
 			}
 		case in.Archived:
-			title = th.Dim("archived ") + Cut(title, max(1, tw-len("archived ")))
+			title = "archived " + title
 		case title == "":
 			when := in.StartedAt
 			if when.IsZero() {
 				when = in.UpdatedAt // no timestamp in the file: its last write
 			}
-			title = th.Dim("(untitled session of " + when.Local().Format("2006-01-02 15:04") + ")")
-		default:
-			title = Cut(title, tw)
+			title = "(untitled session of " + when.Local().Format("2006-01-02 15:04") + ")"
 		}
 		t.Row(append(rows[i], title)...)
 	}
 	return t.Render(w)
+}
+
+// lsTitleStyle colours a terminal's title cell of in, cut to fit: what
+// cctx wrote about the session, not its title, is set apart.
+func lsTitleStyle(in *session.Info, cell string, th Theme) string {
+	switch {
+	case in.Orphan:
+		if rest, ok := strings.CutSuffix(cell, " archived"); ok && in.Archived {
+			return th.Yellow(rest) + th.Dim(" archived")
+		}
+		return th.Yellow(cell)
+	case in.Archived:
+		if rest, ok := strings.CutPrefix(cell, "archived "); ok {
+			return th.Dim("archived ") + rest
+		}
+		return th.Dim(cell)
+	case in.Title == "":
+		return th.Dim(cell)
+	}
+	return cell
 }
 
 // lsCells appends to row the columns before the --long counts: id,
@@ -105,58 +135,18 @@ func lsCells(row []string, in *session.Info, o Options) []string {
 }
 
 // lsMinTitle is the narrowest title a terminal's listing gives; the
-// project and branch give way to it first (giveWayToTitle).
+// project and branch give way to it first.
 const lsMinTitle = 20
-
-// giveWayToTitle cuts the project and branch columns of rows (down to 12
-// and 8 columns, the project's start and the branch's end first) until
-// the title gets lsMinTitle columns of a terminal width wide: at 80
-// columns a listing's rows were 106 wide, each wrapped.
-func giveWayToTitle(width int, header []string, rows [][]string) {
-	over := lsMinTitle + 1 - (width - usedWidth(header, rows))
-	for _, c := range []struct{ col, min int }{{2, 12}, {3, 8}} {
-		if over <= 0 {
-			return
-		}
-		w := colWidth(header, rows, c.col)
-		to := max(c.min, w-over)
-		if to >= w {
-			continue
-		}
-		for _, r := range rows {
-			if c.col == 2 {
-				r[c.col] = CutLeft(r[c.col], to)
-			} else {
-				r[c.col] = Cut(r[c.col], to)
-			}
-		}
-		over -= w - colWidth(header, rows, c.col)
-	}
-}
-
-// usedWidth is the width of every column but the last (the title), at
-// its widest cell or header, with two spaces each.
-func usedWidth(header []string, rows [][]string) int {
-	used := 0
-	for c := range len(header) - 1 {
-		used += colWidth(header, rows, c) + 2
-	}
-	return used
-}
 
 // colWidth is the width of column c: its header's or its widest cell's.
 func colWidth(header []string, rows [][]string, c int) int {
 	w := Width(strings.TrimSuffix(header[c], ">"))
 	for _, r := range rows {
-		w = max(w, Width(stripSGR(r[c])))
+		if c < len(r) {
+			w = max(w, Width(stripSGR(r[c])))
+		}
 	}
 	return w
-}
-
-// titleWidth is what is left of the terminal for the last (title) column
-// once the other columns have their widest cell and two spaces each.
-func titleWidth(width int, header []string, rows [][]string) int {
-	return max(lsMinTitle, width-usedWidth(header, rows)-1)
 }
 
 // stripSGR drops the colour sequences cctx itself wrote.

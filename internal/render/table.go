@@ -2,7 +2,9 @@ package render
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -18,7 +20,34 @@ type Table struct {
 	right   map[int]bool // right-aligned (numeric) columns
 	rows    [][]string
 	footers [][]string
+
+	// How a terminal table wider than the terminal gives way (fit).
+	shrinks  []shrink
+	optional []int
+	styles   map[int]func(row int, cell string) string
+	// Dropped are the headers of the optional columns a terminal's table
+	// left out, once rendered.
+	Dropped []string
 }
+
+// shrink is a column a terminal table cuts, down to min columns, when it
+// is too wide: from the left (a path keeps its telling end) or the right.
+type shrink struct {
+	col, min int
+	left     bool
+}
+
+// Shrink lets column col be cut, down to min columns, in a table wider
+// than the terminal (Options.Width); from the left when left. Columns are
+// cut in the order Shrink names them, before any is left out (Optional).
+func (t *Table) Shrink(col, min int, left bool) {
+	t.shrinks = append(t.shrinks, shrink{col, min, left})
+}
+
+// Optional names the columns a terminal table still wider than the
+// terminal, once cut (Shrink), leaves out, in this order, until it fits:
+// numbers that a wider window or --json shows. A pipe gets every column.
+func (t *Table) Optional(cols ...int) { t.optional = append(t.optional, cols...) }
 
 // NewTable starts a table with the given column names. A name ending in
 // ">" is right-aligned (the marker is not printed).
@@ -80,6 +109,7 @@ func (t *Table) Render(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
 	}
+	t.fit()
 	align := make([]tw.Align, len(t.header))
 	for i := range align {
 		align[i] = tw.AlignLeft
@@ -122,8 +152,34 @@ func (t *Table) Render(w io.Writer) error {
 	if err := tbl.Render(); err != nil {
 		return err
 	}
-	_, err := w.Write(trimLineEnds(t.opts.Theme.tableResets(buf.Bytes()), t.opts.Theme.reset()))
+	out := ruleToRows(trimLineEnds(t.opts.Theme.tableResets(buf.Bytes()), t.opts.Theme.reset()))
+	if len(t.Dropped) > 0 {
+		// What a narrow terminal's table leaves out, said under it.
+		out = fmt.Appendln(out, t.opts.Theme.Dim(Cut(fmt.Sprintf("(%s left out at %d columns)", strings.Join(t.Dropped, ", "), t.opts.Width), t.opts.Width-1)))
+	}
+	_, err := w.Write(out)
 	return err
+}
+
+// ruleToRows cuts the rule above a footer, which tablewriter draws over
+// the padding after the last column too, to the width of the widest row:
+// a table that fits the terminal has a rule that fits too.
+func ruleToRows(b []byte) []byte {
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	widest, rule := 0, -1
+	for i, l := range lines {
+		text := strings.TrimSuffix(stripSGR(string(l)), "\n")
+		if text != "" && strings.Trim(text, "─") == "" {
+			rule = i
+			continue
+		}
+		widest = max(widest, Width(text))
+	}
+	if rule < 0 || Width(strings.TrimSuffix(string(lines[rule]), "\n")) <= widest {
+		return b
+	}
+	lines[rule] = []byte(strings.Repeat("─", widest) + "\n")
+	return bytes.Join(lines, nil)
 }
 
 // trimLineEnds drops the padding tablewriter leaves after the last column
@@ -147,4 +203,145 @@ func trimLineEnds(b []byte, reset string) []byte {
 		}
 	}
 	return out
+}
+
+// Style colours the cells of column col on a terminal once the table is
+// fitted (Shrink): a cell is cut as text, then styled by style (its row's
+// index, its text).
+func (t *Table) Style(col int, style func(row int, cell string) string) {
+	if t.styles == nil {
+		t.styles = map[int]func(int, string) string{}
+	}
+	t.styles[col] = style
+}
+
+// fit cuts the shrinkable columns, then leaves out the optional ones, of
+// a terminal table wider than the terminal, until it fits (or nothing
+// more can give), and gives what leaving a column out freed back to the
+// cut ones: at 80 columns the tokens tables were 119 wide, each row
+// wrapped onto two lines.
+func (t *Table) fit() {
+	defer t.style()
+	if t.opts.Width <= 0 {
+		return
+	}
+	all := append(t.rows[:len(t.rows):len(t.rows)], t.footers...)
+	widths := make([]int, len(t.header))
+	for c := range widths {
+		widths[c] = colWidth(t.header, all, c)
+	}
+	full := slices.Clone(widths)
+	// One column to spare: a line as wide as the terminal is wrapped on
+	// some (Windows' console), which leaves an empty line after it.
+	over := t.width(widths) - (t.opts.Width - 1)
+	for _, sh := range t.shrinks {
+		if over <= 0 {
+			break
+		}
+		to := max(sh.min, Width(t.header[sh.col]), styledWidth(all, sh.col), widths[sh.col]-over)
+		if to < widths[sh.col] {
+			over -= widths[sh.col] - to
+			widths[sh.col] = to
+		}
+	}
+	drop := map[int]bool{}
+	for _, c := range t.optional {
+		if over <= 0 {
+			break
+		}
+		if drop[c] || c >= len(widths) {
+			continue
+		}
+		drop[c] = true
+		over -= widths[c] + 2
+		name := t.header[c]
+		if name == "" {
+			name = "the bar" // tokens' context bar
+		}
+		t.Dropped = append(t.Dropped, name)
+	}
+	for i := len(t.shrinks) - 1; i >= 0 && over < 0; i-- {
+		c := t.shrinks[i].col
+		give := min(-over, full[c]-widths[c])
+		widths[c] += give
+		over += give
+	}
+	for _, sh := range t.shrinks {
+		if widths[sh.col] >= full[sh.col] {
+			continue
+		}
+		for _, r := range all {
+			if sh.col >= len(r) || strings.ContainsRune(r[sh.col], 0x1b) {
+				continue // a cell cctx coloured is not cut through its escapes
+			}
+			if sh.left {
+				r[sh.col] = CutLeft(r[sh.col], widths[sh.col])
+			} else {
+				r[sh.col] = Cut(r[sh.col], widths[sh.col])
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	t.style()
+	t.styles = nil
+	keep := func(r []string) []string {
+		out := r[:0:0]
+		for c, cell := range r {
+			if !drop[c] {
+				out = append(out, cell)
+			}
+		}
+		return out
+	}
+	right := map[int]bool{}
+	for c, n := 0, 0; c < len(t.header); c++ {
+		if !drop[c] {
+			right[n] = t.right[c]
+			n++
+		}
+	}
+	t.header, t.right = keep(t.header), right
+	for i := range t.rows {
+		t.rows[i] = keep(t.rows[i])
+	}
+	for i := range t.footers {
+		t.footers[i] = keep(t.footers[i])
+	}
+}
+
+// styledWidth is the width of the widest cell of column col that cctx
+// coloured: fit does not cut those.
+func styledWidth(rows [][]string, col int) int {
+	w := 0
+	for _, r := range rows {
+		if col < len(r) && strings.ContainsRune(r[col], 0x1b) {
+			w = max(w, Width(stripSGR(r[col])))
+		}
+	}
+	return w
+}
+
+// style applies the styles of Style to the rows' cells, once.
+func (t *Table) style() {
+	for col, style := range t.styles {
+		for i, r := range t.rows {
+			if col < len(r) {
+				r[col] = style(i, r[col])
+			}
+		}
+	}
+	t.styles = nil
+}
+
+// width is how wide the table is on a terminal with columns of these
+// widths: two spaces after each but the last (the rule above a footer
+// too: ruleToRows).
+func (t *Table) width(widths []int) int {
+	n := 0
+	for _, w := range widths {
+		n += w + 2
+	}
+	return max(0, n-2)
 }

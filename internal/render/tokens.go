@@ -351,6 +351,14 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 			cols = append(cols, "")
 		}
 		t := NewTable(o, cols...)
+		agentCol := len(cols) - 8 // AGENT: MODEL and six numbers follow it (and the bar)
+		if o.TTY {
+			agentCol--
+			t.Optional(len(cols) - 1) // the bar first: CONTEXT has its number
+		}
+		t.Shrink(agentCol, 8, false)
+		t.Optional(agentCol+2, agentCol+4, agentCol+5) // INPUT, CACHE W, CACHE R: CONTEXT sums them
+		t.Optional(agentCol, agentCol+1)               // AGENT, MODEL, on the narrowest
 		for i := range rep.Responses {
 			r := &rep.Responses[i]
 			u := r.Usage
@@ -398,6 +406,8 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		if len(s.Agents) > 1 {
 			section("By agent")
 			t := NewTable(o, "AGENT", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
+			t.Shrink(0, 12, false)
+			optionalTokenColumns(t, 1)
 			for _, a := range s.Agents {
 				key := a.Key
 				if key == "" {
@@ -411,6 +421,7 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		}
 		section("By model")
 		t := NewTable(o, "MODEL", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
+		optionalTokenColumns(t, 1)
 		for _, m := range s.Models {
 			t.Row(append([]string{Safe(ShortModel(m.Key))}, totalCells(m.Total)...)...)
 		}
@@ -419,6 +430,9 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 	}
 	section("By session")
 	t := NewTable(o, "SESSION", "PROJECT", "STARTED", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
+	t.Shrink(1, 12, true)
+	optionalTokenColumns(t, 3)
+	t.Optional(2, 3) // STARTED, CALLS, on the narrowest
 	for _, s := range rep.Sessions {
 		started := Timestamp(s.Started)
 		project := Safe(o.Redacted(s.Project))

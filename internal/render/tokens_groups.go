@@ -34,6 +34,13 @@ func tokenCells(t tokens.Total, o Options) []string {
 
 var tokenColumns = []string{"CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>"}
 
+// optionalTokenColumns are the columns of tokenColumns (from column
+// first) a terminal's table leaves out, in this order, when it is wider
+// than the terminal: TOTAL (the sum of the four counts), INPUT (the
+// smallest of them: most input is read from the cache), CACHE W. Calls,
+// output, cache reads and cost stay.
+func optionalTokenColumns(t *Table, first int) { t.Optional(first+5, first+1, first+3) }
+
 // tokensGroups writes the table of --by: one row per group, then (on a
 // terminal) the total and, for a time grouping, the group that holds now.
 func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error {
@@ -67,15 +74,9 @@ func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		}
 		foot = append(foot, tokenCells(rep.Total, o)...)
 	}
-	if o.TTY && to.By == tokens.ByProject {
-		// A project is cut from the left, its telling end kept, to what
-		// the numbers leave of the terminal (at least the 32 columns of
-		// the per-session table's PROJECT).
-		room := max(32, o.Width-2-otherColumnsWidth(header, append(rows, foot)))
-		for _, r := range rows {
-			r[0] = CutLeft(r[0], room)
-		}
-	}
+	// A project is cut from the left, its telling end kept.
+	t.Shrink(0, 12, to.By == tokens.ByProject)
+	optionalTokenColumns(t, len(cols))
 	for _, r := range rows {
 		t.Row(r...)
 	}
@@ -94,24 +95,6 @@ func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 	return nil
 }
 
-// otherColumnsWidth is how many terminal columns every column but the
-// first takes: its widest cell (or header) and the two spaces of padding
-// after it (the first column has its two too: the rule under the rows
-// spans them all).
-func otherColumnsWidth(header []string, rows [][]string) int {
-	used := 0
-	for c := 1; c < len(header); c++ {
-		w := Width(strings.TrimSuffix(header[c], ">"))
-		for _, r := range rows {
-			if c < len(r) {
-				w = max(w, Width(stripSGR(r[c])))
-			}
-		}
-		used += w + 2
-	}
-	return used
-}
-
 // groupLabel is a group's key as people read it on a terminal.
 func groupLabel(by tokens.Grouping, g tokens.Group, zone *time.Location, now time.Time) string {
 	switch {
@@ -119,6 +102,13 @@ func groupLabel(by tokens.Grouping, g tokens.Group, zone *time.Location, now tim
 		return ShortModel(g.Key)
 	case by == tokens.ByAgent && g.Key == "":
 		return "(main)"
+	case by == tokens.ByAgent && strings.Contains(g.Key, "/"):
+		// session/agent over several sessions: the session's short id.
+		id, agent, _ := strings.Cut(g.Key, "/")
+		if agent == "" {
+			agent = "(main)"
+		}
+		return Short(id) + "/" + agent
 	case g.Key == "":
 		return "-"
 	}
@@ -212,6 +202,7 @@ func toolsTable(w io.Writer, tr *tokens.ToolReport, o Options) error {
 		return []string{num(g.Calls), num(g.Errors), size(g.ResultBytes), num(g.EstimatedTokens()), num(g.ResultImages)}
 	}
 	t := NewTable(o, "TOOL", "CALLS>", "ERRORS>", "RESULTS>", "~TOKENS>", "IMAGES>")
+	t.Shrink(0, 16, false)
 	for _, g := range tr.Tools {
 		t.Row(append([]string{Safe(g.Tool)}, cells(g)...)...)
 	}
