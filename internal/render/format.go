@@ -107,7 +107,35 @@ func JSONTime(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(JSONTimeLayout)
+	var b [len(JSONTimeLayout)]byte
+	return string(appendJSONTime(b[:0], t))
+}
+
+// appendJSONTime appends t in JSONTimeLayout, digit by digit: time's
+// layout interpreter was a fifth of writing the rows of 5,000 sessions.
+func appendJSONTime(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, JSONTimeLayout)
+	}
+	hour, minute, sec := t.Clock()
+	var s [len(JSONTimeLayout)]byte
+	copy(s[:], JSONTimeLayout) // its separators; the digits are put over the rest
+	put := func(at, v, n int) {
+		for i := at + n - 1; i >= at; i-- {
+			s[i] = byte('0' + v%10)
+			v /= 10
+		}
+	}
+	put(0, year, 4)
+	put(5, int(month), 2)
+	put(8, day, 2)
+	put(11, hour, 2)
+	put(14, minute, 2)
+	put(17, sec, 2)
+	put(20, t.Nanosecond()/1e6, 3)
+	return append(b, s[:]...)
 }
 
 // JSONTimeOrNull is JSONTime for fields that are null when there is no time.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -103,5 +104,35 @@ func TestCutKeepsEscapesWhole(t *testing.T) {
 		if got := Cut(tc.in, tc.n); got != tc.want {
 			t.Errorf("Cut(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
 		}
+	}
+}
+
+// JSONTime writes every time as time's own layout does (JSONTimeLayout):
+// UTC, milliseconds cut, not rounded; years outside 0–9999 too.
+func TestJSONTimeIsTheLayout(t *testing.T) {
+	zones := []*time.Location{time.UTC, time.FixedZone("", -7*3600-30*60), time.FixedZone("", 14*3600)}
+	times := []time.Time{
+		time.Date(2026, 1, 2, 3, 4, 5, 678_999_999, time.UTC),
+		time.Date(1999, 12, 31, 23, 59, 59, 999_999_999, time.UTC),
+		time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 1, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(-1, 6, 1, 0, 0, 0, 0, time.UTC),
+		time.Unix(0, 1),
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		times = append(times, time.Unix(r.Int64N(1<<36)-1<<35, r.Int64N(1e9)))
+	}
+	for _, tm := range times {
+		for _, z := range zones {
+			tz := tm.In(z)
+			if got, want := JSONTime(tz), tz.UTC().Format(JSONTimeLayout); got != want {
+				t.Fatalf("JSONTime(%v) = %q, want %q", tz, got, want)
+			}
+		}
+	}
+	if JSONTime(time.Time{}) != "" {
+		t.Errorf("the zero time is not empty")
 	}
 }

@@ -97,6 +97,9 @@ func (f *folderIDs) joined() [][]int {
 // reports have none, and sorting ~100k ids once took a quarter of the
 // time of the merge joined makes, whose heap finds which sets share.
 func (f *folderIDs) repeats() bool {
+	if len(f.sets) < 2 {
+		return false // each set holds an id once
+	}
 	n := 0
 	for _, s := range f.sets {
 		n += len(s)

@@ -204,3 +204,52 @@ func TestStoreAcrossReports(t *testing.T) {
 		})
 	}
 }
+
+// The cache keeps the key of the last folders found to share no message
+// id (sums.idsKey, a digest of every folder's sum), and a report whose
+// folders' sums make that key again does not look for a shared id. A
+// change to any folder makes another key: a session copied into another
+// folder (each of its responses in two folders) is found and counted
+// once, as without a cache.
+func TestDisjointFoldersAreRemembered(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "projects")
+	for _, folder := range []string{"-Users-user-project", "-tmp-tmpqwh7888i"} {
+		copyDir(t, filepath.Join(testcorpus.Samples(), folder), filepath.Join(root, folder))
+	}
+	dir := t.TempDir()
+	memo := func() []byte {
+		s := cache.Open(dir, nil)
+		return s.Blob(s.Dir())
+	}
+	cold := totalsWith(root, "", DefaultPrices(), Window{})
+	if got := totalsWith(root, dir, DefaultPrices(), Window{}); got != cold {
+		t.Fatalf("the first run with the cache differs:\n%s\n---\n%s", got, cold)
+	}
+	first := memo()
+	if len(first) != 32 {
+		t.Fatalf("no key of disjoint folders kept: %x", first)
+	}
+	if got := totalsWith(root, dir, DefaultPrices(), Window{}); got != cold {
+		t.Fatalf("the warm run differs:\n%s\n---\n%s", got, cold)
+	}
+	if !bytes.Equal(memo(), first) {
+		t.Errorf("the warm run changed the key of the same folders")
+	}
+
+	b, err := os.ReadFile(filepath.Join(root, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "-tmp-tmpqwh7888i", "b3edadab-0000-4000-8000-000000000000.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shared := totalsWith(root, "", DefaultPrices(), Window{})
+	if shared == cold {
+		t.Fatal("the copy changed nothing: the test shows nothing")
+	}
+	for run := range 3 {
+		if got := totalsWith(root, dir, DefaultPrices(), Window{}); got != shared {
+			t.Fatalf("run %d after the copy differs from the run without a cache:\n%s\n---\n%s", run, got, shared)
+		}
+	}
+}
