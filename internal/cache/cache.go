@@ -339,6 +339,12 @@ func (s *Store) LookupOpen(key, path string, fh File) (*Entry, State) {
 // listed, when known, is the file's status when it was listed (as
 // CheckListed takes it).
 func (s *Store) LookupBrief(key, path string, listed *rawfile.Info) (Entry, State) {
+	return s.LookupBriefOpen(key, path, listed, nil)
+}
+
+// LookupBriefOpen is LookupBrief of a file its caller holds open (fh,
+// nil: none): its hashes are read from it, not from a file opened again.
+func (s *Store) LookupBriefOpen(key, path string, listed *rawfile.Info, fh File) (Entry, State) {
 	if s == nil {
 		return Entry{}, Miss
 	}
@@ -356,7 +362,7 @@ func (s *Store) LookupBrief(key, path string, listed *rawfile.Info) (Entry, Stat
 		s.mark(f, path)
 		return c, Miss
 	}
-	return c, s.check(f, path, e, nil, listed)
+	return c, s.check(f, path, e, fh, listed)
 }
 
 // mark notes that path was looked up in this run.
@@ -377,6 +383,11 @@ func (s *Store) check(f *folder, path string, e *Entry, fh File, listed *rawfile
 		return st
 	}
 	switch {
+	case fh != nil && listed != nil:
+		st = Miss
+		if listed.Regular {
+			st = checkStat(fh, *listed, e)
+		}
 	case fh != nil:
 		st = CheckFile(fh, e)
 	case listed != nil:

@@ -219,8 +219,11 @@ func (f *Finder) Sessions() []*Session {
 // (in parallel, in no order, before the sessions are sorted or told
 // apart from a copy in another root): what its caller would do with
 // every session next (tokens checks each file's cache entry) is done
-// while the rest are listed.
-func (f *Finder) SessionsWith(found func(*Session)) []*Session {
+// while the rest are listed. A file the folder lists as a regular one
+// is opened and its status taken from the open file (one path lookup,
+// not two: a stat by path cost a warm run over 5,000 sessions more than
+// its open); found gets it open, until it returns (nil: not opened).
+func (f *Finder) SessionsWith(found func(*Session, *rawfile.File)) []*Session {
 	if found == nil || len(f.Roots) == 0 {
 		return f.Sessions()
 	}
@@ -233,7 +236,7 @@ func (f *Finder) SessionsWith(found func(*Session)) []*Session {
 // one session by its id (Resolve) is quiet about the others: a broken link
 // in another project is for a listing to report, and must not fail
 // `tree <id> --strict`.
-func (f *Finder) sessions(warn func(format string, args ...any), listed func(*Session)) []*Session {
+func (f *Finder) sessions(warn func(format string, args ...any), listed func(*Session, *rawfile.File)) []*Session {
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
 		dirs := f.projectDirs(root, warn)
@@ -397,17 +400,21 @@ type fileStat struct {
 // regular ones (in the listing's workers, not one after the other once
 // every folder is listed). It says nothing: sessionsFrom warns, in order,
 // about what it found.
-func listDir(root Root, dir string, found func(*Session)) (l dirListing) {
+func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirListing) {
 	ents, err := rawfile.ReadDir(dir)
 	if err != nil {
 		l.err = err
 		return l
 	}
 	l.entries = map[string]bool{}
+	regular := map[string]bool{} // as the folder says: a link is stat'ed, followed
 	for _, e := range ents {
 		name := e.Name()
 		if IsSessionID(name) {
 			l.entries[name] = true
+		}
+		if e.Type().IsRegular() {
+			regular[name] = true
 		}
 		if !e.IsDir() && isAgentName(name) {
 			l.agents = append(l.agents, name)
@@ -428,7 +435,18 @@ func listDir(root Root, dir string, found func(*Session)) (l dirListing) {
 		name := l.names[i]
 		p := filepath.Join(dir, name)
 		l.paths[i] = p
-		st, err := rawfile.Stat(p) // follows a symlinked file; loops fail here
+		var fh *rawfile.File
+		if found != nil && regular[name] && !strings.HasSuffix(name, ".zst") {
+			fh = openListed(p)
+		}
+		var st rawfile.Info
+		var err error
+		if fh != nil {
+			defer fh.Close()
+			st, err = fh.Stat()
+		} else {
+			st, err = rawfile.Stat(p) // follows a symlinked file; loops fail here
+		}
 		l.stats[i] = fileStat{st: st, err: err}
 		if err != nil || !st.Regular {
 			return
@@ -442,10 +460,21 @@ func listDir(root Root, dir string, found func(*Session)) (l dirListing) {
 			noFolder: !l.entries[id], listedStat: st, statKnown: true}
 		l.sessions[i] = &all[i]
 		if found != nil {
-			found(l.sessions[i])
+			found(l.sessions[i], fh)
 		}
 	})
 	return l
+}
+
+// openListed opens a file a listing found, for its status and its
+// reader's first reads; nil when it cannot be opened, whose stat by path
+// then says why, as for any file.
+func openListed(p string) *rawfile.File {
+	fh, err := rawfile.OpenNow(p)
+	if err != nil {
+		return nil
+	}
+	return fh
 }
 
 // sessionsFrom makes the sessions of a project folder listed by listDir.

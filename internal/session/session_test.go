@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/testcorpus"
 )
 
@@ -659,7 +660,9 @@ func TestAgentElsewhere(t *testing.T) {
 // SessionsWith lists what Sessions lists, and calls found once on every
 // session file the listing found, with its listed status: a copy in
 // another root too, not a session folder without its main file, nor a
-// file that is not regular.
+// file that is not regular. A file the folder lists as regular comes
+// open, its status the open file's; a symbolic link is followed by a
+// stat, and comes unopened.
 func TestSessionsWith(t *testing.T) {
 	a := write(t, map[string]string{
 		"-p/" + id1 + ".jsonl":                    lines(userLine("one", "")),
@@ -673,13 +676,29 @@ func TestSessionsWith(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(a, "-p", "12345678-1234-1234-1234-123456789abc.jsonl"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	linked := filepath.Join(a, "-p", "12345678-1234-1234-1234-123456789abd.jsonl")
+	if err := os.Symlink(filepath.Join(a, "-q", id1+".jsonl"), linked); err != nil {
+		t.Fatal(err)
+	}
 	roots := []Root{{ProjectsDir: a}, {ProjectsDir: b}}
 	var mu sync.Mutex
 	var got []string
-	with := NewFinder(roots, diag.New(io.Discard, false, false)).SessionsWith(func(s *Session) {
+	with := NewFinder(roots, diag.New(io.Discard, false, false)).SessionsWith(func(s *Session, fh *rawfile.File) {
 		st := s.ListedStat()
 		if st == nil || !st.Regular || st.Size != s.Size {
 			t.Errorf("%s: listed status %+v", s.Path, st)
+		}
+		if (fh == nil) != (s.Path == linked) {
+			t.Errorf("%s: open file %v", s.Path, fh)
+		}
+		if fh != nil {
+			open, err := fh.Stat()
+			head := make([]byte, 10)
+			n, _ := fh.ReadAt(head, 0)
+			want, _ := os.ReadFile(s.Path)
+			if err != nil || open != *st || string(head[:n]) != string(want[:min(10, len(want))]) {
+				t.Errorf("%s: the open file's status %+v (%v), listed %+v; its first bytes %q", s.Path, open, err, *st, head[:n])
+			}
 		}
 		mu.Lock()
 		got = append(got, s.Path)
@@ -687,7 +706,7 @@ func TestSessionsWith(t *testing.T) {
 	})
 	slices.Sort(got)
 	want := []string{
-		filepath.Join(a, "-p", id1+".jsonl"), filepath.Join(a, "-p", id2+".jsonl"),
+		filepath.Join(a, "-p", id1+".jsonl"), filepath.Join(a, "-p", id2+".jsonl"), linked,
 		filepath.Join(a, "-q", id1+".jsonl"), filepath.Join(b, "-p", id2+".jsonl"),
 	}
 	slices.Sort(want)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -576,10 +577,20 @@ func hashBytes(prefix byte, b []byte) hash128 {
 // cachedStart is the project and start of an unchanged main file, from its
 // cache entry.
 func cachedStart(store *cache.Store, s *session.Session) (started time.Time, project string, ok bool) {
+	return cachedStartOpen(store, s, nil)
+}
+
+// cachedStartOpen is cachedStart of a file its caller holds open (fh, nil:
+// none), which the check of its entry reads.
+func cachedStartOpen(store *cache.Store, s *session.Session, fh *rawfile.File) (started time.Time, project string, ok bool) {
 	if store == nil || s.Orphan || s.Path == session.StdinPath {
 		return started, "", false
 	}
-	e, st := store.LookupBrief(s.ProjectDir, s.Path, s.ListedStat())
+	var open cache.File
+	if fh != nil {
+		open = fh
+	}
+	e, st := store.LookupBriefOpen(s.ProjectDir, s.Path, s.ListedStat(), open)
 	if st != cache.Same {
 		return started, "", false
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/cache"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 
@@ -60,12 +61,12 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 		// listing finds it (below, its result is taken), and the index
 		// read while the folders are listed: on thousands of sessions the
 		// checks are most of a run.
-		var found func(*session.Session)
+		var found func(*session.Session, *rawfile.File)
 		if sel.Cache != nil {
 			go sel.Cache.Preload()
-			found = func(s *session.Session) {
+			found = func(s *session.Session, fh *rawfile.File) {
 				if sel.Since.IsZero() || !s.ModTime.Before(sel.Since) {
-					cachedStart(sel.Cache, s)
+					cachedStartOpen(sel.Cache, s, fh)
 				}
 			}
 		}
