@@ -11,8 +11,8 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/cctx-dev/cctx/internal/cache"
-	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/rawfile"
+	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
 )
 

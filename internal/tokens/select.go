@@ -39,6 +39,13 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 	// collections of a warm run over 5,000 sessions, for nothing.
 	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
 	var ss []*session.Session
+	// What the listing found of each file's start in its cache entry.
+	type start struct {
+		at      time.Time
+		project string
+		ok      bool
+	}
+	var starts map[*session.Session]start
 	if len(sel.Args) > 0 {
 		seen := map[string]bool{}
 		for _, arg := range sel.Args {
@@ -64,9 +71,15 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 		var found func(*session.Session, *rawfile.File)
 		if sel.Cache != nil {
 			go sel.Cache.Preload()
+			var mu sync.Mutex
+			starts = map[*session.Session]start{}
 			found = func(s *session.Session, fh *rawfile.File) {
 				if sel.Since.IsZero() || !s.ModTime.Before(sel.Since) {
-					cachedStartOpen(sel.Cache, s, fh)
+					var st start
+					st.at, st.project, st.ok = cachedStartOpen(sel.Cache, s, fh)
+					mu.Lock()
+					starts[s] = st
+					mu.Unlock()
 				}
 			}
 		}
@@ -78,8 +91,8 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 		}
 		sel.Cache.Preload() // done (its notes said) before Inputs returns, whatever was found
 	}
-	// The head of each file gives its project and start; read them in
-	// parallel, keep the order.
+	// The head of each file gives its project and start (its cache entry,
+	// when the listing checked it); read them in parallel, keep the order.
 	all := make([]Input, len(ss))
 	// A few workers take the sessions in turn: a goroutine a session,
 	// for 12 µs of work each, was a tenth of a warm run over thousands.
@@ -96,7 +109,9 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 				}
 				in.Agents = finder.AgentPaths(s)
 				in.Elsewhere = func(id string) string { return finder.AgentElsewhere(s, id) }
-				if started, project, ok := cachedStart(sel.Cache, s); ok {
+				if st, ok := starts[s]; ok && st.ok {
+					in.Project, in.Started, in.startKnown = st.project, st.at, true
+				} else if started, project, ok := cachedStart(sel.Cache, s); ok {
 					in.Project, in.Started, in.startKnown = project, started, true
 				} else if started, project, err := session.Start(s); err == nil {
 					// As ls and show give them: the first cwd and timestamp of
