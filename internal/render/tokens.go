@@ -445,7 +445,8 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 			}
 			project = CutLeft(project, 32)
 		}
-		t.Row(append([]string{shortID(s.ID, o.TTY), project, started}, totalCells(s.Total)...)...)
+		row := append(make([]string, 0, 3+len(tokenColumns)), shortID(s.ID, o.TTY), project, started)
+		t.Row(appendTokenCells(row, s.Total, o)...)
 	}
 	if o.TTY {
 		t.Footer(append([]string{"total", "", ""}, totalCells(rep.Total)...)...)

@@ -60,6 +60,9 @@ type Report struct {
 	// slots are the folders' totals by quarter hour (addSlotPriced), one
 	// list a folder: only a time grouping merges them (timeline).
 	slots [][]slotTotal
+	// groupBlock is where the sessions' lists of agents and models are
+	// cut from (groupSpace).
+	groupBlock []Group
 
 	// Zone is the time zone of the hour, day, week, month and block
 	// groups (nil: local time).
@@ -694,8 +697,10 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool, part 
 // buckets, rep.buckets[first:].
 func (rep *Report) sessionGroups(sr *SessionReport, first int) {
 	// A session has a few agents and models: lists, not maps (two maps a
-	// session were a tenth of a warm report over 5,000 sessions).
-	var agents, models []Group
+	// session were a tenth of a warm report over 5,000 sessions), cut
+	// from one block (growing two lists a session was a tenth again).
+	nb := len(rep.buckets) - first
+	agents, models := rep.groupSpace(nb), rep.groupSpace(nb)
 	for _, b := range rep.buckets[first:] {
 		sr.Total.Merge(b.total)
 		agents = addToGroup(agents, b.key.agent, b.total)
@@ -719,6 +724,17 @@ func (rep *Report) sessionGroups(sr *SessionReport, first int) {
 		slices.SortFunc(models, compareByTokens)
 	}
 	sr.Agents, sr.Models = agents, models
+}
+
+// groupSpace is an empty list with room for n groups, from a block the
+// report keeps (a session's agents or models: at most one a bucket).
+func (rep *Report) groupSpace(n int) []Group {
+	if cap(rep.groupBlock)-len(rep.groupBlock) < n {
+		rep.groupBlock = make([]Group, 0, max(n, 1024))
+	}
+	at := len(rep.groupBlock)
+	rep.groupBlock = rep.groupBlock[:at+n]
+	return rep.groupBlock[at : at : at+n]
 }
 
 // addToGroup adds t to the group of key in gs (a new one at the end).
