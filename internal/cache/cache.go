@@ -303,6 +303,18 @@ func (s *Store) SetBlob(key string, b []byte) {
 	f.mu.Unlock()
 }
 
+// Known reports whether the cache holds an entry of the project folder
+// key (its record is read from the index first, if it was not).
+func (s *Store) Known(key string) bool {
+	if s == nil {
+		return false
+	}
+	f := s.folder(key)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.entries) > 0
+}
+
 // Lookup finds the entry of the file at path, in the cache of the project
 // folder key, and checks it against the file. The entry is nil with Miss.
 func (s *Store) Lookup(key, path string) (*Entry, State) { return s.LookupOpen(key, path, nil) }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/rawfile"
 )
 
 // ListOptions filter a listing.
@@ -48,7 +49,26 @@ func (l Listing) Files() []*Session {
 func (f *Finder) List(o ListOptions) Listing {
 	var cands []*Session
 	f.preloadRows()
-	all := f.Sessions()
+	// A warm run's rows come from the cache as the listing opens each
+	// file: one open a session, not a stat by path and then an open. The
+	// rows of files that changed are read below, the largest first.
+	var mu sync.Mutex
+	warm := map[*Session]*Info{}
+	var fromCache func(*Session, *rawfile.File)
+	if f.rowsKnown() {
+		fromCache = func(s *Session, fh *rawfile.File) {
+			if fh == nil || !o.Since.IsZero() && s.ModTime.Before(o.Since) {
+				return
+			}
+			// --all shows every row: its text is read in this open too.
+			if in := f.cachedRow(s, fh, o.Limit == 0, o.NoFirstPrompt); in != nil {
+				mu.Lock()
+				warm[s] = in
+				mu.Unlock()
+			}
+		}
+	}
+	all := f.SessionsWith(fromCache)
 	for _, s := range all {
 		// A file last written before the window cannot hold activity in it.
 		if !o.Since.IsZero() && s.ModTime.Before(o.Since) {
@@ -66,7 +86,10 @@ func (f *Finder) List(o ListOptions) Listing {
 	order := bigFirst(cands)
 	each(len(cands), func(k int) {
 		i := order[k]
-		in, err := f.lite(cands[i], withText, o.NoFirstPrompt)
+		in, err := warm[cands[i]], error(nil)
+		if in == nil || withText && o.Limit > 0 {
+			in, err = f.lite(cands[i], withText, o.NoFirstPrompt)
+		}
 		infos[i], errs[i] = in, err
 		// A row that is shown is finished here too: one pass, where a
 		// second after the first waited for its slowest file (a 1.0.x

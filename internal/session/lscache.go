@@ -39,20 +39,8 @@ func (f *Finder) lite(s *Session, withText, noPrompt bool) (*Info, error) {
 		return nil, err
 	}
 	defer fh.Close()
-	if store != nil {
-		k := keptPool.Get().(*keptReads)
-		k.File, k.n = fh, 0
-		k.st, k.statKnown = s.listedStat, s.statKnown
-		defer keptPool.Put(k)
-		if e, st := store.LookupOpen(key, s.Path, k); st == cache.Same {
-			if in, ok := infoFrom(s, e.Data); ok {
-				in.cached = in.inlineKnown
-				in.noPrompt = noPrompt && in.TitleSource != "first-prompt"
-				if !withText || readTextFrom(in, k) {
-					return in, nil
-				}
-			}
-		}
+	if in := f.cachedRow(s, fh, withText, noPrompt); in != nil {
+		return in, nil
 	}
 	in, err := liteFile(s, fh)
 	if err != nil {
@@ -61,6 +49,35 @@ func (f *Finder) lite(s *Session, withText, noPrompt bool) (*Info, error) {
 	}
 	f.rememberRead(in, fh)
 	return in, nil
+}
+
+// cachedRow is the row of s from its cache entry, when the entry is the
+// same as the file (open as fh), and its text read when withText; nil
+// when it is not (Lite reads the file then). The listing takes the rows
+// of a warm run this way, as it opens each file (Finder.List).
+func (f *Finder) cachedRow(s *Session, fh *rawfile.File, withText, noPrompt bool) *Info {
+	store, key := f.rows(s)
+	if store == nil {
+		return nil
+	}
+	k := keptPool.Get().(*keptReads)
+	k.File, k.n = fh, 0
+	k.st, k.statKnown = s.listedStat, s.statKnown
+	defer keptPool.Put(k)
+	e, st := store.LookupOpen(key, s.Path, k)
+	if st != cache.Same {
+		return nil
+	}
+	in, ok := infoFrom(s, e.Data)
+	if !ok {
+		return nil
+	}
+	in.cached = in.inlineKnown
+	in.noPrompt = noPrompt && in.TitleSource != "first-prompt"
+	if withText && !readTextFrom(in, k) {
+		return nil
+	}
+	return in
 }
 
 // keptReads is an open file that keeps its first two small reads (the
@@ -189,6 +206,22 @@ func (f *Finder) preloadRows() {
 			}
 		}
 	}
+}
+
+// rowsKnown reports whether the cache holds rows of a root's sessions: a
+// listing without any (a first run, --no-cache) has none to take as it
+// lists, and opens no file then (Finder.List).
+func (f *Finder) rowsKnown() bool {
+	if shards := f.rowStores(); shards != nil {
+		for _, r := range f.Roots {
+			for _, shard := range shards {
+				if shard.Known(r.ProjectsDir) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // flushRows writes the rows that changed.
