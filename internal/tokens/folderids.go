@@ -92,6 +92,35 @@ func (f *folderIDs) joined() [][]int {
 	return out
 }
 
+// sharesWithOthers reports whether a set of groups holds an id that
+// another set holds: each set of groups, a merge with each other set
+// (all sets are sorted, each id once in each).
+func (f *folderIDs) sharesWithOthers(groups []int) bool {
+	for _, g := range groups {
+		for h, other := range f.sets {
+			if h != g && intersect(f.sets[g], other) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// intersect reports whether two sorted sets share an id.
+func intersect(a, b []uint64) bool {
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] < b[0]:
+			a = a[1:]
+		case a[0] > b[0]:
+			b = b[1:]
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // repeats reports whether an id is in two sets (each set holds an id
 // once): every id in one slice, sorted, with two equal neighbours. Most
 // reports have none, and sorting ~100k ids once took a quarter of the

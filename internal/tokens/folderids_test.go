@@ -52,6 +52,24 @@ func TestFolderIDsFindAnIDInTwoFolders(t *testing.T) {
 			if got := f.joined(); !reflect.DeepEqual(got, tt.joined) {
 				t.Errorf("joined = %v, want %v", got, tt.joined)
 			}
+			// The check of a few folders against the others (a warm
+			// report's folders whose sums changed) finds the same.
+			inJoined := map[int]bool{}
+			for _, set := range tt.joined {
+				for _, g := range set {
+					inJoined[g] = true
+				}
+			}
+			var all []int
+			for g := range tt.folders {
+				all = append(all, g)
+				if got := f.sharesWithOthers([]int{g}); got != inJoined[g] {
+					t.Errorf("sharesWithOthers([%d]) = %v, want %v", g, got, inJoined[g])
+				}
+			}
+			if got := f.sharesWithOthers(all); got != (tt.joined != nil) {
+				t.Errorf("sharesWithOthers(all) = %v, want %v", got, tt.joined != nil)
+			}
 		})
 	}
 }

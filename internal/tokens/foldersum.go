@@ -243,38 +243,61 @@ func (s *sums) save(sorted []Input, g int, members []int, fs *folderSum) {
 // The folders of a report share no message id most of the time, and
 // finding that out (folderIDs.repeats: every id of the history sorted)
 // was a fifth of a warm report over 5,000 sessions. So the cache keeps
-// the digest of the last set of folder sums found to share none: the
-// same sums are the same ids in each folder, and share none again.
+// the digests of the last set of folder sums found to share none: sums of
+// the same digests hold the same ids, so any of those folders share none
+// again, and a folder whose sum is new (a session grew) is the only one
+// to look for in the others.
 
-// idsKey is the digest of the sums of every group, in order (ok false
-// when a group has none: it was not all counted from whole folders).
-func (s *sums) idsKey() (k [32]byte, ok bool) {
+// maxChangedFolders is how many folders with a new sum are each looked
+// for in the others (folderIDs.sharesWithOthers, a merge of its ids with
+// each other folder's); with more, every id is sorted (repeats).
+const maxChangedFolders = 4
+
+// changedSinceDisjoint is the groups whose sum is not one of the last set
+// found to share no message id (keyed false when a group has no sum: it
+// was not all counted from whole folders, and no set is kept for it).
+func (s *sums) changedSinceDisjoint() (changed []int, keyed bool) {
 	if s == nil || len(s.known) < 2 {
-		return k, false
+		return nil, false
 	}
-	h := sha256.New()
+	kept := map[[32]byte]bool{}
+	b := s.store.Blob(s.disjointFolder())
+	for len(b) >= 32 {
+		kept[[32]byte(b[:32])] = true
+		b = b[32:]
+	}
 	for g, known := range s.known {
 		if !known {
-			return k, false
+			return nil, false
 		}
-		h.Write(s.digests[g][:])
+		if !kept[s.digests[g]] {
+			changed = append(changed, g)
+		}
 	}
-	h.Sum(k[:0])
-	return k, true
+	return changed, true
 }
 
-// disjointFolder is the cache's key for the idsKey of the last report
-// whose folders shared no message id: the cache's own directory, never a
-// project folder, and kept while it exists (an absent folder's record is
-// dropped).
+// disjointFolder is the cache's key for the digests of the last set of
+// folder sums found to share no message id: the cache's own directory,
+// never a project folder, and kept while it exists (an absent folder's
+// record is dropped).
 func (s *sums) disjointFolder() string { return s.store.Dir() }
 
-// disjoint reports whether the cache says that folders of sums of key k
-// share no message id.
-func (s *sums) disjoint(k [32]byte) bool { return bytes.Equal(s.store.Blob(s.disjointFolder()), k[:]) }
+// rememberDisjoint keeps the digests of every group's sum as a set found
+// to share no message id (sorted: the same set, the same bytes).
+func (s *sums) rememberDisjoint() {
+	ds := slices.Clone(s.digests)
+	slices.SortFunc(ds, func(a, b [32]byte) int { return bytes.Compare(a[:], b[:]) })
+	s.store.SetBlob(s.disjointFolder(), slices.Concat(sliceDigests(ds)...))
+}
 
-// rememberDisjoint keeps k as the key of folders that share no message id.
-func (s *sums) rememberDisjoint(k [32]byte) { s.store.SetBlob(s.disjointFolder(), k[:]) }
+func sliceDigests(ds [][32]byte) [][]byte {
+	out := make([][]byte, len(ds))
+	for i := range ds {
+		out[i] = ds[i][:]
+	}
+	return out
+}
 
 // idsOf is the sorted first halves of the message ids of a table.
 func idsOf(c *Counter) []uint64 {

@@ -226,15 +226,28 @@ func TestDisjointFoldersAreRemembered(t *testing.T) {
 		t.Fatalf("the first run with the cache differs:\n%s\n---\n%s", got, cold)
 	}
 	first := memo()
-	if len(first) != 32 {
-		t.Fatalf("no key of disjoint folders kept: %x", first)
+	if len(first) != 2*32 {
+		t.Fatalf("not the digests of the two folders' sums kept: %x", first)
 	}
 	if got := totalsWith(root, dir, DefaultPrices(), Window{}); got != cold {
 		t.Fatalf("the warm run differs:\n%s\n---\n%s", got, cold)
 	}
 	if !bytes.Equal(memo(), first) {
-		t.Errorf("the warm run changed the key of the same folders")
+		t.Errorf("the warm run changed the digests kept of the same folders")
 	}
+
+	// A session grows with a response of its own: its folder's sum is
+	// new, looked for in the other folder, and the new set kept.
+	grown := filepath.Join(root, "-tmp-tmpqwh7888i", "c7d3d95c-57f0-4359-8f4b-926a9bef5a3f.jsonl")
+	appendBytes(t, grown, []byte(asst("grown-1", "", "msg_grown", "req_grown", 10, 20, 0, 0, "")+"\n"))
+	want := totalsWith(root, "", DefaultPrices(), Window{})
+	if got := totalsWith(root, dir, DefaultPrices(), Window{}); got != want {
+		t.Fatalf("the run after a session grew differs:\n%s\n---\n%s", got, want)
+	}
+	if m := memo(); len(m) != 2*32 || bytes.Equal(m, first) {
+		t.Errorf("the digests kept after a folder changed: %x (before %x)", m, first)
+	}
+	cold = want
 
 	b, err := os.ReadFile(filepath.Join(root, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
 	if err != nil {

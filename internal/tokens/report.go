@@ -426,13 +426,20 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			sm.save(sorted, g, members, fs)
 		}
 	}
-	idsKey, keyed := sm.idsKey()
-	if !keyed || !sm.disjoint(idsKey) {
+	// A response in two folders makes them counted again, in one table.
+	// The cache says which folders' sums were found to share none before
+	// (changedSinceDisjoint): only those since changed are looked for.
+	changed, keyed := sm.changedSinceDisjoint()
+	switch {
+	case keyed && len(changed) == 0:
+	case keyed && len(changed) <= maxChangedFolders && !done.sharesWithOthers(changed):
+		sm.rememberDisjoint()
+	default:
 		if joined := done.joined(); joined != nil {
-			return nil, joined, sums // a response in two folders: count them in one table
+			return nil, joined, sums
 		}
 		if keyed {
-			sm.rememberDisjoint(idsKey)
+			sm.rememberDisjoint()
 		}
 	}
 	for _, sr := range rep.Sessions {
