@@ -150,3 +150,59 @@ func TestUnreadable(t *testing.T) {
 		}
 	}
 }
+
+// writes records each Write: how many system calls the stream would have
+// taken, and what each held.
+type writes struct{ calls []string }
+
+func (w *writes) Write(p []byte) (int, error) {
+	w.calls = append(w.calls, string(p))
+	return len(p), nil
+}
+
+// What the Reporter says while a Batch runs is written at once when it
+// returns, in order; a batch inside another waits for the outer one; past
+// 32 KiB it is written early; outside a batch each line is written as it
+// is said.
+func TestBatchWritesAtOnce(t *testing.T) {
+	var w writes
+	r := New(&w, false, false)
+	r.Warn("before")
+	r.Batch(func() {
+		for i := range 3 {
+			r.Line(reader.Issue{File: fmt.Sprintf("%d.jsonl", i), Line: 1, Kind: reader.Malformed, Size: 1})
+		}
+		r.Batch(func() { r.Warn("inner") })
+		if len(w.calls) != 1 {
+			t.Errorf("written during the batch: %q", w.calls)
+		}
+		r.Warn("last")
+	})
+	r.Warn("after")
+	if len(w.calls) != 3 {
+		t.Fatalf("%d writes, want 3 (one line, the batch, one line): %q", len(w.calls), w.calls)
+	}
+	batch := w.calls[1]
+	if strings.Count(batch, "\n") != 5 || !strings.Contains(batch, "0.jsonl") || strings.Index(batch, "inner") > strings.Index(batch, "last") {
+		t.Errorf("the batch, in the order said:\n%s", batch)
+	}
+
+	w.calls = nil
+	r.Batch(func() {
+		for range 2000 {
+			r.Warn("%s", strings.Repeat("x", 100))
+		}
+	})
+	if n := len(w.calls); n < 2 || n > 10 {
+		t.Errorf("2,000 lines of 100 bytes in %d writes, want a few of 32 KiB", n)
+	}
+	if got := strings.Count(strings.Join(w.calls, ""), "\n"); got != 2000 {
+		t.Errorf("%d lines written, want 2000", got)
+	}
+	var nilReporter *Reporter
+	ran := false
+	nilReporter.Batch(func() { ran = true })
+	if !ran {
+		t.Error("a nil Reporter's Batch did not run its function")
+	}
+}

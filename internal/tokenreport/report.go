@@ -39,7 +39,16 @@ type Result struct {
 // reads their tool results; with --by agent-type it links every subagent
 // to its call to learn its type (a second reading of each session, as
 // cctx agents does).
-func Report(finder *session.Finder, inputs []tokens.Input, prices *tokens.Prices, w tokens.Window, ro tokens.ReadOptions, o Options) Result {
+func Report(finder *session.Finder, inputs []tokens.Input, prices *tokens.Prices, w tokens.Window, ro tokens.ReadOptions, o Options) (res Result) {
+	if finder == nil {
+		return report(finder, inputs, prices, w, ro, o)
+	}
+	// The count's warnings in one write, before the report is printed.
+	finder.Report.Batch(func() { res = report(finder, inputs, prices, w, ro, o) })
+	return res
+}
+
+func report(finder *session.Finder, inputs []tokens.Input, prices *tokens.Prices, w tokens.Window, ro tokens.ReadOptions, o Options) Result {
 	rep := tokens.Count(inputs, prices, w, ro, o.Detail)
 	rep.Zone = o.Zone
 	if o.DropEmpty {
