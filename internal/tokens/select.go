@@ -109,10 +109,12 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 				}
 				in.Agents = finder.AgentPaths(s)
 				in.Elsewhere = func(id string) string { return finder.AgentElsewhere(s, id) }
-				if st, ok := starts[s]; ok && st.ok {
+				st, checked := starts[s]
+				if !checked {
+					st.at, st.project, st.ok = cachedStart(sel.Cache, s)
+				}
+				if st.ok {
 					in.Project, in.Started, in.startKnown = st.project, st.at, true
-				} else if started, project, ok := cachedStart(sel.Cache, s); ok {
-					in.Project, in.Started, in.startKnown = project, started, true
 				} else if started, project, err := session.Start(s); err == nil {
 					// As ls and show give them: the first cwd and timestamp of
 					// the main file, none when no line has one. No skip when
