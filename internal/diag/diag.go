@@ -65,7 +65,9 @@ func New(w io.Writer, verbose, strict bool) *Reporter {
 // a report over the real-shaped tree were 6 % of its run, each write to a
 // pipe or terminal waking its reader. For a step that prints nothing to
 // stdout meanwhile (a report counted before it is printed), so that the
-// order of the two streams is kept.
+// order of the two streams is kept. What a batch holds is lost if the
+// process dies in it (a panic of another goroutine, a signal): for a step
+// whose lines come at its end, in its own goroutine.
 func (r *Reporter) Batch(fn func()) {
 	if r == nil {
 		fn()

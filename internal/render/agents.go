@@ -48,19 +48,27 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		cols = append(cols, "PROMPT", "PATH")
 	}
 	t := NewTable(ro, cols...)
-	// At 80 columns the table was 140 wide: the texts are cut first, then
-	// the columns a person needs least are left out.
-	t.Shrink(2, 12, false) // DESCRIPTION
-	t.Shrink(1, 8, false)  // TYPE
+	// At 80 columns the table was 140 wide: the texts are cut first (to
+	// the widths the table had before it fitted the terminal, then
+	// further), then the columns a person needs least are left out.
+	t.Shrink(2, 36, false) // DESCRIPTION
+	t.Shrink(1, 18, false) // TYPE
+	t.Shrink(3, 18, false) // MODEL
 	if verbose {
+		t.Shrink(11, 40, false) // PROMPT
 		t.Shrink(12, 31, true)  // PATH: …/agent-<id>.jsonl kept
-		t.Shrink(11, 12, false) // PROMPT
 	}
-	t.Optional(10, 9, 8, 3) // PARENT, TOOLS, TIME, MODEL
-	t.Optional(1, 5)        // TYPE, CALLS
+	t.Shrink(2, 12, false)
+	t.Shrink(1, 8, false)
+	t.Shrink(3, 8, false)
 	if verbose {
-		t.Optional(4, 2) // STATUS, DESCRIPTION: -v's prompt and path first
+		t.Shrink(11, 12, false)
 	}
+	t.Optional(10, 9, 8, 3, 1, 5) // PARENT, TOOLS, TIME, MODEL, TYPE, CALLS
+	if verbose {
+		t.Optional(12, 11) // PATH (cut, it says the agent id again), PROMPT
+	}
+	t.Optional(2, 4) // DESCRIPTION, STATUS, on the narrowest
 	var sum tokens.Total
 	for _, a := range res.Agents {
 		sum.Merge(a.Total)
@@ -79,11 +87,11 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		if a.DurationMs > 0 {
 			dur = Duration(time.Duration(a.DurationMs) * time.Millisecond)
 		}
-		row := []string{id, Cut(Safe(a.Type), 18), Cut(desc, 36), Cut(agentsModels(a.Models), 18),
+		row := []string{id, Safe(a.Type), desc, agentsModels(a.Models),
 			agentsStatus(a, th), agentsCount(a.Total.APICalls), Count(a.Total.Tokens), agentsCost(a.Total, true),
 			dur, strconv.Itoa(a.ToolUses), Cut(Safe(a.ParentID), 12)}
 		if verbose {
-			row = append(row, Cut(Safe(agentsFirstLine(ro.Redacted(a.Prompt))), 40), Safe(TildePath(a.Path, ro.Home)))
+			row = append(row, Safe(agentsFirstLine(ro.Redacted(a.Prompt))), Safe(TildePath(a.Path, ro.Home)))
 		}
 		t.Row(row...)
 	}
@@ -108,11 +116,11 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 			if who == "" {
 				who = "(" + Safe(c.ToolUseID) + ")"
 			}
-			reason := OneLine(ro.Redacted(c.ErrorText))
+			line := fmt.Sprintf("%s %s: %s", who, agents.CallStatus(c), OneLine(ro.Redacted(c.ErrorText)))
 			if ro.TTY {
-				reason = Cut(reason, max(ro.Width-Width(who)-4-Width(agents.CallStatus(c)), 20))
+				line = Cut(line, ro.Width-1) // redacted before it is cut: no part of a secret shows
 			}
-			if _, err := fmt.Fprintf(w, "%s %s: %s\n", who, agents.CallStatus(c), reason); err != nil {
+			if _, err := fmt.Fprintln(w, line); err != nil {
 				return err
 			}
 		}

@@ -48,8 +48,10 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		// it (project, then branch) only to leave it lsMinTitle columns,
 		// and a terminal narrower still leaves columns out.
 		title := len(cols) - 1
+		t.Shrink(2, 32, true) // the project's telling end kept
+		t.Shrink(3, 20, false)
 		t.Shrink(title, lsMinTitle, false)
-		t.Shrink(2, 12, true) // the project's telling end kept
+		t.Shrink(2, 12, true)
 		t.Shrink(3, 8, false)
 		if long {
 			t.Optional(8) // SIZE: the counts are what --long asked for
@@ -131,7 +133,7 @@ func lsCells(row []string, in *session.Info, o Options) []string {
 		agents = strconv.Itoa(in.Subagents)
 	}
 	return append(row, th.Cyan(Short(in.ID)), active,
-		CutLeft(Safe(o.Redacted(TildePath(project, o.Home))), 32), Cut(Safe(o.Redacted(in.GitBranch)), 20), agents)
+		Safe(o.Redacted(TildePath(project, o.Home))), Safe(o.Redacted(in.GitBranch)), agents)
 }
 
 // lsMinTitle is the narrowest title a terminal's listing gives; the

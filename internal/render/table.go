@@ -35,13 +35,23 @@ type Table struct {
 type shrink struct {
 	col, min int
 	left     bool
+	distinct bool // never so narrow that two of its rows' cells read the same
 }
 
 // Shrink lets column col be cut, down to min columns, in a table wider
 // than the terminal (Options.Width); from the left when left. Columns are
-// cut in the order Shrink names them, before any is left out (Optional).
+// cut in the order Shrink names them, before any is left out (Optional),
+// and given back what leaving columns out freed in the reverse order: a
+// column named twice is cut in two stages (ls: the project to 32 columns
+// before the title gives way, and further after).
 func (t *Table) Shrink(col, min int, left bool) {
-	t.shrinks = append(t.shrinks, shrink{col, min, left})
+	t.shrinks = append(t.shrinks, shrink{col: col, min: min, left: left})
+}
+
+// ShrinkDistinct is Shrink of a column that tells its rows apart (the
+// key of a --by table): it is cut no narrower than keeps them apart.
+func (t *Table) ShrinkDistinct(col, min int, left bool) {
+	t.shrinks = append(t.shrinks, shrink{col: col, min: min, left: left, distinct: true})
 }
 
 // Optional names the columns a terminal table still wider than the
@@ -75,6 +85,25 @@ func (t *Table) Len() int { return len(t.rows) }
 // cellSpaces makes a tab or newline in a cell of a tab-separated row a
 // space.
 var cellSpaces = strings.NewReplacer("\t", " ", "\n", " ")
+
+// wrapWords breaks s at its spaces into lines of at most w columns (a
+// word wider than that is cut).
+func wrapWords(s string, w int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case Width(line)+1+Width(word) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, Cut(line, w))
+			line = word
+		}
+	}
+	return append(lines, Cut(line, w))
+}
 
 // hasTabOrNewline is strings.ContainsAny(c, "\t\n") for a short cell, a
 // byte loop: ContainsAny looked for each rune of its set in turn, a quarter
@@ -164,10 +193,17 @@ func (t *Table) Render(w io.Writer) error {
 	if err := tbl.Render(); err != nil {
 		return err
 	}
-	out := ruleToRows(trimLineEnds(t.opts.Theme.tableResets(buf.Bytes()), t.opts.Theme.reset()))
+	out := trimLineEnds(t.opts.Theme.tableResets(buf.Bytes()), t.opts.Theme.reset())
+	if len(t.footers) > 0 {
+		out = ruleToRows(out)
+	}
 	if len(t.Dropped) > 0 {
-		// What a narrow terminal's table leaves out, said under it.
-		out = fmt.Appendln(out, t.opts.Theme.Dim(Cut(fmt.Sprintf("(%s left out at %d columns)", strings.Join(t.Dropped, ", "), t.opts.Width), t.opts.Width-1)))
+		// What a narrow terminal's table leaves out, said under it,
+		// wrapped to the terminal.
+		note := fmt.Sprintf("(%s left out at %d columns)", strings.Join(t.Dropped, ", "), t.opts.Width)
+		for _, l := range wrapWords(note, t.opts.Width-1) {
+			out = fmt.Appendln(out, t.opts.Theme.Dim(l))
+		}
 	}
 	_, err := w.Write(out)
 	return err
@@ -246,12 +282,20 @@ func (t *Table) fit() {
 	// One column to spare: a line as wide as the terminal is wrapped on
 	// some (Windows' console), which leaves an empty line after it.
 	over := t.width(widths) - (t.opts.Width - 1)
+	type stage struct{ col, from int } // a cut made, and the width it cut from
+	var stages []stage
+	left := map[int]bool{}
 	for _, sh := range t.shrinks {
 		if over <= 0 {
 			break
 		}
-		to := max(sh.min, Width(t.header[sh.col]), styledWidth(all, sh.col), widths[sh.col]-over)
-		if to < widths[sh.col] {
+		floor := max(sh.min, Width(t.header[sh.col]), styledWidth(all, sh.col))
+		if sh.distinct {
+			floor = distinctWidth(t.rows, sh.col, sh.left, floor, widths[sh.col])
+		}
+		if to := max(floor, widths[sh.col]-over); to < widths[sh.col] {
+			stages = append(stages, stage{sh.col, widths[sh.col]})
+			left[sh.col] = sh.left
 			over -= widths[sh.col] - to
 			widths[sh.col] = to
 		}
@@ -268,29 +312,22 @@ func (t *Table) fit() {
 		over -= widths[c] + 2
 		name := t.header[c]
 		if name == "" {
-			name = "the bar" // tokens' context bar
+			name = "the context bar" // tokens' per-response bar
 		}
 		t.Dropped = append(t.Dropped, name)
 	}
-	for i := len(t.shrinks) - 1; i >= 0 && over < 0; i-- {
-		c := t.shrinks[i].col
-		give := min(-over, full[c]-widths[c])
-		widths[c] += give
+	for i := len(stages) - 1; i >= 0 && over < 0; i-- {
+		st := stages[i]
+		if drop[st.col] {
+			continue // left out: what it freed goes to the others
+		}
+		give := min(-over, st.from-widths[st.col])
+		widths[st.col] += give
 		over += give
 	}
-	for _, sh := range t.shrinks {
-		if widths[sh.col] >= full[sh.col] {
-			continue
-		}
-		for _, r := range all {
-			if sh.col >= len(r) || strings.ContainsRune(r[sh.col], 0x1b) {
-				continue // a cell cctx coloured is not cut through its escapes
-			}
-			if sh.left {
-				r[sh.col] = CutLeft(r[sh.col], widths[sh.col])
-			} else {
-				r[sh.col] = Cut(r[sh.col], widths[sh.col])
-			}
+	for c, l := range left {
+		if widths[c] < full[c] {
+			cutColumn(all, c, widths[c], l)
 		}
 	}
 	if len(drop) == 0 {
@@ -321,6 +358,53 @@ func (t *Table) fit() {
 	for i := range t.footers {
 		t.footers[i] = keep(t.footers[i])
 	}
+}
+
+// cutColumn cuts the cells of column c of rows to w columns, from the
+// left when left; a cell cctx coloured is not cut through its escapes.
+func cutColumn(rows [][]string, c, w int, left bool) {
+	for _, r := range rows {
+		switch {
+		case c >= len(r) || strings.ContainsRune(r[c], 0x1b):
+		case left:
+			r[c] = CutLeft(r[c], w)
+		default:
+			r[c] = Cut(r[c], w)
+		}
+	}
+}
+
+// distinctWidth is the narrowest width from floor to full at which the
+// cells of column c of rows, cut, are as many different texts as whole:
+// `tokens --by agent` at 72 columns showed six rows as `fe5e1c67/side…`.
+// Wider never joins two texts, so it is looked for by halves.
+func distinctWidth(rows [][]string, c int, left bool, floor, full int) int {
+	kinds := func(w int) int {
+		seen := map[string]bool{}
+		for _, r := range rows {
+			if c < len(r) {
+				switch {
+				case w == 0:
+					seen[r[c]] = true
+				case left:
+					seen[CutLeft(r[c], w)] = true
+				default:
+					seen[Cut(r[c], w)] = true
+				}
+			}
+		}
+		return len(seen)
+	}
+	want := kinds(0)
+	for floor < full {
+		mid := (floor + full) / 2
+		if kinds(mid) == want {
+			full = mid
+		} else {
+			floor = mid + 1
+		}
+	}
+	return floor
 }
 
 // styledWidth is the width of the widest cell of column col that cctx

@@ -134,3 +134,122 @@ func TestTableFitFooterAndStyles(t *testing.T) {
 		t.Errorf("Dropped %v, want [M]", tb.Dropped)
 	}
 }
+
+// A column both cut and left out (agents' TYPE) gives what it freed to
+// the others: at 40 columns the description gets 19, not the 12 it was
+// cut to (found by review; it kept 12 and a row 32 wide).
+func TestTableFitGivesWhatALeftOutColumnFreedToTheOthers(t *testing.T) {
+	tb := NewTable(Options{TTY: true, Width: 40}, "ID", "TYPE", "DESCRIPTION", "NUMBERS>")
+	tb.Row("a1", "general-purpose-agent", "a description that is long enough to be cut somewhat", "12345678901234")
+	tb.Shrink(2, 12, false)
+	tb.Shrink(1, 8, false)
+	tb.Optional(1)
+	var b bytes.Buffer
+	if err := tb.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if want := "a1  a description that…  12345678901234"; lines[1] != want {
+		t.Errorf("row %q, want %q (39 columns)", lines[1], want)
+	}
+	if lines[2] != "(TYPE left out at 40 columns)" {
+		t.Errorf("note %q", lines[2])
+	}
+}
+
+// A column named twice is cut in two stages, and given back in the
+// reverse order: ls's project is cut, down to 32, before the title gives
+// way (down to 20), and below 32 only after: each as little as it must.
+func TestTableFitCutsInStages(t *testing.T) {
+	project := "/home/someone/work/clients/a-long-client-name/the-project"
+	title := strings.Repeat("t", 60)
+	for _, tc := range []struct {
+		width             int
+		project, titleLen int
+	}{
+		{200, len(project), 60}, // room for everything
+		{100, 37, 60},           // the project gives way, the title whole
+		{60, 32, 25},            // the project at 32, the title gives way
+		{45, 22, 20},            // the title at 20, the project again
+	} {
+		tb := NewTable(Options{TTY: true, Width: tc.width}, "PROJECT", "TITLE")
+		tb.Row(project, title)
+		tb.Shrink(0, 32, true)
+		tb.Shrink(1, 20, false)
+		tb.Shrink(0, 12, true)
+		var b bytes.Buffer
+		if err := tb.Render(&b); err != nil {
+			t.Fatal(err)
+		}
+		row := strings.Split(b.String(), "\n")[1]
+		p, ti, _ := strings.Cut(row, "  ")
+		ti = strings.TrimLeft(ti, " ")
+		if Width(p) != tc.project || Width(ti) != tc.titleLen {
+			t.Errorf("at %d columns: project %d wide, title %d, want %d and %d:\n%s", tc.width, Width(p), Width(ti), tc.project, tc.titleLen, row)
+		}
+	}
+}
+
+// A key column (--by) is cut no narrower than tells its rows apart: the
+// numbers are left out first.
+func TestTableFitKeepsKeysApart(t *testing.T) {
+	tb := NewTable(Options{TTY: true, Width: 35}, "AGENT", "CALLS>", "TOTAL>")
+	for _, k := range []string{"fe5e1c67/sidechain-f4ab2bf6", "fe5e1c67/sidechain-f4546a51", "fe5e1c67/sidechain-60dade70"} {
+		tb.Row(k, "53", "1450000")
+	}
+	tb.ShrinkDistinct(0, 12, false)
+	tb.Optional(2)
+	var b bytes.Buffer
+	if err := tb.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")[1:4] {
+		key, _, _ := strings.Cut(l, " ")
+		if seen[key] {
+			t.Errorf("two rows read %q:\n%s", key, b.String())
+		}
+		seen[key] = true
+	}
+	if !strings.Contains(b.String(), "fe5e1c67/sidechain-f4ab2bf6") || !strings.Contains(b.String(), "(TOTAL left out at 35 columns)") {
+		t.Errorf("TOTAL not left out for the keys:\n%s", b.String())
+	}
+}
+
+// The note under a table wraps at the terminal's width, naming every
+// column it left out.
+func TestTableFitNoteWraps(t *testing.T) {
+	tb := NewTable(Options{TTY: true, Width: 30}, "A", "BBBBBBBB", "CCCCCCCC", "DDDDDDDD", "EEEEEEEE")
+	tb.Row("a", "b", "c", "d", "e")
+	tb.Row(strings.Repeat("a", 25), "b", "c", "d", "e")
+	tb.Optional(1, 2, 3, 4)
+	var b bytes.Buffer
+	if err := tb.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	for _, l := range strings.Split(out, "\n") {
+		if Width(l) > 29 {
+			t.Errorf("a line %d wide at 30 columns: %q", Width(l), l)
+		}
+	}
+	if !strings.Contains(strings.ReplaceAll(out, "\n", " "), "(BBBBBBBB, CCCCCCCC, DDDDDDDD, EEEEEEEE left out at 30 columns)") {
+		t.Errorf("the note does not name every column:\n%s", out)
+	}
+}
+
+// A table without a footer keeps a row of ─ as it is: only the rule above
+// a footer is cut to the rows (found by review).
+func TestTableFitRuleOnlyAboveAFooter(t *testing.T) {
+	tb := NewTable(Options{TTY: true, Width: 80}, "TITLE")
+	cell := strings.Repeat("─", 30)
+	tb.Row(cell)
+	tb.Row("ab")
+	var b bytes.Buffer
+	if err := tb.Render(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), cell) {
+		t.Errorf("the row %q came out as %q", cell, b.String())
+	}
+}

@@ -406,7 +406,7 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		if len(s.Agents) > 1 {
 			section("By agent")
 			t := NewTable(o, "AGENT", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
-			t.Shrink(0, 12, false)
+			t.ShrinkDistinct(0, 12, false)
 			optionalTokenColumns(t, 1)
 			for _, a := range s.Agents {
 				key := a.Key
@@ -443,7 +443,6 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 			if s.Project == "" && s.Session.Path != session.StdinPath {
 				project = Safe(s.Session.ProjectKey()) // a hint for people, as ls shows it
 			}
-			project = CutLeft(project, 32)
 		}
 		row := append(make([]string, 0, 3+len(tokenColumns)), shortID(s.ID, o.TTY), project, started)
 		t.Row(appendTokenCells(row, s.Total, o)...)

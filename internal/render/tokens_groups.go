@@ -81,8 +81,9 @@ func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		}
 		foot = append(foot, tokenCells(rep.Total, o)...)
 	}
-	// A project is cut from the left, its telling end kept.
-	t.Shrink(0, 12, to.By == tokens.ByProject)
+	// A project is cut from the left, its telling end kept; no key is
+	// cut so far that two rows read the same.
+	t.ShrinkDistinct(0, 12, to.By == tokens.ByProject)
 	optionalTokenColumns(t, len(cols))
 	for _, r := range rows {
 		t.Row(r...)

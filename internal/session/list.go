@@ -46,13 +46,7 @@ func (l Listing) Files() []*Session {
 // sorts them by last activity, newest first (CompareActivity: a time in
 // the future does not keep a session first), and adds subagent counts and
 // live state to those it returns.
-func (f *Finder) List(o ListOptions) (out Listing) {
-	// Its warnings in one write, before the listing is printed.
-	f.Report.Batch(func() { out = f.list(o) })
-	return out
-}
-
-func (f *Finder) list(o ListOptions) Listing {
+func (f *Finder) List(o ListOptions) Listing {
 	var cands []*Session
 	f.preloadRows()
 	// A warm run's rows come from the cache as the listing opens each

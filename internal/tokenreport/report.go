@@ -43,7 +43,9 @@ func Report(finder *session.Finder, inputs []tokens.Input, prices *tokens.Prices
 	if finder == nil {
 		return report(finder, inputs, prices, w, ro, o)
 	}
-	// The count's warnings in one write, before the report is printed.
+	// The count's warnings in one write, before the report is printed: a
+	// count says them at its end, once its readers are done (a reader
+	// that panicked would lose what a batch held, but has said nothing).
 	finder.Report.Batch(func() { res = report(finder, inputs, prices, w, ro, o) })
 	return res
 }
