@@ -719,7 +719,9 @@ func TestLsFitsAnEightyColumnTerminal(t *testing.T) {
 			t.Errorf("a row %d columns wide: %q", render.Width(l), l)
 		}
 	}
-	if len(rows) < 30 {
+	// The samples' 8 sessions and the corpus's: 25 rows from the copies in
+	// testdata/corpus (a clean clone), more with the shared corpus beside.
+	if len(rows) < 25 {
 		t.Errorf("%d rows: not the corpus", len(rows))
 	}
 }
