@@ -176,9 +176,6 @@ func TestPseudoTerminal(t *testing.T) {
 				r := onTTY(t, []string{fmt.Sprintf("COLUMNS=%d", cols)}, append(args, "--dir", samples)...)
 				expect(t, r, 0, strings.Join(args, " "))
 				for _, l := range strings.Split(strings.TrimSuffix(sgr.ReplaceAllString(r.stdout, ""), "\n"), "\n") {
-					if strings.HasPrefix(l, "output understated") {
-						continue // prose, which the terminal wraps
-					}
 					if w := render.Width(l); w >= cols {
 						t.Errorf("%v at %d columns: a line %d wide:\n%s", args, cols, w, r.stdout)
 						break

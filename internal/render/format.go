@@ -181,6 +181,25 @@ func Cut(s string, n int) string {
 	return strings.ToValidUTF8(wholeEscapes(s[:end], s), "\uFFFD") + "…"
 }
 
+// wrapWords breaks s at its spaces into lines of at most w columns (a
+// word wider than that is cut).
+func wrapWords(s string, w int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case Width(line)+1+Width(word) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, Cut(line, w))
+			line = word
+		}
+	}
+	return append(lines, Cut(line, w))
+}
+
 // wholeEscapes drops from kept, a prefix of s, the start of a visible
 // escape that Safe wrote (\x1b, \u202e) and the cut split: "…\u2…" reads
 // as text that was never there.

@@ -86,25 +86,6 @@ func (t *Table) Len() int { return len(t.rows) }
 // space.
 var cellSpaces = strings.NewReplacer("\t", " ", "\n", " ")
 
-// wrapWords breaks s at its spaces into lines of at most w columns (a
-// word wider than that is cut).
-func wrapWords(s string, w int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case Width(line)+1+Width(word) <= w:
-			line += " " + word
-		default:
-			lines = append(lines, Cut(line, w))
-			line = word
-		}
-	}
-	return append(lines, Cut(line, w))
-}
-
 // hasTabOrNewline is strings.ContainsAny(c, "\t\n") for a short cell, a
 // byte loop: ContainsAny looked for each rune of its set in turn, a quarter
 // of writing the rows of 5,000 sessions.

@@ -299,9 +299,17 @@ func Tokens(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) error 
 		return err
 	}
 	if n := rep.Total.OutputUnderstated; n > 0 && o.TTY {
-		_, err := fmt.Fprintln(w, o.Theme.Yellow(fmt.Sprintf("output understated on %s of %d: they kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count)",
-			Plural(int(n), "call", "calls"), rep.Total.APICalls)))
-		return err
+		msg := fmt.Sprintf("output understated on %s of %d: they kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count)",
+			Plural(int(n), "call", "calls"), rep.Total.APICalls)
+		lines := []string{msg}
+		if o.Width > 0 {
+			lines = wrapWords(msg, o.Width-1) // words the terminal would have broken
+		}
+		for _, l := range lines {
+			if _, err := fmt.Fprintln(w, o.Theme.Yellow(l)); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
