@@ -50,7 +50,11 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		title := len(cols) - 1
 		t.Shrink(2, 32, true) // the project's telling end kept
 		t.Shrink(3, 20, false)
-		t.Shrink(title, lsMinTitle, false)
+		minTitle := lsMinTitle
+		if long {
+			minTitle -= 4 // its counts take the room
+		}
+		t.Shrink(title, minTitle, false)
 		t.Shrink(2, 12, true)
 		t.Shrink(3, 8, false)
 		if long {
@@ -58,7 +62,9 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		}
 		t.Optional(4, 3) // AGENTS, BRANCH
 		if long {
-			t.Optional(5, 7, 6) // PROMPTS, TOKENS, CALLS
+			// The counts --long asked for before the title (the id,
+			// activity and project tell a row apart), then those too.
+			t.Optional(title, 5, 7, 6) // TITLE, PROMPTS, TOKENS, CALLS
 		}
 		t.Style(title, func(i int, cell string) string { return lsTitleStyle(list[i], cell, th) })
 	}
