@@ -36,7 +36,7 @@ Each row shows the session id (a prefix of it works as a <session> argument),
 when it was last active, its project (the cwd Claude Code recorded), git
 branch, number of subagent transcripts, and its title: the custom title, else
 the AI title, else the last prompt, else the summary, else the first prompt.
-Running sessions show their state (working or idle).
+Running sessions show working or idle; a narrow terminal leaves columns out.
 
 Without --long only the first and last 64 KiB of each file are read, so the
 listing stays fast on thousands of sessions; lines are not checked, and
