@@ -9,6 +9,7 @@ import (
 
 	"github.com/olekukonko/tablewriter/pkg/twwidth"
 
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/termsafe"
 )
 
@@ -75,6 +76,10 @@ func Ago(t, now time.Time) string {
 	}
 	d := now.Sub(t)
 	switch {
+	case d < -session.ClockSlack:
+		// A clock that ran ahead (or a file from a machine set wrong):
+		// said, not shown as if it were recent.
+		return t.Local().Format("2006-01-02 15:04") + " (future)"
 	case d < 0:
 		return t.Local().Format("2006-01-02 15:04")
 	case d < time.Minute:

@@ -136,3 +136,27 @@ func TestJSONTimeIsTheLayout(t *testing.T) {
 		t.Errorf("the zero time is not empty")
 	}
 }
+
+// Ago says how long ago a time was; a time further in the future than a
+// clock's slack (session.ClockSlack) is said to be in the future, not
+// shown as if it were recent.
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.Local)
+	for _, tc := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Time{}, "-"},
+		{now.Add(-30 * time.Second), "just now"},
+		{now.Add(-5 * time.Minute), "5m ago"},
+		{now.Add(-3 * time.Hour), "3h ago"},
+		{now.Add(-50 * time.Hour), "2d ago"},
+		{now.Add(-40 * 24 * time.Hour), now.Add(-40 * 24 * time.Hour).Format("2006-01-02")},
+		{now.Add(10 * time.Minute), now.Add(10 * time.Minute).Format("2006-01-02 15:04")},
+		{now.Add(270 * 24 * time.Hour), now.Add(270*24*time.Hour).Format("2006-01-02 15:04") + " (future)"},
+	} {
+		if got := Ago(tc.t, now); got != tc.want {
+			t.Errorf("Ago(%v) = %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}
