@@ -220,9 +220,10 @@ func (f *Finder) Sessions() []*Session {
 // apart from a copy in another root): what its caller would do with
 // every session next (tokens checks each file's cache entry) is done
 // while the rest are listed. A file the folder lists as a regular one
-// is opened and its status taken from the open file (one path lookup,
-// not two: a stat by path cost a warm run over 5,000 sessions more than
-// its open); found gets it open, until it returns (nil: not opened).
+// is opened and its status taken from the open file: one path lookup,
+// not a stat by path (1.9 µs on the benchmarks' VM) and an open, where
+// an fstat is 0.47 µs. found gets it open, until it returns (nil: not
+// opened).
 func (f *Finder) SessionsWith(found func(*Session, *rawfile.File)) []*Session {
 	if found == nil || len(f.Roots) == 0 {
 		return f.Sessions()
