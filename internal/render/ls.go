@@ -145,29 +145,3 @@ func lsCells(row []string, in *session.Info, o Options) []string {
 // lsMinTitle is the narrowest title a terminal's listing gives; the
 // project and branch give way to it first.
 const lsMinTitle = 20
-
-// colWidth is the width of column c: its header's or its widest cell's.
-func colWidth(header []string, rows [][]string, c int) int {
-	w := Width(strings.TrimSuffix(header[c], ">"))
-	for _, r := range rows {
-		if c < len(r) {
-			w = max(w, Width(stripSGR(r[c])))
-		}
-	}
-	return w
-}
-
-// stripSGR drops the colour sequences cctx itself wrote.
-func stripSGR(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b {
-			for i < len(s) && s[i] != 'm' {
-				i++
-			}
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}

@@ -422,3 +422,29 @@ func (t *Table) width(widths []int) int {
 	}
 	return max(0, n-2)
 }
+
+// colWidth is the width of column c: its header's or its widest cell's.
+func colWidth(header []string, rows [][]string, c int) int {
+	w := Width(strings.TrimSuffix(header[c], ">"))
+	for _, r := range rows {
+		if c < len(r) {
+			w = max(w, Width(stripSGR(r[c])))
+		}
+	}
+	return w
+}
+
+// stripSGR drops the colour sequences cctx itself wrote.
+func stripSGR(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -288,15 +288,11 @@ func (s *sums) disjointFolder() string { return s.store.Dir() }
 func (s *sums) rememberDisjoint() {
 	ds := slices.Clone(s.digests)
 	slices.SortFunc(ds, func(a, b [32]byte) int { return bytes.Compare(a[:], b[:]) })
-	s.store.SetBlob(s.disjointFolder(), slices.Concat(sliceDigests(ds)...))
-}
-
-func sliceDigests(ds [][32]byte) [][]byte {
-	out := make([][]byte, len(ds))
-	for i := range ds {
-		out[i] = ds[i][:]
+	b := make([]byte, 0, 32*len(ds))
+	for _, d := range ds {
+		b = append(b, d[:]...)
 	}
-	return out
+	s.store.SetBlob(s.disjointFolder(), b)
 }
 
 // idsOf is the sorted first halves of the message ids of a table.
