@@ -5,6 +5,8 @@ package rawfile
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
+	"syscall"
 )
 
 // File is an open file, read only.
@@ -51,3 +53,37 @@ func (f *File) Close() error { return f.f.Close() }
 
 // ReadDir is os.ReadDir.
 func ReadDir(path string) ([]fs.DirEntry, error) { return os.ReadDir(path) }
+
+// Dir is a directory, for listing it and opening the files it holds by
+// name (on Linux, from the open directory).
+type Dir struct {
+	path   string
+	closed bool
+}
+
+// OpenDir is the directory at path.
+func OpenDir(path string) (*Dir, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
+	}
+	return &Dir{path: path}, nil
+}
+
+// ReadDir is os.ReadDir of d.
+func (d *Dir) ReadDir() ([]fs.DirEntry, error) { return os.ReadDir(d.path) }
+
+// OpenNow is OpenNow of the file name in d.
+func (d *Dir) OpenNow(name string) (*File, error) { return OpenNow(filepath.Join(d.path, name)) }
+
+// Close ends d.
+func (d *Dir) Close() error {
+	if d.closed {
+		return fs.ErrClosed
+	}
+	d.closed = true
+	return nil
+}

@@ -182,3 +182,44 @@ func TestReadDirAsOS(t *testing.T) {
 		}
 	}
 }
+
+// A Dir opens the files its listing found by name, with the errors
+// os.Open gives for their paths.
+func TestDirOpensItsEntries(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ents, err := d.ReadDir()
+	if err != nil || len(ents) != 1 || ents[0].Name() != "a.jsonl" {
+		t.Fatalf("ReadDir: %v, %v", ents, err)
+	}
+	f, err := d.OpenNow("a.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 3)
+	if n, err := f.ReadAt(b, 0); n != 3 || err != nil || string(b) != "{}\n" {
+		t.Errorf("ReadAt: %q %d %v", b, n, err)
+	}
+	f.Close()
+	_, err = d.OpenNow("missing.jsonl")
+	_, werr := os.Open(filepath.Join(dir, "missing.jsonl"))
+	if err == nil || werr == nil || err.Error() != werr.Error() {
+		t.Errorf("OpenNow(missing): %v; os.Open: %v", err, werr)
+	}
+	if _, err := OpenDir(filepath.Join(dir, "a.jsonl")); err == nil {
+		t.Error("OpenDir of a file: no error")
+	}
+	if err := d.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := d.Close(); err == nil {
+		t.Error("a second Close: no error")
+	}
+}

@@ -402,7 +402,13 @@ type fileStat struct {
 // every folder is listed). It says nothing: sessionsFrom warns, in order,
 // about what it found.
 func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirListing) {
-	ents, err := rawfile.ReadDir(dir)
+	d, err := rawfile.OpenDir(dir)
+	if err != nil {
+		l.err = err
+		return l
+	}
+	defer d.Close()
+	ents, err := d.ReadDir()
 	if err != nil {
 		l.err = err
 		return l
@@ -438,7 +444,7 @@ func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirL
 		l.paths[i] = p
 		var fh *rawfile.File
 		if found != nil && regular[name] && !strings.HasSuffix(name, ".zst") {
-			fh = openListed(p)
+			fh = openListed(d, name)
 		}
 		var st rawfile.Info
 		var err error
@@ -467,11 +473,11 @@ func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirL
 	return l
 }
 
-// openListed opens a file a listing found, for its status and its
+// openListed opens a file a listing of d found, for its status and its
 // reader's first reads; nil when it cannot be opened, whose stat by path
 // then says why, as for any file.
-func openListed(p string) *rawfile.File {
-	fh, err := rawfile.OpenNow(p)
+func openListed(d *rawfile.Dir, name string) *rawfile.File {
+	fh, err := d.OpenNow(name)
 	if err != nil {
 		return nil
 	}
