@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -222,9 +221,9 @@ func OpenDir(path string) (*Dir, error) {
 }
 
 // OpenNow is rawfile.OpenNow of the file name in d: name is an entry of
-// d's listing, never a path.
+// d's listing, never a path (its errors name d's path, a slash, name).
 func (d *Dir) OpenNow(name string) (*File, error) {
-	path := filepath.Join(d.path, name)
+	path := d.path + "/" + name
 	fd, err := openFD(d.fd, name, path, true)
 	if err != nil {
 		return nil, err
