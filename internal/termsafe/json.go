@@ -127,10 +127,17 @@ func appendEscape(out []byte, r rune) []byte {
 // skipped eight bytes at a time.
 func nextJSON(b []byte, i int) int {
 	for i < len(b) {
+		// Four words a test, then the word that stopped them.
+		for i+32 <= len(b) {
+			w := b[i : i+32 : i+32]
+			if stopsJSON(binary.LittleEndian.Uint64(w))|stopsJSON(binary.LittleEndian.Uint64(w[8:]))|
+				stopsJSON(binary.LittleEndian.Uint64(w[16:]))|stopsJSON(binary.LittleEndian.Uint64(w[24:])) != 0 {
+				break
+			}
+			i += 32
+		}
 		for i+8 <= len(b) {
-			x := binary.LittleEndian.Uint64(b[i:])
-			// A byte >= 0x80, 0x7f, a backslash, or a C0 control.
-			if (x|hasZero(x^dels)|hasZero(x^backslashes)|hasLess(x, 0x20))&highs != 0 {
+			if stopsJSON(binary.LittleEndian.Uint64(b[i:])) != 0 {
 				break
 			}
 			i += 8
@@ -197,6 +204,13 @@ const (
 	dels        = 0x7f * ones
 	backslashes = '\\' * ones
 )
+
+// stopsJSON flags (with the byte's high bit) the bytes of x that nextJSON
+// must look at: a byte >= 0x80, 0x7f, a backslash, or a C0 control (and,
+// by a borrow, perhaps some byte above one).
+func stopsJSON(x uint64) uint64 {
+	return (x | hasZero(x^dels) | hasZero(x^backslashes) | hasLess(x, 0x20)) & highs
+}
 
 // hasLess flags (with the byte's high bit) the bytes of x below n (n <=
 // 0x80); the lowest flag is exact.

@@ -100,3 +100,23 @@ func checkInert(t *testing.T, b []byte) {
 		}
 	}
 }
+
+// What JSON changes is found wherever it stands in a long text: the scan
+// that skips plain text a word or four words at a time stops at it.
+func TestJSONFindsAtEveryOffset(t *testing.T) {
+	pad := strings.Repeat(`{"plain":"text, 0-9"},`, 8)
+	for _, x := range []string{"\x7f", "\u009b", "\u202e", "\x1b[31m", `\w`, "\xff", `"\ufffd\ufffd"`, "\x00"} {
+		want := string(JSON([]byte(x)))
+		if want == x {
+			t.Fatalf("%q: nothing to change", x)
+		}
+		for left := range 70 {
+			for _, right := range []int{0, 1, 7, 8, 33} {
+				in := pad[:left] + x + pad[:right]
+				if got := string(JSON([]byte(in))); got != pad[:left]+want+pad[:right] {
+					t.Fatalf("%q at %d, %d after: %q", x, left, right, got)
+				}
+			}
+		}
+	}
+}
