@@ -61,32 +61,77 @@ func (t Total) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
 // by hand (a report prints a total for each session, agent and model:
 // through reflection they were most of what a warm report spent).
 func (t Total) AppendJSON(b []byte) []byte {
-	for i, f := range [...]struct {
-		name string
-		v    int64
-	}{{"input_tokens", t.Input}, {"output_tokens", t.Output}, {"cache_creation_input_tokens", t.CacheCreation},
-		{"cache_creation_5m_input_tokens", t.CacheCreation5m}, {"cache_creation_1h_input_tokens", t.CacheCreation1h},
-		{"cache_read_input_tokens", t.CacheRead}, {"total_tokens", t.Tokens}, {"web_search_requests", t.WebSearch},
-		{"api_calls", t.APICalls}, {"max_context_tokens", t.MaxContext}, {"unpriced_api_calls", t.UnpricedCalls},
-		{"output_understated_calls", t.OutputUnderstated}} {
-		if i == 0 {
-			b = append(b, '{', '"')
-		} else {
-			b = append(b, ',', '"')
-		}
-		b = append(b, f.name...)
-		b = append(b, '"', ':')
-		b = strconv.AppendInt(b, f.v, 10)
-	}
+	b = append(b, `{"input_tokens":`...)
+	b = appendInt(b, t.Input)
+	b = append(b, `,"output_tokens":`...)
+	b = appendInt(b, t.Output)
+	b = append(b, `,"cache_creation_input_tokens":`...)
+	b = appendInt(b, t.CacheCreation)
+	b = append(b, `,"cache_creation_5m_input_tokens":`...)
+	b = appendInt(b, t.CacheCreation5m)
+	b = append(b, `,"cache_creation_1h_input_tokens":`...)
+	b = appendInt(b, t.CacheCreation1h)
+	b = append(b, `,"cache_read_input_tokens":`...)
+	b = appendInt(b, t.CacheRead)
+	b = append(b, `,"total_tokens":`...)
+	b = appendInt(b, t.Tokens)
+	b = append(b, `,"web_search_requests":`...)
+	b = appendInt(b, t.WebSearch)
+	b = append(b, `,"api_calls":`...)
+	b = appendInt(b, t.APICalls)
+	b = append(b, `,"max_context_tokens":`...)
+	b = appendInt(b, t.MaxContext)
+	b = append(b, `,"unpriced_api_calls":`...)
+	b = appendInt(b, t.UnpricedCalls)
+	b = append(b, `,"output_understated_calls":`...)
+	b = appendInt(b, t.OutputUnderstated)
 	b = append(b, `,"cost_usd":`...)
 	if t.CostKnown() {
-		b = appendFloat(b, float64(t.Micros())/1e6)
+		b = appendMicros(b, t.Micros())
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `,"cost_estimated":`...)
-	b = strconv.AppendBool(b, t.CostEstimated())
-	return append(b, '}')
+	if t.CostEstimated() {
+		return append(b, `,"cost_estimated":true}`...)
+	}
+	return append(b, `,"cost_estimated":false}`...)
+}
+
+// appendInt is strconv.AppendInt in base 10, a zero (a third of a
+// report's counts) without the call.
+func appendInt(b []byte, v int64) []byte {
+	if v == 0 {
+		return append(b, '0')
+	}
+	return strconv.AppendInt(b, v, 10)
+}
+
+// appendMicros appends m millionths as appendFloat appends m/1e6: below
+// 10¹⁵ millionths, the decimal m/10⁶ has at most 15 digits, so no other
+// decimal as short reads as the same float64 (DBL_DIG), and the shortest
+// form is that decimal, its trailing zeros cut; it is written from the
+// integer, without the float conversion's search.
+func appendMicros(b []byte, m int64) []byte {
+	if m < 0 || m >= 1e15 {
+		return appendFloat(b, float64(m)/1e6)
+	}
+	b = strconv.AppendInt(b, m/1e6, 10)
+	frac := m % 1e6
+	if frac == 0 {
+		return b
+	}
+	digits := 6
+	for frac%10 == 0 {
+		frac /= 10
+		digits--
+	}
+	var d [6]byte
+	for i := digits - 1; i >= 0; i-- {
+		d[i] = byte('0' + frac%10)
+		frac /= 10
+	}
+	b = append(b, '.')
+	return append(b, d[:digits]...)
 }
 
 // appendFloat is a float64 as encoding/json writes it (as ES6 does).
