@@ -47,13 +47,13 @@ type EstimatedModelJSON struct {
 
 // SessionTokens is one session of the report.
 type SessionTokens struct {
-	SessionID string       `json:"session_id"`
-	Project   string       `json:"project"`
-	Path      string       `json:"path"`
-	StartedAt string       `json:"started_at"`
-	Total     tokens.Total `json:"total"`
-	Agents    []AgentJSON  `json:"agents"`
-	Models    []ModelJSON  `json:"models"`
+	SessionID string        `json:"session_id"`
+	Project   string        `json:"project"`
+	Path      string        `json:"path"`
+	StartedAt string        `json:"started_at"`
+	Total     *tokens.Total `json:"total"`
+	Agents    []AgentJSON   `json:"agents"`
+	Models    []ModelJSON   `json:"models"`
 	// MissingAgentTranscripts: the agents its results name whose
 	// transcript is missing, whose tokens Total lacks ([] for none).
 	MissingAgentTranscripts []string `json:"missing_agent_transcripts"`
@@ -65,14 +65,14 @@ var noMissing = []string{}
 
 // AgentJSON is an agent's share ("" is the main conversation).
 type AgentJSON struct {
-	AgentID string       `json:"agent_id"`
-	Total   tokens.Total `json:"total"`
+	AgentID string        `json:"agent_id"`
+	Total   *tokens.Total `json:"total"`
 }
 
 // ModelJSON is a model's share.
 type ModelJSON struct {
-	Model string       `json:"model"`
-	Total tokens.Total `json:"total"`
+	Model string        `json:"model"`
+	Total *tokens.Total `json:"total"`
 }
 
 // GroupJSON is one row of --by (every value but response and tool).
@@ -172,23 +172,24 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 		out.Pricing.EstimatedModels = append(out.Pricing.EstimatedModels, EstimatedModelJSON{m, rep.Prices.EstimatedAs(m)})
 	}
 	// The sessions' agents and models share two arrays: two slices a
-	// session were 10,000 allocations in a report of 5,000.
+	// session were 10,000 allocations in a report of 5,000. Their totals
+	// are the report's, pointed to: copied, they were 3 MB to write.
 	var nAgents, nModels int
 	for _, s := range rep.Sessions {
 		nAgents, nModels = nAgents+len(s.Agents), nModels+len(s.Models)
 	}
 	agents, models := make([]AgentJSON, 0, nAgents), make([]ModelJSON, 0, nModels)
 	for _, s := range rep.Sessions {
-		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: JSONTime(s.Started), Total: s.Total,
+		st := SessionTokens{SessionID: s.ID, Project: s.Project, Path: s.Session.Path, StartedAt: JSONTime(s.Started), Total: &s.Total,
 			MissingAgentTranscripts: noMissing}
 		if len(s.MissingAgents) > 0 {
 			st.MissingAgentTranscripts = s.MissingAgents
 		}
-		for _, a := range s.Agents {
-			agents = append(agents, AgentJSON{a.Key, a.Total})
+		for j := range s.Agents {
+			agents = append(agents, AgentJSON{s.Agents[j].Key, &s.Agents[j].Total})
 		}
-		for _, m := range s.Models {
-			models = append(models, ModelJSON{m.Key, m.Total})
+		for j := range s.Models {
+			models = append(models, ModelJSON{s.Models[j].Key, &s.Models[j].Total})
 		}
 		// Full slices: an append to one session's list cannot run into
 		// the next one's.

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"runtime"
 	"strconv"
 	"time"
 	"unicode/utf8"
 
+	"github.com/cctx-dev/cctx/internal/termsafe"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
@@ -125,56 +127,60 @@ func (n *NDJSONWriter) Flush() error { return n.buf.Flush() }
 
 // streamJSON writes the document as encoding/json writes it (compact,
 // then a newline), built by hand and given to emit in pieces of a few
-// hundred KiB, each ending between two sessions; when it is the plain
-// report (no groups, responses, budget, current group or tools: else ok
-// false, nothing is emitted, and JSON takes the reflective way). Over
-// thousands of sessions, reflection and the compaction of each total,
-// then the growing of a buffer of megabytes, made most of a warm report's
-// time.
+// hundred KiB, each ending between two sessions, made on every core
+// (inOrder); when it is the plain report (no groups, responses, budget,
+// current group or tools: else ok false, nothing is emitted, and JSON
+// takes the reflective way). Over thousands of sessions, reflection and
+// the compaction of each total, then the growing of a buffer of
+// megabytes, made most of a warm report's time.
 func (doc TokensJSON) streamJSON(emit func([]byte) error) (ok bool, err error) {
 	if len(doc.Groups) > 0 || len(doc.Responses) > 0 || doc.Budget != nil || doc.Current != nil || len(doc.Tools) > 0 || doc.ToolsTotal != nil {
 		return false, nil
 	}
-	const piece = 256 << 10
-	b := make([]byte, 0, piece+piece/4)
-	b = append(b, `{"schema_version":`...)
-	b = strconv.AppendInt(b, int64(doc.SchemaVersion), 10)
-	b = append(b, `,"pricing":{"date":`...)
-	b = appendJSONString(b, doc.Pricing.Date)
-	b = append(b, `,"unpriced_models":`...)
-	b = appendJSONList(b, doc.Pricing.UnpricedModels, appendJSONString)
-	b = append(b, `,"estimated_models":`...)
-	b = appendJSONList(b, doc.Pricing.EstimatedModels, func(b []byte, m EstimatedModelJSON) []byte {
+	head := newPiece()
+	head = append(head, `{"schema_version":`...)
+	head = strconv.AppendInt(head, int64(doc.SchemaVersion), 10)
+	head = append(head, `,"pricing":{"date":`...)
+	head = appendJSONString(head, doc.Pricing.Date)
+	head = append(head, `,"unpriced_models":`...)
+	head = appendJSONList(head, doc.Pricing.UnpricedModels, appendJSONString)
+	head = append(head, `,"estimated_models":`...)
+	head = appendJSONList(head, doc.Pricing.EstimatedModels, func(b []byte, m EstimatedModelJSON) []byte {
 		b = append(b, `{"model":`...)
 		b = appendJSONString(b, m.Model)
 		b = append(b, `,"priced_as":`...)
 		b = appendJSONString(b, m.PricedAs)
 		return append(b, '}')
 	})
-	b = append(b, `},"group_by":`...)
-	b = appendJSONString(b, doc.GroupBy)
-	b = append(b, `,"total":`...)
-	b = doc.Total.AppendJSON(b)
-	b = append(b, `,"sessions":`...)
+	head = append(head, `},"group_by":`...)
+	head = appendJSONString(head, doc.GroupBy)
+	head = append(head, `,"total":`...)
+	head = doc.Total.AppendJSON(head)
+	head = append(head, `,"sessions":`...)
 	if doc.Sessions == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range doc.Sessions {
+		return true, emit(termsafe.JSON(append(head, "null}\n"...)))
+	}
+	head = append(head, '[')
+	// About a piece of sessions each (a session is 0.5-2 KB).
+	const perPiece = 128
+	n := len(doc.Sessions)
+	count := max(1, (n+perPiece-1)/perPiece)
+	return true, inOrder(count, runtime.GOMAXPROCS(0), func(k int) []byte {
+		b := head
+		if k > 0 {
+			b = newPiece()
+		}
+		for i := k * perPiece; i < min(n, (k+1)*perPiece); i++ {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = appendSessionJSON(b, &doc.Sessions[i])
-			if len(b) >= piece {
-				if err := emit(b); err != nil {
-					return true, err
-				}
-				b = b[:0]
-			}
 		}
-		b = append(b, ']')
-	}
-	return true, emit(append(b, '}', '\n'))
+		if k == count-1 {
+			b = append(b, ']', '}', '\n')
+		}
+		return termsafe.JSON(b)
+	}, emit)
 }
 
 func appendSessionJSON(b []byte, s *SessionTokens) []byte {
@@ -187,24 +193,32 @@ func appendSessionJSON(b []byte, s *SessionTokens) []byte {
 	b = append(b, `,"started_at":`...)
 	b = appendJSONString(b, s.StartedAt)
 	b = append(b, `,"total":`...)
-	b = s.Total.AppendJSON(b)
+	b = appendTotalJSON(b, s.Total)
 	b = append(b, `,"agents":`...)
 	b = appendJSONList(b, s.Agents, func(b []byte, a AgentJSON) []byte {
 		b = append(b, `{"agent_id":`...)
 		b = appendJSONString(b, a.AgentID)
 		b = append(b, `,"total":`...)
-		return append(a.Total.AppendJSON(b), '}')
+		return append(appendTotalJSON(b, a.Total), '}')
 	})
 	b = append(b, `,"models":`...)
 	b = appendJSONList(b, s.Models, func(b []byte, m ModelJSON) []byte {
 		b = append(b, `{"model":`...)
 		b = appendJSONString(b, m.Model)
 		b = append(b, `,"total":`...)
-		return append(m.Total.AppendJSON(b), '}')
+		return append(appendTotalJSON(b, m.Total), '}')
 	})
 	b = append(b, `,"missing_agent_transcripts":`...)
 	b = appendJSONList(b, s.MissingAgentTranscripts, appendJSONString)
 	return append(b, '}')
+}
+
+// appendTotalJSON appends a total as encoding/json does: null when nil.
+func appendTotalJSON(b []byte, t *tokens.Total) []byte {
+	if t == nil {
+		return append(b, "null"...)
+	}
+	return t.AppendJSON(b)
 }
 
 // appendJSONList appends a list as encoding/json does: null when nil.

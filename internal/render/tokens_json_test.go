@@ -18,7 +18,7 @@ type plainTokensJSON TokensJSON
 // for byte, compact and indented; a report with more in it is written by
 // encoding/json.
 func TestTokensJSONByHand(t *testing.T) {
-	odd := "a\x00\x1f\"\\<>&\u2028\u2029\xff\xe2\x80 é 😀\b\f\n\r\t\x7f"
+	odd := "a\x00\x1f\"\\<>&\u2028\u2029\xff\xe2\x80 é 😀\b\f\n\r\t\x7f\u202e\u009b\x1b[31m"
 	f := session.NewFinder([]session.Root{{ProjectsDir: testcorpus.Samples()}}, nil)
 	inputs, err := tokens.Inputs(f, tokens.Selection{})
 	if err != nil {
@@ -33,7 +33,7 @@ func TestTokensJSONByHand(t *testing.T) {
 	crafted.Pricing = PricingJSON{Date: odd, UnpricedModels: []string{odd, ""}, EstimatedModels: []EstimatedModelJSON{{odd, "x"}}}
 	crafted.GroupBy = odd
 	crafted.Sessions = []SessionTokens{
-		{SessionID: odd, Project: odd, Path: odd, StartedAt: odd, Total: rep.Total, Agents: []AgentJSON{{odd, rep.Total}}, Models: []ModelJSON{{odd, rep.Total}},
+		{SessionID: odd, Project: odd, Path: odd, StartedAt: odd, Total: &rep.Total, Agents: []AgentJSON{{odd, &rep.Total}, {odd, nil}}, Models: []ModelJSON{{odd, &rep.Total}},
 			MissingAgentTranscripts: []string{odd, ""}},
 		{Agents: nil, Models: []ModelJSON{}, MissingAgentTranscripts: nil},
 		{MissingAgentTranscripts: []string{}},
