@@ -101,6 +101,12 @@ type Entry struct {
 	// it.
 	Brief int
 	rest  int // bytes of Data after the brief not yet read (part 2)
+	// What this run made of the entry (its folder's mu held): looked up
+	// or put (used), and what its check said (state, once checked). On
+	// the entry, not in maps by path: a warm run over 5,000 sessions
+	// hashed each path four more times a lookup.
+	used, checked bool
+	state         State
 }
 
 // State says what an entry still describes of its file.
@@ -141,9 +147,7 @@ type folder struct {
 	key     string // the project folder
 	mu      sync.Mutex
 	entries map[string]*Entry
-	used    map[string]bool  // paths looked up or put in this run
-	checked map[string]State // what Check said of an entry in this run
-	blob    []byte           // the folder's own summary (SetBlob)
+	blob    []byte // the folder's own summary (SetBlob)
 	dirty   bool
 	// from is the file as it was loaded while the rests of its entries'
 	// Data are not read (nil: nothing to read): a Lookup or a write reads
@@ -209,12 +213,6 @@ func (s *Store) folder(key string) *folder {
 		if len(l.order) > 0 {
 			f.from = l
 		}
-		// Most entries are looked up in a run: maps grown a key at a time
-		// were rehashed again and again.
-		f.mu.Lock()
-		f.used = make(map[string]bool, len(l.entries))
-		f.checked = make(map[string]State, len(l.entries))
-		f.mu.Unlock()
 	})
 	return f
 }
@@ -339,7 +337,6 @@ func (s *Store) LookupOpen(key, path string, fh File) (*Entry, State) {
 	e := f.entries[path]
 	f.mu.Unlock()
 	if e == nil { // (readRests dropped the entries whose rest it could not read)
-		s.mark(f, path)
 		return nil, Miss
 	}
 	return e, s.check(f, path, e, fh, nil)
@@ -371,25 +368,17 @@ func (s *Store) LookupBriefOpen(key, path string, listed *rawfile.Info, fh File)
 	}
 	f.mu.Unlock()
 	if e == nil {
-		s.mark(f, path)
 		return c, Miss
 	}
 	return c, s.check(f, path, e, fh, listed)
-}
-
-// mark notes that path was looked up in this run.
-func (s *Store) mark(f *folder, path string) {
-	f.mu.Lock()
-	f.used[path] = true
-	f.mu.Unlock()
 }
 
 // check is what e says of its file in this run: checked once a run
 // (tokens looks a main file up more than once).
 func (s *Store) check(f *folder, path string, e *Entry, fh File, listed *rawfile.Info) State {
 	f.mu.Lock()
-	f.used[path] = true
-	st, checked := f.checked[path]
+	e.used = true
+	st, checked := e.state, e.checked
 	f.mu.Unlock()
 	if checked {
 		return st
@@ -408,9 +397,7 @@ func (s *Store) check(f *folder, path string, e *Entry, fh File, listed *rawfile
 		st = Check(path, e)
 	}
 	f.mu.Lock()
-	if f.entries[path] == e {
-		f.checked[path] = st
-	}
+	e.checked, e.state = true, st
 	f.mu.Unlock()
 	return st
 }
@@ -427,7 +414,6 @@ func (s *Store) readRests(f *folder) {
 		for p, e := range f.entries {
 			if e.rest > 0 {
 				delete(f.entries, p)
-				delete(f.checked, p)
 			}
 		}
 	}
@@ -443,8 +429,8 @@ func (s *Store) Put(key string, e *Entry) {
 	e.Path = s.abs(e.Path)
 	f.mu.Lock()
 	f.entries[e.Path] = e
-	f.used[e.Path] = true
-	f.checked[e.Path] = Same // stamped from the file as it is
+	e.used = true
+	e.checked, e.state = true, Same // stamped from the file as it is
 	f.dirty = true
 	f.mu.Unlock()
 }
@@ -459,7 +445,6 @@ func (s *Store) Forget(key, path string) {
 	f.mu.Lock()
 	if _, ok := f.entries[path]; ok {
 		delete(f.entries, path)
-		delete(f.checked, path)
 		f.dirty = true
 	}
 	f.mu.Unlock()
@@ -510,12 +495,10 @@ func (s *Store) Wait() {
 func (s *Store) flushHeld() {
 	for _, f := range s.folders {
 		f.mu.Lock()
-		used := f.used
-		f.used, f.checked = map[string]bool{}, map[string]State{}
 		if f.dirty {
 			s.readRests(f)
-			for p := range f.entries {
-				if !used[p] {
+			for p, e := range f.entries {
+				if !e.used {
 					if _, err := os.Lstat(p); err != nil {
 						delete(f.entries, p)
 					}
@@ -530,6 +513,9 @@ func (s *Store) flushHeld() {
 			s.setRecord(f.key, r)
 			s.indexMu.Unlock()
 			f.dirty = false
+		}
+		for _, e := range f.entries {
+			e.used, e.checked = false, false // the run ends: a later lookup checks again
 		}
 		f.mu.Unlock()
 	}
