@@ -213,6 +213,18 @@ func appendSessionJSON(b []byte, s *SessionTokens) []byte {
 	return append(b, '}')
 }
 
+// plainWord reports whether the 8 bytes of w are all ASCII that a JSON
+// string holds as itself: none below 0x20, above 0x7f, '"' or '\\' (the
+// bit tricks of termsafe's scan).
+func plainWord(w string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	zero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
+	less := (x - 0x20*ones) &^ x & highs
+	return (x|less|zero(x^('"'*ones))|zero(x^('\\'*ones)))&highs == 0
+}
+
 // appendTotalJSON appends a total as encoding/json does: null when nil.
 func appendTotalJSON(b []byte, t *tokens.Total) []byte {
 	if t == nil {
@@ -244,6 +256,13 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Plain ASCII eight bytes a test: a report's ids and paths are.
+		for i+8 <= len(s) && plainWord(s[i:i+8]) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
 				i++
