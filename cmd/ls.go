@@ -85,7 +85,11 @@ Files without any conversation (empty, or only metadata) are left out unless
 
 func lsRun(o *LsOptions) error {
 	f := o.F
-	defer boundMemory(!o.Long && f.Cache() != nil)() // not for --long (every file) or --no-cache (RSS 30, not 51 MiB at 5,000)
+	pace := 0
+	if !o.Long && f.Cache() != nil { // not for --long (every file) or --no-cache (RSS 30, not 51 MiB at 5,000)
+		pace = -1
+	}
+	defer boundMemory(pace)()
 	finder, err := f.listing()
 	if err != nil {
 		return err

@@ -1,30 +1,36 @@
 package cmd
 
 import (
+	"cmp"
 	"math"
 	"runtime/debug"
 	"testing"
+
+	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
-// boundMemory sets the soft memory limit unless GOMEMLIMIT is set, and with
-// atLimit turns the collector's pace off under it unless GOGC is set; its
+// boundMemory sets the soft memory limit unless GOMEMLIMIT is set, and the
+// collector's pace it is given unless GOGC is set (or GOMEMLIMIT); its
 // restore puts both back.
 func TestBoundMemory(t *testing.T) {
 	gcPercent := func() int { p := debug.SetGCPercent(100); debug.SetGCPercent(p); return p }
 	limit := func() int64 { return debug.SetMemoryLimit(-1) } // a negative limit reads it
+	const unchanged = 0
 	tests := []struct {
 		name             string
-		atLimit          bool
+		pace             int
 		gogc, gomemlimit string
-		offGC, limited   bool
+		wantGC           int
+		limited          bool
 	}{
-		{"ls", true, "", "", true, true},
-		{"ls, GOGC set", true, "200", "", false, true},
-		{"ls, GOMEMLIMIT set", true, "", "1GiB", false, false},
-		{"ls, both set", true, "200", "1GiB", false, false},
-		{"tokens", false, "", "", false, true},
-		{"tokens, GOGC set", false, "200", "", false, true},
-		{"tokens, GOMEMLIMIT set", false, "", "1GiB", false, false},
+		{"ls", -1, "", "", -1, true},
+		{"ls, GOGC set", -1, "200", "", unchanged, true},
+		{"ls, GOMEMLIMIT set", -1, "", "1GiB", unchanged, false},
+		{"ls, both set", -1, "200", "1GiB", unchanged, false},
+		{"tokens", tokens.GCPercent, "", "", tokens.GCPercent, true},
+		{"tokens, GOGC set", tokens.GCPercent, "200", "", unchanged, true},
+		{"tokens, GOMEMLIMIT set", tokens.GCPercent, "", "1GiB", unchanged, false},
+		{"ls --long", 0, "", "", unchanged, true},
 	}
 	// From a known state: in-process runs of other tests may have left the
 	// limit set (a run restores what it found, which may be another's).
@@ -35,11 +41,11 @@ func TestBoundMemory(t *testing.T) {
 			t.Setenv("GOGC", tc.gogc)
 			t.Setenv("GOMEMLIMIT", tc.gomemlimit)
 			gc0, lim0 := gcPercent(), limit()
-			restore := boundMemory(tc.atLimit)
+			restore := boundMemory(tc.pace)
 			gc, lim := gcPercent(), limit()
 			restore()
-			if (gc < 0) != tc.offGC || !tc.offGC && gc != gc0 {
-				t.Errorf("GC percent %d during (before %d), want off: %v", gc, gc0, tc.offGC)
+			if want := cmp.Or(tc.wantGC, gc0); gc != want {
+				t.Errorf("GC percent %d during (before %d), want %d", gc, gc0, want)
 			}
 			if (lim == memoryLimit) != tc.limited || !tc.limited && lim != lim0 {
 				t.Errorf("memory limit %d during (before %d), want %d: %v", lim, lim0, memoryLimit, tc.limited)

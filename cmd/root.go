@@ -143,23 +143,27 @@ func untilInterrupt(ctx context.Context) (_ context.Context, stop func()) {
 }
 
 // boundMemory sets a soft memory limit for a command whose live memory does
-// not grow with the history (ls, the count of tokens) and returns what
-// restores the one before: a count over a real-shaped 1.4 GB history peaked
-// at 55 MiB with it, 60–76 MiB without, at the same speed (BENCHMARKS.md); a
-// tree of a 527 MB session took 2–4× the time under it. GOMEMLIMIT overrides
-// it. atLimit (ls, whose garbage is most of what it allocates): collect only
-// near the limit, not each time the heap doubles (a tenth of a warm ls over
-// 5,000 sessions), unless GOGC says otherwise.
-func boundMemory(atLimit bool) (restore func()) {
+// not grow with the history (ls, the count of tokens) and the collector's
+// pace (as GOGC: -1 only near the limit; 0 leaves it), and returns what
+// restores both: a count over a real-shaped 1.4 GB history peaked at 55
+// MiB with the limit, 60–76 MiB without, at the same speed (BENCHMARKS.md);
+// a tree of a 527 MB session took 2–4× the time under it. GOMEMLIMIT
+// overrides the limit, GOGC the pace. ls's garbage is most of what it
+// allocates: collected only near the limit, not each time the heap
+// doubles (a tenth of a warm ls over 5,000 sessions). tokens keeps the
+// count's pace (tokens.GCPercent) while its report is printed too: set
+// back to 100 as the count returned, it collected at once, slowing the
+// making of the JSON of 5,000 sessions by 2-3 ms.
+func boundMemory(pace int) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	prev := debug.SetMemoryLimit(memoryLimit)
-	if !atLimit || os.Getenv("GOGC") != "" {
+	if pace == 0 || os.Getenv("GOGC") != "" {
 		return func() { debug.SetMemoryLimit(prev) }
 	}
-	pace := debug.SetGCPercent(-1)
-	return func() { debug.SetGCPercent(pace); debug.SetMemoryLimit(prev) }
+	prevPace := debug.SetGCPercent(pace)
+	return func() { debug.SetGCPercent(prevPace); debug.SetMemoryLimit(prev) }
 }
 
 const memoryLimit = 48 << 20

@@ -102,7 +102,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 	f := o.F
 	if o.plan.By != tokens.ByTool && o.plan.By != tokens.ByAgentType { // these build trees
-		defer boundMemory(false)()
+		defer boundMemory(tokens.GCPercent)()
 	}
 	finder, inputs, err := o.inputs()
 	if err != nil {

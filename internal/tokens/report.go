@@ -159,7 +159,7 @@ func build(inputs []Input, prices *Prices, w Window, o reader.Options, store *ca
 	// history, each stopping both readers. The soft memory limit of the
 	// command (cmd's boundMemory) still bounds the heap: peak RSS 39 ->
 	// 54 MiB there.
-	defer debug.SetGCPercent(debug.SetGCPercent(gcPercent))
+	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
 	if behind {
 		defer store.FlushBehind()
 	} else {
@@ -883,6 +883,6 @@ func (r *Report) GroupBy(g Grouping) []Group {
 	return groups(m, byTokens)
 }
 
-// gcPercent is the garbage collector's pace while a report is read (see
+// GCPercent is the garbage collector's pace while a report is read (see
 // build): a collection when the heap has grown 4× past what was live.
-const gcPercent = 400
+const GCPercent = 400
