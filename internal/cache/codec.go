@@ -17,6 +17,9 @@ func (e *Encoder) Buf() []byte { return e.b }
 // grows its buffer once).
 func (e *Encoder) Grow(n int) { e.b = slices.Grow(e.b, n) }
 
+// Reset empties the encoder, keeping its buffer.
+func (e *Encoder) Reset() { e.b = e.b[:0] }
+
 func (e *Encoder) Uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
 
 func (e *Encoder) Varint(v int64) { e.b = binary.AppendVarint(e.b, v) }

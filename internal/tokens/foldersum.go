@@ -157,8 +157,12 @@ func folderKey(sorted []Input, members []int) string {
 // and the stamp of each of their files; ok false when a file has no
 // entry that describes it as it is (cache.Same).
 func (s *sums) digest(sorted []Input, members []int, key string) (d [32]byte, ok bool) {
+	// Hashed as it is encoded, a session at a time: the encoding of a
+	// folder of thousands is hundreds of KB (1.7 MB of fresh memory for
+	// 5,000 sessions, 400 page faults), its hash the same.
+	h := sha256.New()
 	var e cache.Encoder
-	e.Grow(128 + 320*len(members)) // a session: its id, path and stamp, about 300 bytes
+	e.Grow(1024)
 	e.Uvarint(sumVersion)
 	e.String(string(s.prices[:]))
 	for i := range 2 {
@@ -198,8 +202,11 @@ func (s *sums) digest(sorted []Input, members []int, key string) (d [32]byte, ok
 				return d, false
 			}
 		}
+		h.Write(e.Buf())
+		e.Reset()
 	}
-	return sha256.Sum256(e.Buf()), true
+	h.Write(e.Buf())
+	return [32]byte(h.Sum(nil)), true
 }
 
 // load is the group's sum, and its digest, when its digest is the one of
