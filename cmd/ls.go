@@ -85,11 +85,7 @@ Files without any conversation (empty, or only metadata) are left out unless
 
 func lsRun(o *LsOptions) error {
 	f := o.F
-	pace := 0
-	if !o.Long && f.Cache() != nil { // not for --long (every file) or --no-cache (RSS 30, not 51 MiB at 5,000)
-		pace = -1
-	}
-	defer boundMemory(pace)()
+	defer boundMemory(map[bool]int{true: -1}[!o.Long && f.Cache() != nil])() // warm: collect near the limit only (docs/architecture.md, "Memory")
 	finder, err := f.listing()
 	if err != nil {
 		return err

@@ -143,17 +143,10 @@ func untilInterrupt(ctx context.Context) (_ context.Context, stop func()) {
 }
 
 // boundMemory sets a soft memory limit for a command whose live memory does
-// not grow with the history (ls, the count of tokens) and the collector's
-// pace (as GOGC: -1 only near the limit; 0 leaves it), and returns what
-// restores both: a count over a real-shaped 1.4 GB history peaked at 55
-// MiB with the limit, 60–76 MiB without, at the same speed (BENCHMARKS.md);
-// a tree of a 527 MB session took 2–4× the time under it. GOMEMLIMIT
-// overrides the limit, GOGC the pace. ls's garbage is most of what it
-// allocates: collected only near the limit, not each time the heap
-// doubles (a tenth of a warm ls over 5,000 sessions). tokens keeps the
-// count's pace (tokens.GCPercent) while its report is printed too: set
-// back to 100 as the count returned, it collected at once, slowing the
-// making of the JSON of 5,000 sessions by 2-3 ms.
+// not grow with the history (ls, the count of tokens), and the collector's
+// pace (as GOGC; 0 leaves it), and returns what restores both. GOMEMLIMIT
+// overrides both, GOGC the pace. Why each command sets what it sets is in
+// docs/architecture.md ("Memory").
 func boundMemory(pace int) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
