@@ -2,9 +2,9 @@
 // summary cache's validation alone costs (issue 20: an entry is used only
 // when the file's status and the hashes of its first 4 KiB and of the 4 KiB
 // before the stored offset still match). For each <session>.jsonl of each
-// project folder of a projects dir it opens the file, takes its status,
-// reads 4 KiB at its start and 4 KiB before its end, and closes it, on a
-// few workers; nothing else. Run it as a process, paired with cctx:
+// project folder of a projects dir it opens the file (by name, from its
+// open folder), takes its status, reads 4 KiB at its start and 4 KiB
+// before its end, and closes it, on a few workers; nothing else. Run it as a process, paired with cctx:
 //
 //	go build -o /tmp/checkfloor ./tools/checkfloor
 //	/tmp/checkfloor /tmp/cctx-cache-trees/gen5k/projects [workers]
@@ -44,17 +44,29 @@ func main() {
 		workers = n
 	}
 	start := time.Now()
-	var paths []string
+	// Each file is opened by its name from its open folder (openat), as
+	// cctx's listing opens them.
+	type file struct {
+		dir  int
+		name string
+	}
+	var files []file
 	dirs, err := os.ReadDir(os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "checkfloor:", err)
 		os.Exit(1)
 	}
 	for _, d := range dirs {
-		ents, _ := os.ReadDir(filepath.Join(os.Args[1], d.Name()))
+		dir := filepath.Join(os.Args[1], d.Name())
+		dfd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		defer syscall.Close(dfd)
+		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".jsonl") {
-				paths = append(paths, filepath.Join(os.Args[1], d.Name(), e.Name()))
+				files = append(files, file{dfd, e.Name()})
 			}
 		}
 	}
@@ -64,8 +76,8 @@ func main() {
 	for range workers {
 		wg.Go(func() {
 			buf := make([]byte, 8192)
-			for i := int(next.Add(1) - 1); i < len(paths); i = int(next.Add(1) - 1) {
-				fd, err := syscall.Open(paths[i], syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOATIME, 0)
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				fd, err := syscall.Openat(files[i].dir, files[i].name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOATIME, 0)
 				if err != nil {
 					continue
 				}
@@ -80,5 +92,5 @@ func main() {
 		})
 	}
 	wg.Wait()
-	fmt.Printf("%d files, %d workers, %d KiB read: %.1f ms\n", len(paths), workers, bytes.Load()>>10, float64(time.Since(start).Microseconds())/1000)
+	fmt.Printf("%d files, %d workers, %d KiB read: %.1f ms\n", len(files), workers, bytes.Load()>>10, float64(time.Since(start).Microseconds())/1000)
 }
