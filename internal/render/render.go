@@ -49,9 +49,9 @@ func TildePath(p, home string) string {
 
 // jsonStreamer is a document that writes itself as encoding/json writes
 // it, byte for byte, faster, in pieces that each end between two values
-// and are each made safe for a terminal (termsafe.JSON) by the streamer,
-// on the goroutines that make them (ok false: not this one, and nothing
-// was emitted). emit takes each piece: the streamer makes no more use of
+// and are each already what termsafe.JSON makes of them, made so by the
+// streamer (appendJSONString) on the goroutines that make them (ok false:
+// not this one, and nothing was emitted). emit takes each piece: the streamer makes no more use of
 // it.
 type jsonStreamer interface {
 	streamJSON(emit func([]byte) error) (ok bool, err error)

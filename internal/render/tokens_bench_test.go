@@ -60,3 +60,14 @@ func BenchmarkTokensJSON(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAppendJSONStringPath quotes a session's path, the longest
+// string of a tokens --json row.
+func BenchmarkAppendJSONStringPath(b *testing.B) {
+	s := "/home/dev/.claude/projects/-home-dev-src-api3/c27e4d9e-fd8d-4051-bda9-20d370765100.jsonl"
+	buf := make([]byte, 0, 256)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = appendJSONString(buf[:0], s)
+	}
+}

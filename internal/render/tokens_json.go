@@ -2,6 +2,7 @@ package render
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"math"
@@ -158,7 +159,7 @@ func (doc TokensJSON) streamJSON(emit func([]byte) error) (ok bool, err error) {
 	head = doc.Total.AppendJSON(head)
 	head = append(head, `,"sessions":`...)
 	if doc.Sessions == nil {
-		return true, emit(termsafe.JSON(append(head, "null}\n"...)))
+		return true, emit(append(head, "null}\n"...))
 	}
 	head = append(head, '[')
 	// About a piece of sessions each (a session is 0.5-2 KB).
@@ -179,7 +180,7 @@ func (doc TokensJSON) streamJSON(emit func([]byte) error) (ok bool, err error) {
 		if k == count-1 {
 			b = append(b, ']', '}', '\n')
 		}
-		return termsafe.JSON(b)
+		return b
 	}, emit)
 }
 
@@ -214,15 +215,14 @@ func appendSessionJSON(b []byte, s *SessionTokens) []byte {
 }
 
 // plainWord reports whether the 8 bytes of w are all ASCII that a JSON
-// string holds as itself: none below 0x20, above 0x7f, '"' or '\\' (the
-// bit tricks of termsafe's scan).
+// string holds as itself and a terminal shows as itself: none below 0x20,
+// from 0x7f up, '"' or '\\' (the bit tricks of termsafe's scan).
 func plainWord(w string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	x := binary.LittleEndian.Uint64([]byte(w))
 	zero := func(x uint64) uint64 { return (x - ones) &^ x & highs }
 	less := (x - 0x20*ones) &^ x & highs
-	return (x|less|zero(x^('"'*ones))|zero(x^('\\'*ones)))&highs == 0
+	return (x|less|zero(x^('"'*ones))|zero(x^('\\'*ones))|zero(x^(0x7f*ones)))&highs == 0
 }
 
 // appendTotalJSON appends a total as encoding/json does: null when nil.
@@ -249,12 +249,19 @@ func appendJSONList[T any](b []byte, list []T, one func([]byte, T) []byte) []byt
 }
 
 // appendJSONString appends s quoted as encoding/json quotes it without
-// HTML escaping: \" \\ \b \f \n \r \t, other controls as \u00xx, a bad
-// byte as \ufffd, U+2028 and U+2029 escaped.
+// HTML escaping (\" \\ \b \f \n \r \t, other controls as \u00xx, a bad
+// byte as \ufffd, U+2028 and U+2029 escaped), then made safe for a
+// terminal as termsafe.JSON makes a document: a string with DEL or a
+// byte above ASCII is given to termsafe.JSON, the only home of what is
+// safe; one without has nothing it would change. So a document of these
+// strings, numbers and punctuation is termsafe.JSON's already (its
+// changes stay inside a string), and its writer need not scan it again.
 func appendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
+	at := len(b)
 	b = append(b, '"')
 	start := 0
+	changeable := false // a byte termsafe.JSON may change: DEL or not ASCII
 	for i := 0; i < len(s); {
 		// Plain ASCII eight bytes a test: a report's ids and paths are.
 		for i+8 <= len(s) && plainWord(s[i:i+8]) {
@@ -265,6 +272,7 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 		if c := s[i]; c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
+				changeable = changeable || c == 0x7f
 				i++
 				continue
 			}
@@ -289,6 +297,7 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
+		changeable = true
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
@@ -307,5 +316,11 @@ func appendJSONString(b []byte, s string) []byte {
 		i += size
 	}
 	b = append(b, s[start:]...)
-	return append(b, '"')
+	b = append(b, '"')
+	if changeable {
+		if safe := termsafe.JSON(b[at:]); &safe[0] != &b[at] {
+			b = append(b[:at], safe...)
+		}
+	}
+	return b
 }

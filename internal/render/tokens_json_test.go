@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/termsafe"
 	"github.com/cctx-dev/cctx/internal/testcorpus"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
@@ -87,22 +88,15 @@ func TestTokensJSONByHand(t *testing.T) {
 }
 
 // appendJSONString quotes as encoding/json does (without HTML escapes),
-// whatever stands where in a string: its plain-text skip stops at each
-// byte it must look at.
+// then as termsafe.JSON leaves it, whatever stands where in a string: its
+// plain-text skip stops at each byte it must look at.
 func TestAppendJSONStringAsEncodingJSON(t *testing.T) {
-	quote := func(s string) string {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.Encode(s)
-		return strings.TrimSuffix(buf.String(), "\n")
-	}
 	pad := "/home/dev/.claude/projects/x-y_z"
-	for _, x := range []string{"\"", "\\", "\x00", "\x1f", "\n", "\x7f", "é", "\xff", "\u2028", "\u2029", "\xe2\x80", "😀", "<&>"} {
+	for _, x := range []string{"\"", "\\", "\x00", "\x1f", "\n", "\x7f", "é", "\xff", "\xff\xfe", "\u2028", "\u2029", "\xe2\x80", "😀", "<&>", "\u009b", "\u202e", "\x1b[31m"} {
 		for left := range 20 {
 			for _, right := range []int{0, 1, 8, 9} {
 				s := pad[:left] + x + pad[:right]
-				if got, want := string(appendJSONString(nil, s)), quote(s); got != want {
+				if got, want := string(appendJSONString(nil, s)), quoteSafe(s); got != want {
 					t.Fatalf("%q: %s, want %s", s, got, want)
 				}
 			}
@@ -110,15 +104,20 @@ func TestAppendJSONStringAsEncodingJSON(t *testing.T) {
 	}
 }
 
+// quoteSafe is what encoding/json and termsafe.JSON make of s.
+func quoteSafe(s string) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(string(termsafe.JSON(buf.Bytes())), "\n")
+}
+
 func FuzzAppendJSONString(f *testing.F) {
 	f.Add("/home/dev/src/api3")
-	f.Add("a\x00\x1f\"\\<>&\u2028\u2029\xff\xe2\x80 é 😀\b\f\n\r\t\x7f")
+	f.Add("a\x00\x1f\"\\<>&\u2028\u2029\xff\xe2\x80 é 😀\b\f\n\r\t\x7f\u009b\u202e")
 	f.Fuzz(func(t *testing.T, s string) {
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false)
-		enc.Encode(s)
-		if got, want := string(appendJSONString(nil, s)), strings.TrimSuffix(buf.String(), "\n"); got != want {
+		if got, want := string(appendJSONString([]byte("x"), s)), "x"+quoteSafe(s); got != want {
 			t.Fatalf("%q: %s, want %s", s, got, want)
 		}
 	})
