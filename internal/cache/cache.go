@@ -209,10 +209,14 @@ func (s *Store) folder(key string) *folder {
 		if l == nil {
 			l = &loaded{entries: map[string]*Entry{}}
 		}
+		// Under f.mu: a Flush may look at f's entries while a goroutine
+		// left loading it (ls's preloadRows) is still here.
+		f.mu.Lock()
 		f.entries, f.blob = l.entries, l.blob
 		if len(l.order) > 0 {
 			f.from = l
 		}
+		f.mu.Unlock()
 	})
 	return f
 }
