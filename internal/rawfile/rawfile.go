@@ -9,6 +9,8 @@ package rawfile
 import (
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -58,4 +60,17 @@ func InfoOf(st os.FileInfo) Info {
 	t := st.ModTime()
 	return Info{Size: st.Size(), ModTime: t.UnixNano(), Inode: inode(st), Regular: st.Mode().IsRegular(),
 		mod: [2]int64{t.Unix(), int64(t.Nanosecond())}}
+}
+
+// Join is filepath.Join(the directory's path, name) for name an entry of
+// its listing (no separator, not . or ..), without Clean's pass over the
+// whole path each time: the cleaned directory and its separator are
+// worked out once (joinPrefix), and a listing of 5,000 files spent 1.5 %
+// of a warm run in Clean.
+func (d *Dir) Join(name string) string { return d.prefix + name }
+
+// joinPrefix is what filepath.Join(dir, name) puts before a plain name:
+// the cleaned dir and a separator ("" for ".", the root alone for "/").
+func joinPrefix(dir string) string {
+	return strings.TrimSuffix(filepath.Join(dir, "x"), "x")
 }

@@ -203,8 +203,9 @@ func (f *File) Close() error {
 // name, not the whole path again: over a warm check of 5,000 transcripts
 // the path walk was a sixth of the opens' time.
 type Dir struct {
-	fd   int
-	path string
+	fd     int
+	path   string
+	prefix string // what Join puts before a name
 }
 
 // OpenDir opens the directory at path.
@@ -212,7 +213,7 @@ func OpenDir(path string) (*Dir, error) {
 	for {
 		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err == nil {
-			return &Dir{fd: fd, path: path}, nil
+			return &Dir{fd: fd, path: path, prefix: joinPrefix(path)}, nil
 		}
 		if err != syscall.EINTR {
 			return nil, &fs.PathError{Op: "open", Path: path, Err: err}
@@ -221,9 +222,9 @@ func OpenDir(path string) (*Dir, error) {
 }
 
 // OpenNow is rawfile.OpenNow of the file name in d: name is an entry of
-// d's listing, never a path (its errors name d's path, a slash, name).
+// d's listing, never a path (its errors name d.Join(name)).
 func (d *Dir) OpenNow(name string) (*File, error) {
-	path := d.path + "/" + name
+	path := d.Join(name)
 	fd, err := openFD(d.fd, name, path, true)
 	if err != nil {
 		return nil, err

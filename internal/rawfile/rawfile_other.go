@@ -5,7 +5,6 @@ package rawfile
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
@@ -58,6 +57,7 @@ func ReadDir(path string) ([]fs.DirEntry, error) { return os.ReadDir(path) }
 // name (on Linux, from the open directory).
 type Dir struct {
 	path   string
+	prefix string // what Join puts before a name
 	closed bool
 }
 
@@ -70,14 +70,14 @@ func OpenDir(path string) (*Dir, error) {
 	if !st.IsDir() {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOTDIR}
 	}
-	return &Dir{path: path}, nil
+	return &Dir{path: path, prefix: joinPrefix(path)}, nil
 }
 
 // ReadDir is os.ReadDir of d.
 func (d *Dir) ReadDir() ([]fs.DirEntry, error) { return os.ReadDir(d.path) }
 
 // OpenNow is OpenNow of the file name in d.
-func (d *Dir) OpenNow(name string) (*File, error) { return OpenNow(filepath.Join(d.path, name)) }
+func (d *Dir) OpenNow(name string) (*File, error) { return OpenNow(d.Join(name)) }
 
 // Close ends d.
 func (d *Dir) Close() error {

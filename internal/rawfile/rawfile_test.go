@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -222,4 +223,59 @@ func TestDirOpensItsEntries(t *testing.T) {
 	if err := d.Close(); err == nil {
 		t.Error("a second Close: no error")
 	}
+}
+
+// Dir.Join is filepath.Join of the directory and an entry's name, however
+// the directory was written.
+func TestDirJoinIsFilepathJoin(t *testing.T) {
+	base := t.TempDir()
+	t.Chdir(base)
+	if err := os.MkdirAll(filepath.Join(base, "x", "proj"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sep := string(filepath.Separator)
+	for _, dir := range []string{base, base + sep, base + sep + ".", base + sep + "x" + sep + ".." + sep + "x" + sep + "proj", ".", "." + sep, "x" + sep + sep + "proj", sep} {
+		d, err := OpenDir(dir)
+		if err != nil {
+			t.Fatalf("OpenDir(%q): %v", dir, err)
+		}
+		for _, name := range []string{"a.jsonl", "...", "é"} {
+			if got, want := d.Join(name), filepath.Join(dir, name); got != want {
+				t.Errorf("Join(%q, %q) = %q, want %q", dir, name, got, want)
+			}
+		}
+		d.Close()
+	}
+}
+
+// A Dir opens its entries from the folder it opened, not by path again: a
+// folder renamed since still gives the file its listing found.
+func TestDirOpensFromTheOpenFolder(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "before")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := os.Rename(dir, filepath.Join(base, "after")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := d.OpenNow("a.jsonl")
+	if runtime.GOOS != "linux" {
+		if err == nil { // elsewhere a Dir opens by path
+			f.Close()
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("OpenNow after the folder's rename: %v", err)
+	}
+	f.Close()
 }

@@ -440,10 +440,7 @@ func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirL
 	all := make([]Session, len(l.names))
 	parallel(len(l.names), func(i int) {
 		name := l.names[i]
-		// dir is clean (filepath.Join made it) and name an entry of it,
-		// so this is filepath.Join(dir, name), without Clean's pass over
-		// the path: 1.5 % of a warm run over 5,000 sessions.
-		p := dir + string(filepath.Separator) + name
+		p := d.Join(name)
 		l.paths[i] = p
 		var fh *rawfile.File
 		if found != nil && regular[name] && !strings.HasSuffix(name, ".zst") {
