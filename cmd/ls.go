@@ -85,7 +85,11 @@ Files without any conversation (empty, or only metadata) are left out unless
 
 func lsRun(o *LsOptions) error {
 	f := o.F
-	defer boundMemory(map[bool]int{true: -1}[!o.Long && f.Cache() != nil])() // warm: collect near the limit only (docs/architecture.md, "Memory")
+	pace := 0 // warm: collect near the memory limit only (docs/architecture.md, "Memory")
+	if !o.Long && f.Cache() != nil {
+		pace = -1
+	}
+	defer boundMemory(pace)()
 	finder, err := f.listing()
 	if err != nil {
 		return err

@@ -143,10 +143,9 @@ func untilInterrupt(ctx context.Context) (_ context.Context, stop func()) {
 }
 
 // boundMemory sets a soft memory limit for a command whose live memory does
-// not grow with the history (ls, the count of tokens), and the collector's
-// pace (as GOGC; 0 leaves it), and returns what restores both. GOMEMLIMIT
-// overrides both, GOGC the pace. Why each command sets what it sets is in
-// docs/architecture.md ("Memory").
+// not grow with the history, and the collector's pace (as GOGC; 0 leaves
+// it), and returns what restores both; GOMEMLIMIT overrides both, GOGC the
+// pace. Why each command sets what it sets: docs/architecture.md, Memory.
 func boundMemory(pace int) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}

@@ -60,9 +60,10 @@ func main() {
 		dir := filepath.Join(os.Args[1], d.Name())
 		dfd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 		if err != nil {
+			fmt.Fprintln(os.Stderr, "checkfloor: skipped:", err)
 			continue
 		}
-		defer syscall.Close(dfd)
+		defer syscall.Close(dfd) // open until the files are read, as the listing's are
 		ents, _ := os.ReadDir(dir)
 		for _, e := range ents {
 			if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".jsonl") {
