@@ -62,7 +62,7 @@ type Report struct {
 	slots [][]slotTotal
 	// groupBlock is where the sessions' lists of agents and models are
 	// cut from (groupSpace).
-	groupBlock []Group
+	groupBlock groupBlock
 
 	// Zone is the time zone of the hour, day, week, month and block
 	// groups (nil: local time).
@@ -374,7 +374,11 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 				}
 				sr := rep.Sessions[i]
 				sr.Last = ss.last.when()
-				rep.sessionGroups(sr, first)
+				if ss.grouped { // by loadSums's workers, in parallel
+					sr.Total, sr.Agents, sr.Models = ss.total, ss.agents, ss.models
+				} else {
+					rep.sessionGroups(sr, first)
+				}
 				issues[i] = ss.issues
 			}
 			rep.merge(&fs.part)
@@ -700,17 +704,22 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool, part 
 	}
 }
 
-// sessionGroups makes a session's total, agents and models from its
-// buckets, rep.buckets[first:].
+// sessionGroups gives sr its total and its lists of agents and models:
+// of its buckets, rep.buckets[first:].
 func (rep *Report) sessionGroups(sr *SessionReport, first int) {
+	sr.Total, sr.Agents, sr.Models = groupsOf(rep.buckets[first:], rep.groupSpace)
+}
+
+// groupsOf is the total of a session's buckets and its lists of agents
+// ("" first, then by id) and models (by tokens), each list cut from space.
+func groupsOf(bs []bucket, space func(n int) []Group) (total Total, agents, models []Group) {
 	// A session has a few agents and models: lists, not maps (two maps a
 	// session were a tenth of a warm report over 5,000 sessions), cut
 	// from one block (growing two lists a session, and the page faults
 	// of what they grew into, were most of what this function cost).
-	nb := len(rep.buckets) - first
-	agents, models := rep.groupSpace(nb), rep.groupSpace(nb)
-	for _, b := range rep.buckets[first:] {
-		sr.Total.Merge(b.total)
+	agents, models = space(len(bs)), space(len(bs))
+	for _, b := range bs {
+		total.Merge(b.total)
 		agents = addToGroup(agents, b.key.agent, b.total)
 		models = addToGroup(models, b.key.model, b.total)
 	}
@@ -732,18 +741,24 @@ func (rep *Report) sessionGroups(sr *SessionReport, first int) {
 	if len(models) > 1 {
 		slices.SortFunc(models, compareByTokens)
 	}
-	sr.Agents, sr.Models = agents, models
+	return total, agents, models
 }
 
 // groupSpace is an empty list with room for n groups, from a block the
 // report keeps (a session's agents or models: at most one a bucket).
-func (rep *Report) groupSpace(n int) []Group {
-	if cap(rep.groupBlock)-len(rep.groupBlock) < n {
-		rep.groupBlock = make([]Group, 0, max(n, 1024))
+func (rep *Report) groupSpace(n int) []Group { return rep.groupBlock.space(n) }
+
+// groupBlock hands out lists of groups cut from large blocks.
+type groupBlock []Group
+
+// space is an empty list with room for n groups.
+func (gb *groupBlock) space(n int) []Group {
+	if cap(*gb)-len(*gb) < n {
+		*gb = make([]Group, 0, max(n, 1024))
 	}
-	at := len(rep.groupBlock)
-	rep.groupBlock = rep.groupBlock[:at+n]
-	return rep.groupBlock[at : at : at+n]
+	at := len(*gb)
+	*gb = (*gb)[:at+n]
+	return (*gb)[at : at : at+n]
 }
 
 // addToGroup adds t to the group of key in gs (a new one at the end).
