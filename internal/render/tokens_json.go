@@ -163,7 +163,7 @@ func (doc TokensJSON) streamJSON(emit func([]byte) error) (ok bool, err error) {
 	}
 	head = append(head, '[')
 	// About a piece of sessions each (a session is 0.5-2 KB).
-	const perPiece = 32
+	const perPiece = 128
 	n := len(doc.Sessions)
 	count := max(1, (n+perPiece-1)/perPiece)
 	return true, inOrder(count, runtime.GOMAXPROCS(0), func(k int) []byte {
