@@ -123,7 +123,15 @@ func loadSums(sorted []Input, groups [][]int, store *cache.Store, prices *Prices
 					s.known[g] = s.got[g] != nil
 				}
 				if fs := s.got[g]; fs != nil {
-					var gb groupBlock
+					// A block the size of the folder's lists (two for
+					// each bucket at most): the report's blocks of at
+					// least 1,024 groups, one a folder, were 378 MB over
+					// the 1,400 small folders of a real-shaped tree.
+					n := 0
+					for i := range fs.sessions {
+						n += 2 * len(fs.sessions[i].buckets)
+					}
+					gb := make(groupBlock, 0, n)
 					for n := range fs.sessions {
 						ss := &fs.sessions[n]
 						ss.total, ss.agents, ss.models = groupsOf(ss.buckets, gb.space)

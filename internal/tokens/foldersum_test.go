@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -264,5 +265,46 @@ func TestDisjointFoldersAreRemembered(t *testing.T) {
 		if got := totalsWith(root, dir, DefaultPrices(), Window{}); got != shared {
 			t.Fatalf("run %d after the copy differs from the run without a cache:\n%s\n---\n%s", run, got, shared)
 		}
+	}
+}
+
+// A warm report over many small folders allocates in proportion to what
+// they hold: each folder's lists of agents and models are cut from a
+// block its own size (blocks of 1,024 groups, one a folder, were 378 MB
+// over a real-shaped tree's 1,400 folders).
+func TestAWarmReportOfManyFoldersAllocatesLittle(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	const folders = 200
+	for i := range folders {
+		p := filepath.Join(root, fmt.Sprintf("-home-u-p%d", i))
+		if err := os.Mkdir(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		id := fmt.Sprintf("%08x-0000-4000-8000-000000000000", i)
+		line := fmt.Sprintf(`{"type":"assistant","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z","sessionId":%q,"cwd":"/home/u/p%d","requestId":"req_%d","message":{"id":"msg_%d","model":"claude-sonnet-4-6","role":"assistant","content":[],"usage":{"input_tokens":3,"output_tokens":5}}}`+"\n", i, id, i, i, i)
+		if err := os.WriteFile(filepath.Join(p, id+".jsonl"), []byte(line), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cold := totalsWith(root, dir, DefaultPrices(), Window{})
+	totalsWith(root, dir, DefaultPrices(), Window{}) // the sums, and the set of disjoint folders, kept
+	if warm := totalsWith(root, dir, DefaultPrices(), Window{}); warm != cold {
+		t.Fatalf("warm report differs from the first:\n%s\nwant\n%s", warm, cold)
+	}
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	store := cache.Open(dir, nil)
+	inputs, _ := Inputs(f, Selection{Cache: store})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rep := BuildTotals(inputs, DefaultPrices(), Window{}, ReadOptions{Cache: store})
+	runtime.ReadMemStats(&after)
+	if rep.Total.APICalls != folders {
+		t.Fatalf("%d calls", rep.Total.APICalls)
+	}
+	perFolder := (after.TotalAlloc - before.TotalAlloc) / folders
+	t.Logf("%d bytes a folder", perFolder)
+	if perFolder > 16<<10 {
+		t.Errorf("a warm report allocated %d bytes a folder", perFolder)
 	}
 }
