@@ -104,7 +104,7 @@ corpus:
 # (SIZES="256M 1G 2G" by default; see BENCHMARKS.md), then the memory of
 # the commands on a 1M-entry chain and a 300 MiB line (issue 23.3).
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem ./internal/reader ./internal/tokens ./internal/session ./internal/cache ./internal/render
+	$(GO) test -run='^$$' -bench=. -benchmem ./internal/reader ./internal/tokens ./internal/session ./internal/cache ./internal/render ./internal/termsafe
 	tools/bench.sh $(SIZES)
 	tools/membench.sh
 	$(MAKE) bench-cache
