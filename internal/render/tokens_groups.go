@@ -19,8 +19,8 @@ func tokenCells(t tokens.Total, o Options) []string {
 // appendTokenCells appends the cells of tokenCells to row (a row of
 // 5,000 sessions made in one slice, not grown from two).
 func appendTokenCells(row []string, t tokens.Total, o Options) []string {
-	for _, n := range [...]int64{t.APICalls, t.Input, t.Output, t.CacheCreation, t.CacheRead, t.Tokens} {
-		if o.TTY {
+	for i, n := range [...]int64{t.APICalls, t.Input, t.Output, t.CacheCreation, t.CacheRead, t.Tokens} {
+		if o.TTY && i > 0 { // tokens, in human units; calls whole, as agents and the notes under the table say them
 			row = append(row, Count(n))
 		} else {
 			row = append(row, strconv.FormatInt(n, 10))
