@@ -96,8 +96,8 @@ func TestAgentsArguments(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"no session", []string{"agents"}, ExitUsage, "needs 1 argument"},
-		{"two sessions", []string{"agents", "a", "b"}, ExitUsage, "at most 1 argument"},
+		{"no session", []string{"agents"}, ExitUsage, "needs <session>"},
+		{"two sessions", []string{"agents", "a", "b"}, ExitUsage, "takes <session> only"},
 		{"unknown session", []string{"agents", "--dir", samples, "ffffffff"}, ExitUsage, "no such session"},
 		{"short prefix", []string{"agents", "--dir", samples, "ef9"}, ExitUsage, "at least 4"},
 		{"bad pricing file", []string{"agents", "--dir", samples, "--pricing", "/nonexistent.json", "ef958aa1"}, ExitUsage, "--pricing"},

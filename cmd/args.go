@@ -11,15 +11,15 @@ import (
 func argsBetween(lo, hi int) cobra.PositionalArgs {
 	return func(c *cobra.Command, args []string) error {
 		n := len(args)
+		takes := strings.TrimSpace(strings.TrimPrefix(c.Use, c.Name())) // as its usage says: "PATTERN [<session>...]"
+		needs, _, _ := strings.Cut(takes, " [")                         // "PATTERN"
 		switch {
-		case n < lo && lo == hi:
-			return usageErrorf("%s needs %d argument(s), got %d (see '%s --help')", c.CommandPath(), lo, n, c.CommandPath())
 		case n < lo:
-			return usageErrorf("%s needs at least %d argument(s) (see '%s --help')", c.CommandPath(), lo, c.CommandPath())
+			return usageErrorf("%s needs %s (see '%s --help')", c.CommandPath(), needs, c.CommandPath())
 		case hi == 0 && n > 0:
 			return usageErrorf("%s takes no arguments, got %q (see '%s --help')", c.CommandPath(), strings.Join(args, " "), c.CommandPath())
 		case hi >= 0 && n > hi:
-			return usageErrorf("%s takes at most %d argument(s), got %d: %q (see '%s --help')", c.CommandPath(), hi, n, strings.Join(args, " "), c.CommandPath())
+			return usageErrorf("%s takes %s only, got %q (see '%s --help')", c.CommandPath(), takes, strings.Join(args, " "), c.CommandPath())
 		}
 		stdin := 0
 		for _, a := range args {

@@ -141,7 +141,7 @@ func TestExportErrors(t *testing.T) {
 		{[]string{"nosuchsession"}, 2, "no such session"},
 		{[]string{"7d3c", "--leaf", "zzzz"}, 2, "--leaf zzzz: no entry"},
 		{[]string{"7d3c", "-o", missing}, 1, "-o " + missing + ": no directory " + filepath.Dir(missing) + " to write it in"},
-		{[]string{}, 2, "needs 1 argument"},
+		{[]string{}, 2, "needs <session>"},
 		{[]string{"7d3c", "-o", filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(missing)))), "--format", "md"}, 1, "is a directory: name the file to write"},
 		// Without --format, a directory is said to be one, not to lack an extension.
 		{[]string{"7d3c", "-o", filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(missing))))}, 1, "is a directory: name the file to write"},

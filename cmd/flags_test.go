@@ -96,8 +96,8 @@ func TestShowFlags(t *testing.T) {
 		{args: []string{"show", "x", "--leaf", "9c1e", "--since-compact", "--raw"},
 			check: func(o *ShowOptions) bool { return o.Leaf == "9c1e" && o.SinceCompact && o.Raw }},
 		{args: []string{"show", "x", "-f"}, check: func(o *ShowOptions) bool { return o.Follow }},
-		{args: []string{"show"}, wantErr: "needs 1 argument"},
-		{args: []string{"show", "a", "b"}, wantErr: "takes at most 1 argument"},
+		{args: []string{"show"}, wantErr: "needs <session>"},
+		{args: []string{"show", "a", "b"}, wantErr: "takes <session> only"},
 		{args: []string{"show", "x", "--final", "--json"}, wantErr: "--final prints text only"},
 		{args: []string{"show", "x", "--json", "--raw"}, wantErr: "choose one"},
 		{args: []string{"show", "x", "--json", "-f"}, wantErr: "--follow cannot print one JSON document"},
@@ -136,7 +136,7 @@ func TestTreeFlags(t *testing.T) {
 	}{
 		{args: []string{"tree", "b3ed"}, want: TreeOptions{Session: "b3ed", Agents: true}},
 		{args: []string{"tree", "b3ed", "--full", "--agents=false"}, want: TreeOptions{Session: "b3ed", Full: true}},
-		{args: []string{"tree"}, wantErr: "needs 1 argument"},
+		{args: []string{"tree"}, wantErr: "needs <session>"},
 		{args: []string{"tree", "x", "--agents=maybe"}, wantErr: "true or false"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
@@ -218,7 +218,7 @@ func TestAgentsFlags(t *testing.T) {
 	}{
 		{args: []string{"agents", "ef95"}, want: AgentsOptions{Session: "ef95"}},
 		{args: []string{"agents", "ef95", "--pricing", "p.json"}, want: AgentsOptions{Session: "ef95", Pricing: "p.json"}},
-		{args: []string{"agents"}, wantErr: "needs 1 argument"},
+		{args: []string{"agents"}, wantErr: "needs <session>"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var got *AgentsOptions

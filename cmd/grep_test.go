@@ -28,7 +28,7 @@ func TestGrepFlags(t *testing.T) {
 		{args: []string{"-C", "2", "x"}, want: GrepOptions{Pattern: "x", Sessions: []string{}, Context: 2}},
 		{args: []string{"--project", "~/src", "--since", "7d", "--until", "today", "x"},
 			want: GrepOptions{Pattern: "x", Sessions: []string{}, Project: "~/src", Since: "7d", Until: "today"}},
-		{args: []string{}, wantErr: "needs at least 1 argument"},
+		{args: []string{}, wantErr: "needs PATTERN"},
 		{args: []string{""}, wantErr: "the pattern is empty"},
 		{args: []string{"-i", "-s", "x"}, wantErr: "-i and -s contradict"},
 		{args: []string{"-l", "-c", "x"}, wantErr: "-l and -c are two different outputs"},
