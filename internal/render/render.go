@@ -51,8 +51,8 @@ func TildePath(p, home string) string {
 // it, byte for byte, faster, in pieces that each end between two values
 // and are each already what termsafe.JSON makes of them, made so by the
 // streamer (appendJSONString) on the goroutines that make them (ok false:
-// not this one, and nothing was emitted). emit takes each piece: the streamer makes no more use of
-// it.
+// not this one, and nothing was emitted). emit takes each piece: the
+// streamer makes no more use of it.
 type jsonStreamer interface {
 	streamJSON(emit func([]byte) error) (ok bool, err error)
 }

@@ -127,13 +127,13 @@ func loadSums(sorted []Input, groups [][]int, store *cache.Store, prices *Prices
 					// each bucket at most): the report's blocks of at
 					// least 1,024 groups, one a folder, were 378 MB over
 					// the 1,400 small folders of a real-shaped tree.
-					n := 0
+					size := 0
 					for i := range fs.sessions {
-						n += 2 * len(fs.sessions[i].buckets)
+						size += 2 * len(fs.sessions[i].buckets)
 					}
-					gb := make(groupBlock, 0, n)
-					for n := range fs.sessions {
-						ss := &fs.sessions[n]
+					gb := make(groupBlock, 0, size)
+					for i := range fs.sessions {
+						ss := &fs.sessions[i]
 						ss.total, ss.agents, ss.models = groupsOf(ss.buckets, gb.space)
 						ss.grouped = true
 					}
