@@ -29,11 +29,10 @@ func (r *Report) agentTypeGroups() []Group {
 	type agentKey struct{ session, agent string }
 	m := map[string]*Total{}
 	runs := map[string]map[agentKey]bool{}
-	for i := range r.buckets {
-		b := &r.buckets[i]
-		sr := r.all[b.key.session]
+	r.eachBucket(func(session int, b *bucket) {
+		sr := r.all[session]
 		if !kept[sr] {
-			continue
+			return
 		}
 		typ := MainType
 		if b.key.agent != "" {
@@ -49,7 +48,7 @@ func (r *Report) agentTypeGroups() []Group {
 			runs[typ] = map[agentKey]bool{}
 		}
 		runs[typ][agentKey{sr.ID, b.key.agent}] = true
-	}
+	})
 	out := groups(m, byTokens)
 	for i := range out {
 		out[i].Runs = len(runs[out[i].Key])

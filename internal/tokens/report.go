@@ -56,7 +56,11 @@ type Report struct {
 	projectOf map[string]string // session id → project
 	all       []*SessionReport  // Sessions before DropEmpty: what buckets index
 	buckets   []bucket          // totals by session, agent and model, in the order first met
-	bucketAt  map[bucketKey]int
+	// summed are the buckets of the sessions taken from folder sums with
+	// their lists made (sessionSum.grouped): kept as the sums hold them,
+	// not copied into buckets, which only a grouping reads (eachBucket).
+	summed   []summedBuckets
+	bucketAt map[bucketKey]int
 	// slots are the folders' totals by quarter hour (addSlotPriced), one
 	// list a folder: only a time grouping merges them (timeline).
 	slots [][]slotTotal
@@ -347,15 +351,20 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			}
 		}
 	}
-	nb := 0 // the buckets of the sums, appended below
+	nb, ns := 0, 0 // the buckets of the sums appended below, the sessions kept in summed
 	for g := range groups {
 		if fs := summed(g); fs != nil {
 			for n := range fs.sessions {
-				nb += len(fs.sessions[n].buckets)
+				if fs.sessions[n].grouped {
+					ns++
+				} else {
+					nb += len(fs.sessions[n].buckets)
+				}
 			}
 		}
 	}
 	rep.buckets = make([]bucket, 0, nb)
+	rep.summed = make([]summedBuckets, 0, ns)
 	var done folderIDs                            // the message ids of each group, when there are several
 	issues := make([][]reader.Issue, len(sorted)) // of the sessions of sums
 
@@ -364,19 +373,20 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		if fs := summed(g); fs != nil {
 			for n, i := range members {
 				ss := &fs.sessions[n]
-				first := len(rep.buckets)
-				// A sum's buckets are a session's, each key once (as
-				// counted): appended, not looked up in bucketAt, which
-				// only a count needs.
-				for _, b := range ss.buckets {
-					rep.buckets = append(rep.buckets, bucket{key: bucketKey{i, b.key.agent, b.key.model}})
-					rep.buckets[len(rep.buckets)-1].total.Merge(b.total)
-				}
 				sr := rep.Sessions[i]
 				sr.Last = ss.last.when()
 				if ss.grouped { // by loadSums's workers, in parallel
 					sr.Total, sr.Agents, sr.Models = ss.total, ss.agents, ss.models
+					rep.summed = append(rep.summed, summedBuckets{i, ss.buckets})
 				} else {
+					// A sum's buckets are a session's, each key once (as
+					// counted): appended, not looked up in bucketAt, which
+					// only a count needs.
+					first := len(rep.buckets)
+					for _, b := range ss.buckets {
+						rep.buckets = append(rep.buckets, bucket{key: bucketKey{i, b.key.agent, b.key.model}})
+						rep.buckets[len(rep.buckets)-1].total.Merge(b.total)
+					}
 					rep.sessionGroups(sr, first)
 				}
 				issues[i] = ss.issues
@@ -774,6 +784,27 @@ func addToGroup(gs []Group, key string, t Total) []Group {
 	return append(gs, g)
 }
 
+// summedBuckets are the buckets of the session of index session, as
+// its folder's sum holds them.
+type summedBuckets struct {
+	session int
+	buckets []bucket
+}
+
+// eachBucket gives fn every bucket of the report with the index of its
+// session: those counted, then those of the sums (in no order a grouping
+// depends on: it merges them by key, and sorts).
+func (r *Report) eachBucket(fn func(session int, b *bucket)) {
+	for i := range r.buckets {
+		fn(r.buckets[i].key.session, &r.buckets[i])
+	}
+	for _, s := range r.summed {
+		for i := range s.buckets {
+			fn(s.session, &s.buckets[i])
+		}
+	}
+}
+
 func groupMerge(m map[string]*Total, key string, t Total) {
 	g := m[key]
 	if g == nil {
@@ -873,11 +904,10 @@ func (r *Report) GroupBy(g Grouping) []Group {
 	for _, sr := range r.Sessions {
 		kept[sr] = true
 	}
-	for i := range r.buckets {
-		b := &r.buckets[i]
-		sr := r.all[b.key.session]
+	r.eachBucket(func(session int, b *bucket) {
+		sr := r.all[session]
 		if !kept[sr] {
-			continue
+			return
 		}
 		var key string
 		switch g {
@@ -894,7 +924,7 @@ func (r *Report) GroupBy(g Grouping) []Group {
 			key = sr.ID
 		}
 		groupMerge(m, key, b.total)
-	}
+	})
 	return groups(m, byTokens)
 }
 
