@@ -194,11 +194,12 @@ func toolsTable(w io.Writer, tr *tokens.ToolReport, o Options) error {
 	if tr == nil {
 		tr = &tokens.ToolReport{}
 	}
-	num := func(n int64) string {
+	whole := func(n int64) string { return strconv.FormatInt(n, 10) } // counts of calls, errors, images
+	num := func(n int64) string {                                     // tokens: human units on a terminal
 		if o.TTY {
 			return Count(n)
 		}
-		return strconv.FormatInt(n, 10)
+		return whole(n)
 	}
 	size := func(n int64) string {
 		if o.TTY {
@@ -207,7 +208,7 @@ func toolsTable(w io.Writer, tr *tokens.ToolReport, o Options) error {
 		return strconv.FormatInt(n, 10)
 	}
 	cells := func(g tokens.ToolGroup) []string {
-		return []string{num(g.Calls), num(g.Errors), size(g.ResultBytes), num(g.EstimatedTokens()), num(g.ResultImages)}
+		return []string{whole(g.Calls), whole(g.Errors), size(g.ResultBytes), num(g.EstimatedTokens()), whole(g.ResultImages)}
 	}
 	t := NewTable(o, "TOOL", "CALLS>", "ERRORS>", "RESULTS>", "~TOKENS>", "IMAGES>")
 	t.Shrink(0, 16, false)

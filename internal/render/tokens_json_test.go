@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 
@@ -122,17 +121,4 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Fatalf("%q: %s, want %s", s, got, want)
 		}
 	})
-}
-
-// On a terminal a total's calls are whole (as agents and the notes under
-// the table give them), its tokens in human units; in a pipe every number
-// is whole.
-func TestTokenCells(t *testing.T) {
-	tot := tokens.Total{APICalls: 3262, Input: 31400, Output: 2_400_000, CacheCreation: 999, CacheRead: 0, Tokens: 514_200_000}
-	if got, want := tokenCells(tot, Options{TTY: true})[:6], []string{"3262", "31.4k", "2.4M", "999", "0", "514.2M"}; !slices.Equal(got, want) {
-		t.Errorf("terminal: %q, want %q", got, want)
-	}
-	if got, want := tokenCells(tot, Options{})[:6], []string{"3262", "31400", "2400000", "999", "0", "514200000"}; !slices.Equal(got, want) {
-		t.Errorf("pipe: %q, want %q", got, want)
-	}
 }

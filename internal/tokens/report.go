@@ -689,10 +689,11 @@ func (rep *Report) total(c *Counter, members []int, w Window, detail bool, part 
 		if detail {
 			sr.Responses = rs[start:end:end]
 		}
-		// Every total is a sum of buckets, always in the order they were
-		// made: a session's total, its agents and models, and every
-		// --by group add up the same floats the same way, so the cost of
-		// a session reads the same wherever it is printed.
+		// Every total is a sum of buckets: a session's total, its agents
+		// and models, and every --by group. Costs are summed as integers
+		// (Total's pico) and MaxContext is a maximum, so the order of the
+		// sum does not matter (eachBucket gives the sums' buckets last):
+		// the cost of a session reads the same wherever it is printed.
 		first := len(rep.buckets)
 		for _, k := range kept[start:end] {
 			r := c.response(k)
