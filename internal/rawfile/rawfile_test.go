@@ -188,13 +188,7 @@ func TestReadDirAsOS(t *testing.T) {
 // os.Open gives for their paths.
 func TestDirOpensItsEntries(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte("{}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	d, err := OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openDirWithA(t, dir)
 	defer d.Close()
 	ents, err := d.ReadDir()
 	if err != nil || len(ents) != 1 || ents[0].Name() != "a.jsonl" {
@@ -256,13 +250,7 @@ func TestDirOpensFromTheOpenFolder(t *testing.T) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte("{}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	d, err := OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := openDirWithA(t, dir)
 	defer d.Close()
 	if err := os.Rename(dir, filepath.Join(base, "after")); err != nil {
 		t.Fatal(err)
@@ -278,4 +266,17 @@ func TestDirOpensFromTheOpenFolder(t *testing.T) {
 		t.Fatalf("OpenNow after the folder's rename: %v", err)
 	}
 	f.Close()
+}
+
+// openDirWithA writes a.jsonl ("{}\n") into dir and opens dir.
+func openDirWithA(t *testing.T, dir string) *Dir {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
