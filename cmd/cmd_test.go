@@ -168,8 +168,8 @@ func TestNothingLeftSaysWhy(t *testing.T) {
 	}{
 		{[]string{"ls", "--limit", "1"}, "cctx: 1 of "},
 		{[]string{"ls", "--project", "/nowhere"}, "cctx: no session found in "},
-		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n"},
-		{[]string{"tokens", "latest", "--since", "2100-01-01"}, "cctx: no API call of the session(s) named falls within --since and --until\n"},
+		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --project\n"},
+		{[]string{"tokens", "latest", "--since", "2100-01-01"}, "cctx: no API call of the session(s) named falls within --since\n"},
 	} {
 		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
 		if r.code != 0 || !strings.HasPrefix(r.errOut, tc.want) {
@@ -662,11 +662,11 @@ func TestEmptyResultOnATerminal(t *testing.T) {
 	}{
 		{[]string{"ls", "--since", "2099-01-01"}, 0, "cctx: no session found in " + samples + " matches --since, --until or --project\n", false},
 		{[]string{"ls", "-l", "--project", "/nowhere"}, 0, "cctx: no session found in " + samples + " matches --since, --until or --project\n", false},
-		{[]string{"tokens", "--since", "2099-01-01"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
-		{[]string{"tokens", "--since", "2099-01-01", "--by", "day"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
-		{[]string{"tokens", "--since", "2099-01-01", "--by", "tool"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
-		{[]string{"tokens", "--since", "2099-01-01", "--by", "response"}, 0, "cctx: no sessions to count in " + samples + " that match --since, --until or --project\n", false},
-		{[]string{"tokens", "b3edadab", "--since", "2099-01-01"}, 0, "cctx: no API call of the session(s) named falls within --since and --until\n", false},
+		{[]string{"tokens", "--since", "2099-01-01"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "day"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "tool"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "response"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
+		{[]string{"tokens", "b3edadab", "--since", "2099-01-01", "--until", "2099-02-01"}, 0, "cctx: no API call of the session(s) named falls within --since and --until\n", false},
 		{[]string{"tokens", "0d3b22c1"}, 0, "cctx: session 0d3b22c1-ba90-4fd3-b8d2-056ffc626725 has no API call\n", true},
 		{[]string{"grep", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},
 		{[]string{"grep", "-c", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},

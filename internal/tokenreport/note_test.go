@@ -20,23 +20,25 @@ func TestNothingNote(t *testing.T) {
 		return Result{Report: rep}
 	}
 	for _, c := range []struct {
-		res                          Result
-		filtered, windowed, terminal bool
-		want                         string
+		res             Result
+		filters, window []string
+		terminal        bool
+		want            string
 	}{
-		{named(), true, false, false, "no sessions to count in /p that match --since, --until or --project"},
-		{named(), true, true, true, "no sessions to count in /p that match --since, --until or --project"},
-		{named(), false, false, false, "no sessions to count in /p"},
-		{named("ef95"), true, true, false, "no API call of the session(s) named falls within --since and --until"},
-		{named("ef95"), true, true, true, "no API call of the session(s) named falls within --since and --until"},
-		{named("ef95"), false, false, true, "session ef95 has no API call"},
-		{named("ef95"), false, false, false, ""},
-		{named(""), false, false, true, "the transcript has no API call"},
-		{named("ef95", "b3ed"), false, false, true, "none of the 2 sessions named has an API call"},
-		{named("ef95", "b3ed"), true, false, false, ""},
+		{named(), []string{"--project"}, nil, false, "no sessions to count in /p that match --project"},
+		{named(), []string{"--since"}, []string{"--since"}, true, "no sessions to count in /p that match --since"},
+		{named(), []string{"--since", "--until", "--project"}, []string{"--since", "--until"}, true, "no sessions to count in /p that match --since and --until and --project"},
+		{named(), nil, nil, false, "no sessions to count in /p"},
+		{named("ef95"), []string{"--until"}, []string{"--until"}, false, "no API call of the session(s) named falls within --until"},
+		{named("ef95"), []string{"--since", "--until"}, []string{"--since", "--until"}, true, "no API call of the session(s) named falls within --since and --until"},
+		{named("ef95"), nil, nil, true, "session ef95 has no API call"},
+		{named("ef95"), nil, nil, false, ""},
+		{named(""), nil, nil, true, "the transcript has no API call"},
+		{named("ef95", "b3ed"), nil, nil, true, "none of the 2 sessions named has an API call"},
+		{named("ef95", "b3ed"), []string{"--project"}, nil, false, ""},
 	} {
-		if got := c.res.NothingNote(" in /p", c.filtered, c.windowed, c.terminal); got != c.want {
-			t.Errorf("%d sessions, filtered %v, windowed %v, terminal %v: %q, want %q", len(c.res.Sessions), c.filtered, c.windowed, c.terminal, got, c.want)
+		if got := c.res.NothingNote(" in /p", c.filters, c.window, c.terminal); got != c.want {
+			t.Errorf("%d sessions, filters %v, window %v, terminal %v: %q, want %q", len(c.res.Sessions), c.filters, c.window, c.terminal, got, c.want)
 		}
 	}
 }

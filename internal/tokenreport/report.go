@@ -8,6 +8,7 @@ package tokenreport
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -121,18 +122,19 @@ func hasAgents(sr *tokens.SessionReport) bool {
 
 // NothingNote is the line stderr says when a report counted no API call:
 // there is no session to count where the finder looked (filtered: after
-// --since, --until or --project), or none of the sessions named made one
-// in the window. On a terminal, where such a report prints no table, it
-// also says that the sessions named made none at all; in a pipe their
-// rows (none, or zeros) say it ("").
-func (r Result) NothingNote(where string, filtered, windowed, terminal bool) string {
+// the flags in filters, of --since, --until and --project), or none of
+// the sessions named made one in the window (window: the flags given of
+// --since and --until). On a terminal, where such a report prints no
+// table, it also says that the sessions named made none at all; in a pipe
+// their rows (none, or zeros) say it ("").
+func (r Result) NothingNote(where string, filters, window []string, terminal bool) string {
 	switch {
-	case len(r.Sessions) == 0 && filtered:
-		return "no sessions to count" + where + " that match --since, --until or --project"
+	case len(r.Sessions) == 0 && len(filters) > 0:
+		return "no sessions to count" + where + " that match " + strings.Join(filters, " and ")
 	case len(r.Sessions) == 0:
 		return "no sessions to count" + where
-	case windowed:
-		return "no API call of the session(s) named falls within --since and --until"
+	case len(window) > 0:
+		return "no API call of the session(s) named falls within " + strings.Join(window, " and ")
 	case !terminal:
 		return ""
 	case len(r.Sessions) == 1 && r.Sessions[0].ID != "":
