@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -193,6 +194,30 @@ func TestCacheChangesNoOutput(t *testing.T) {
 			}
 		}
 		check(step)
+	}
+}
+
+// TestCacheOfATreeSpelledAnotherWay: a run names the tree relatively
+// (--dir projects from its parent), a later run absolutely, then through
+// "..": each prints what it prints with --no-cache, its warnings naming
+// the files as it spells them, not as the run that filled the cache did.
+func TestCacheOfATreeSpelledAnotherWay(t *testing.T) {
+	parent := t.TempDir()
+	tree := filepath.Join(parent, "projects")
+	copyTree(t, "../testdata/projects", tree)
+	cacheDir := t.TempDir()
+	t.Chdir(parent)
+	commands := append(slices.Clone(cacheCommands), []string{"ls", "--long", "--all"}, []string{"agents", "c7d3"})
+	for _, dirs := range [][2]string{{"projects", tree}, {tree, "projects"}, {"projects", "projects/../projects"}} {
+		for _, args := range commands {
+			runCache(cacheDir, false, append(slices.Clone(args), "--dir", dirs[0])...)
+			args := append(slices.Clone(args), "--dir", dirs[1])
+			warm, cold := runCache(cacheDir, false, args...), runCache(cacheDir, true, args...)
+			if warm != cold {
+				t.Errorf("%v after the same with --dir %s differs from --no-cache:\n--- cached (exit %d)\n%.2000s\n%.1000s\n--- --no-cache (exit %d)\n%.2000s\n%.1000s",
+					args, dirs[0], warm.code, warm.out, warm.errOut, cold.code, cold.out, cold.errOut)
+			}
+		}
 	}
 }
 

@@ -102,7 +102,7 @@ func cachedStats(finder *session.Finder, s *session.Session, o ReadOptions, stor
 	// name without a transcript are kept with it, and said on every run
 	// (another session's files may hold them: sayUnlinked looks again).
 	if errs == 0 && len(issues) == 0 && stamped && unchanged(main, subs) {
-		data := encodeStats(got, subs, unlinked)
+		data := encodeStats(got, s, agents, subs, unlinked)
 		main.Data, main.Brief = data, len(data) // small: all in the index, no folder file read
 		store.Put(s.ProjectDir, main)
 		return got
@@ -125,7 +125,7 @@ func unchanged(main *cache.Entry, subs []*cache.Entry) bool {
 	return true
 }
 
-const statsFormat = 2
+const statsFormat = 3
 
 // sayUnlinked says the agents a session's results name that have none of
 // its files as their transcript (ReadSession), but those that ran in the
@@ -140,8 +140,11 @@ func sayUnlinked(finder *session.Finder, s *session.Session, unlinked []reader.I
 
 // encodeStats is a session's counts with the stamp of each subagent file
 // they were read from, and the agents its results name that have no
-// transcript among them.
-func encodeStats(st SessionStats, subs []*cache.Entry, unlinked []reader.Issue) []byte {
+// transcript among them. Each of those is kept with the file it is in
+// as an index into the session's files (0: its main file, i: agents[i-1]),
+// not as a path: the same file is spelled from another --dir or
+// directory in a later run, and a warning names it as that run does.
+func encodeStats(st SessionStats, s *session.Session, agents []session.Agent, subs []*cache.Entry, unlinked []reader.Issue) []byte {
 	var e cache.Encoder
 	e.Uvarint(statsFormat)
 	e.Uvarint(uint64(len(subs)))
@@ -158,12 +161,27 @@ func encodeStats(st SessionStats, subs []*cache.Entry, unlinked []reader.Issue) 
 	e.Varint(st.Tokens)
 	e.Uvarint(uint64(len(unlinked)))
 	for _, is := range unlinked {
-		e.String(is.File)
+		e.Uvarint(uint64(fileIndex(is.File, s, agents)))
 		e.Varint(int64(is.Line))
 		e.Varint(int64(is.Kind))
 		e.String(is.Detail)
 	}
 	return e.Buf()
+}
+
+// fileIndex is the index of path among a session's files (0: its main
+// file, i: agents[i-1]); len(agents)+1 when it is none of them, which
+// statsFrom takes for an entry it cannot use.
+func fileIndex(path string, s *session.Session, agents []session.Agent) int {
+	if path == s.Path {
+		return 0
+	}
+	for i, a := range agents {
+		if a.Path == path {
+			return i + 1
+		}
+	}
+	return len(agents) + 1
 }
 
 // statsFrom is a session's counts from its cache entry, when its subagent
@@ -190,7 +208,14 @@ func statsFrom(data []byte, s *session.Session, agents []session.Agent) (Session
 	}
 	var unlinked []reader.Issue
 	for range n {
-		unlinked = append(unlinked, reader.Issue{File: d.String(), Line: int(d.Varint()), Kind: reader.IssueKind(d.Varint()), Detail: d.String()})
+		file := s.Path
+		switch k := d.Uvarint(); {
+		case k > uint64(len(agents)):
+			return SessionStats{}, nil, false
+		case k > 0:
+			file = agents[k-1].Path
+		}
+		unlinked = append(unlinked, reader.Issue{File: file, Line: int(d.Varint()), Kind: reader.IssueKind(d.Varint()), Detail: d.String()})
 	}
 	return st, unlinked, d.Err() == nil && d.Len() == 0
 }
