@@ -126,7 +126,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	if note := res.NothingNote(finder.Where(), o.filterFlags(true), o.filterFlags(false), f.IO.IsStdoutTTY()); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
+	if note := res.NothingNote(finder.Where(), tokenreport.Filters{Since: o.Since != "", Until: o.Until != "", Project: o.Project != ""}, f.IO.IsStdoutTTY()); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
 		f.Report().Info("%s", note)
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {
@@ -144,20 +144,6 @@ func tokensRun(o *TokensOptions) error {
 		return f.Report().Unreadable()
 	}
 	return nil
-}
-
-// filterFlags names the flags given that choose responses by time, and
-// with project the one that chooses sessions by project.
-func (o *TokensOptions) filterFlags(project bool) (given []string) {
-	for _, fl := range []struct {
-		set  bool
-		name string
-	}{{o.Since != "", "--since"}, {o.Until != "", "--until"}, {project && o.Project != "", "--project"}} {
-		if fl.set {
-			given = append(given, fl.name)
-		}
-	}
-	return given
 }
 
 // print writes the report in the chosen format.

@@ -20,25 +20,25 @@ func TestNothingNote(t *testing.T) {
 		return Result{Report: rep}
 	}
 	for _, c := range []struct {
-		res             Result
-		filters, window []string
-		terminal        bool
-		want            string
+		res      Result
+		filters  Filters
+		terminal bool
+		want     string
 	}{
-		{named(), []string{"--project"}, nil, false, "no sessions to count in /p that match --project"},
-		{named(), []string{"--since"}, []string{"--since"}, true, "no sessions to count in /p that match --since"},
-		{named(), []string{"--since", "--until", "--project"}, []string{"--since", "--until"}, true, "no sessions to count in /p that match --since and --until and --project"},
-		{named(), nil, nil, false, "no sessions to count in /p"},
-		{named("ef95"), []string{"--until"}, []string{"--until"}, false, "no API call of the session(s) named falls within --until"},
-		{named("ef95"), []string{"--since", "--until"}, []string{"--since", "--until"}, true, "no API call of the session(s) named falls within --since and --until"},
-		{named("ef95"), nil, nil, true, "session ef95 has no API call"},
-		{named("ef95"), nil, nil, false, ""},
-		{named(""), nil, nil, true, "the transcript has no API call"},
-		{named("ef95", "b3ed"), nil, nil, true, "none of the 2 sessions named has an API call"},
-		{named("ef95", "b3ed"), []string{"--project"}, nil, false, ""},
+		{named(), Filters{Project: true}, false, "no sessions to count in /p that match --project"},
+		{named(), Filters{Since: true}, true, "no sessions to count in /p that match --since"},
+		{named(), Filters{true, true, true}, true, "no sessions to count in /p that match --since and --until and --project"},
+		{named(), Filters{}, false, "no sessions to count in /p"},
+		{named("ef95"), Filters{Until: true}, false, "no API call of the session(s) named falls within --until"},
+		{named("ef95"), Filters{Since: true, Until: true}, true, "no API call of the session(s) named falls within --since and --until"},
+		{named("ef95"), Filters{}, true, "session ef95 has no API call"},
+		{named("ef95"), Filters{}, false, ""},
+		{named(""), Filters{}, true, "the transcript has no API call"},
+		{named("ef95", "b3ed"), Filters{}, true, "none of the 2 sessions named has an API call"},
+		{named("ef95", "b3ed"), Filters{Project: true}, false, ""},
 	} {
-		if got := c.res.NothingNote(" in /p", c.filters, c.window, c.terminal); got != c.want {
-			t.Errorf("%d sessions, filters %v, window %v, terminal %v: %q, want %q", len(c.res.Sessions), c.filters, c.window, c.terminal, got, c.want)
+		if got := c.res.NothingNote(" in /p", c.filters, c.terminal); got != c.want {
+			t.Errorf("%d sessions, filters %+v, terminal %v: %q, want %q", len(c.res.Sessions), c.filters, c.terminal, got, c.want)
 		}
 	}
 }
