@@ -168,7 +168,7 @@ func TestNothingLeftSaysWhy(t *testing.T) {
 	}{
 		{[]string{"ls", "--limit", "1"}, "cctx: 1 of "},
 		{[]string{"ls", "--project", "/nowhere"}, "cctx: no session found in "},
-		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --project\n"},
+		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --project /nowhere\n"},
 		{[]string{"tokens", "latest", "--since", "2100-01-01"}, "cctx: no API call of the session(s) named falls within --since\n"},
 	} {
 		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
@@ -660,8 +660,8 @@ func TestEmptyResultOnATerminal(t *testing.T) {
 		stderr string
 		quiet  bool // in a pipe, nothing on stderr either
 	}{
-		{[]string{"ls", "--since", "2099-01-01"}, 0, "cctx: no session found in " + samples + " matches --since, --until or --project\n", false},
-		{[]string{"ls", "-l", "--project", "/nowhere"}, 0, "cctx: no session found in " + samples + " matches --since, --until or --project\n", false},
+		{[]string{"ls", "--since", "2099-01-01"}, 0, "cctx: no session found in " + samples + " that matches --since\n", false},
+		{[]string{"ls", "-l", "--project", "/nowhere"}, 0, "cctx: no session found in " + samples + " that matches --project /nowhere\n", false},
 		{[]string{"tokens", "--since", "2099-01-01"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
 		{[]string{"tokens", "--since", "2099-01-01", "--by", "day"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
 		{[]string{"tokens", "--since", "2099-01-01", "--by", "tool"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},

@@ -171,10 +171,7 @@ func grepRun(o *GrepOptions) error {
 	if err != nil {
 		return err
 	}
-	sel := search.Selection{Since: window.Since, Until: window.Until}
-	if o.Project != "" {
-		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
-	}
+	sel := search.Selection{Since: window.Since, Until: window.Until, Project: session.ProjectPath(o.Project, f.Env.Home)}
 	targets, err := search.Targets(finder, o.Sessions, sel)
 	if err != nil {
 		return err

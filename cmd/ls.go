@@ -98,10 +98,8 @@ func lsRun(o *LsOptions) error {
 	if err != nil {
 		return &UsageError{Err: err}
 	}
-	lo := session.ListOptions{Since: window.Since, Until: window.Until, IncludeEmpty: o.Empty, Limit: o.Limit, NoFirstPrompt: !f.Globals.JSON, Now: f.Now()}
-	if o.Project != "" {
-		lo.Project = session.ProjectPath(o.Project, f.Env.Home)
-	}
+	lo := session.ListOptions{Since: window.Since, Until: window.Until, Project: session.ProjectPath(o.Project, f.Env.Home),
+		IncludeEmpty: o.Empty, Limit: o.Limit, NoFirstPrompt: !f.Globals.JSON, Now: f.Now()}
 	list := finder.List(lo)
 	var stats []tokens.SessionStats
 	if o.Long {
@@ -115,29 +113,28 @@ func lsRun(o *LsOptions) error {
 	if err != nil {
 		return err
 	}
-	lsNotes(f, list, finder, o)
+	lsNotes(f, list, finder, lo.Filters())
 	return nil
 }
 
 // lsNotes says on stderr what the listing left out, in a pipe and in JSON
 // too: a script that reads 50 rows should know there were more.
-func lsNotes(f *Factory, list session.Listing, finder *session.Finder, o *LsOptions) {
+func lsNotes(f *Factory, list session.Listing, finder *session.Finder, filters session.Filters) {
 	rep := f.Report()
-	if list.Matched == 0 {
-		switch {
-		case list.Found > 0 && (o.Since != "" || o.Until != "" || o.Project != ""):
+	if list.Matched == 0 { // an empty answer says why, in a pipe too
+		if names := filters.Names(false); list.Found > 0 && names != "" {
 			// No count: files the window rules out by their time are never
 			// read, so how many of them hold a conversation is not known.
-			rep.Info("no session found%s matches --since, --until or --project", finder.Where())
-		case f.IO.IsStdoutTTY():
+			rep.Info("no session found%s that matches %s", finder.Where(), names)
+		} else {
 			rep.Info("no sessions found%s", finder.Where())
 		}
 	}
 	if list.Matched > len(list.Sessions) {
 		rep.Info("%d of %d sessions shown (--all shows every one)", len(list.Sessions), list.Matched)
 	}
-	if list.Empty > 0 && f.IO.IsStdoutTTY() {
-		rep.Info("%d file(s) without conversation hidden (--empty)", list.Empty)
+	if list.Empty > 0 && (f.IO.IsStdoutTTY() || list.Matched == 0) {
+		rep.Info("%d file(s) without conversation hidden (--empty lists them)", list.Empty)
 	}
 	if len(list.Sessions) > 0 && f.IO.IsStdoutTTY() && !f.Globals.JSON {
 		rep.Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)

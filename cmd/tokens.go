@@ -126,7 +126,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	if note := res.NothingNote(finder.Where(), tokenreport.Filters{Since: o.Since != "", Until: o.Until != "", Project: o.Project != ""}, f.IO.IsStdoutTTY()); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
+	if note := res.NothingNote(finder.Where(), session.Filters{Since: o.Since != "", Until: o.Until != "", Project: session.ProjectPath(o.Project, f.Env.Home)}, f.IO.IsStdoutTTY()); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
 		f.Report().Info("%s", note)
 	}
 	if err := o.print(res, withResponses, scopes, violations); err != nil {
@@ -200,10 +200,7 @@ func (o *TokensOptions) inputs() (*session.Finder, []tokens.Input, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sel := tokens.Selection{Args: o.Sessions, Since: o.plan.Window.Since, Cache: f.Cache()}
-	if o.Project != "" {
-		sel.Project = session.ProjectPath(o.Project, f.Env.Home)
-	}
+	sel := tokens.Selection{Args: o.Sessions, Since: o.plan.Window.Since, Project: session.ProjectPath(o.Project, f.Env.Home), Cache: f.Cache()}
 	inputs, err := tokens.Inputs(finder, sel)
 	return finder, inputs, err
 }

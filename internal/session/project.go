@@ -26,8 +26,9 @@ func InProject(cwd, project string) bool {
 // cwds with: ~ is the home folder, and a relative path is made absolute.
 // A Windows path (C:\…, \\server\share) is taken as it is on any system:
 // made absolute on Linux, it would name a folder no session ran in.
+// No --project ("") is none ("").
 func ProjectPath(arg, home string) string {
-	if windowsPath(arg) {
+	if arg == "" || windowsPath(arg) {
 		return arg
 	}
 	if home != "" && (arg == "~" || strings.HasPrefix(arg, "~/")) {

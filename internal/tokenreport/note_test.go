@@ -21,21 +21,21 @@ func TestNothingNote(t *testing.T) {
 	}
 	for _, c := range []struct {
 		res      Result
-		filters  Filters
+		filters  session.Filters
 		terminal bool
 		want     string
 	}{
-		{named(), Filters{Project: true}, false, "no sessions to count in /p that match --project"},
-		{named(), Filters{Since: true}, true, "no sessions to count in /p that match --since"},
-		{named(), Filters{true, true, true}, true, "no sessions to count in /p that match --since and --until and --project"},
-		{named(), Filters{}, false, "no sessions to count in /p"},
-		{named("ef95"), Filters{Until: true}, false, "no API call of the session(s) named falls within --until"},
-		{named("ef95"), Filters{Since: true, Until: true}, true, "no API call of the session(s) named falls within --since and --until"},
-		{named("ef95"), Filters{}, true, "session ef95 has no API call"},
-		{named("ef95"), Filters{}, false, ""},
-		{named(""), Filters{}, true, "the transcript has no API call"},
-		{named("ef95", "b3ed"), Filters{}, true, "none of the 2 sessions named has an API call"},
-		{named("ef95", "b3ed"), Filters{Project: true}, false, ""},
+		{named(), session.Filters{Project: "/p/app"}, false, "no sessions to count in /p that match --project /p/app"},
+		{named(), session.Filters{Since: true}, true, "no sessions to count in /p that match --since"},
+		{named(), session.Filters{Since: true, Until: true, Project: "/p/app"}, true, "no sessions to count in /p that match --since and --until and --project /p/app"},
+		{named(), session.Filters{}, false, "no sessions to count in /p"},
+		{named("ef95"), session.Filters{Until: true}, false, "no API call of the session(s) named falls within --until"},
+		{named("ef95"), session.Filters{Since: true, Until: true}, true, "no API call of the session(s) named falls within --since and --until"},
+		{named("ef95"), session.Filters{}, true, "session ef95 has no API call"},
+		{named("ef95"), session.Filters{}, false, ""},
+		{named(""), session.Filters{}, true, "the transcript has no API call"},
+		{named("ef95", "b3ed"), session.Filters{}, true, "none of the 2 sessions named has an API call"},
+		{named("ef95", "b3ed"), session.Filters{Project: "/p/app"}, false, ""},
 	} {
 		if got := c.res.NothingNote(" in /p", c.filters, c.terminal); got != c.want {
 			t.Errorf("%d sessions, filters %+v, terminal %v: %q, want %q", len(c.res.Sessions), c.filters, c.terminal, got, c.want)

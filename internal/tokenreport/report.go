@@ -8,7 +8,6 @@ package tokenreport
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
@@ -120,39 +119,20 @@ func hasAgents(sr *tokens.SessionReport) bool {
 	return false
 }
 
-// Filters say which of the flags that choose what a report counts were
-// given.
-type Filters struct{ Since, Until, Project bool }
-
-// names are the flags given, of those that choose responses by time
-// (window), or of all.
-func (fl Filters) names(window bool) string {
-	var given []string
-	for _, f := range []struct {
-		set  bool
-		name string
-	}{{fl.Since, "--since"}, {fl.Until, "--until"}, {fl.Project && !window, "--project"}} {
-		if f.set {
-			given = append(given, f.name)
-		}
-	}
-	return strings.Join(given, " and ")
-}
-
 // NothingNote is the line stderr says when a report counted no API call:
 // there is no session to count where the finder looked (after the
 // filters given), or none of the sessions named made one in the window
 // (--since, --until). On a terminal, where such a report prints no table,
 // it also says that the sessions named made none at all; in a pipe their
 // rows (none, or zeros) say it ("").
-func (r Result) NothingNote(where string, fl Filters, terminal bool) string {
+func (r Result) NothingNote(where string, fl session.Filters, terminal bool) string {
 	switch {
-	case len(r.Sessions) == 0 && fl.names(false) != "":
-		return "no sessions to count" + where + " that match " + fl.names(false)
+	case len(r.Sessions) == 0 && fl.Names(false) != "":
+		return "no sessions to count" + where + " that match " + fl.Names(false)
 	case len(r.Sessions) == 0:
 		return "no sessions to count" + where
-	case fl.names(true) != "":
-		return "no API call of the session(s) named falls within " + fl.names(true)
+	case fl.Names(true) != "":
+		return "no API call of the session(s) named falls within " + fl.Names(true)
 	case !terminal:
 		return ""
 	case len(r.Sessions) == 1 && r.Sessions[0].ID != "":
