@@ -72,6 +72,9 @@ session's leaves, --project to the folders sessions ran in, and --by,
 		if c.Flags().Lookup("leaf") != nil {
 			_ = c.RegisterFlagCompletionFunc("leaf", f.leaves)
 		}
+		if c.Name() == "export" {
+			_ = c.RegisterFlagCompletionFunc("format", fixed("html\tone self-contained page", "md\tGitHub-flavoured Markdown"))
+		}
 		if c.Name() == "tokens" {
 			var by []string
 			for _, g := range append(tokens.Groupings, tokens.ByTool) {

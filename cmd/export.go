@@ -59,7 +59,8 @@ long random tokens, and your home path (as ~), in every field written.
 stderr says how many were replaced. --no-redact turns it off.
 
 The format is --format, else the extension of -o (.html, .htm, .md,
-.markdown), else html. Without -o (or with -o -) the file goes to stdout.
+.markdown), else html. Without -o (or with -o -) the file goes to stdout
+(a page to a pipe, not a terminal).
 Tool results, inputs and texts over 100 KB and images over 1.5 MB are cut
 with a note.`,
 		Example: `  cctx export latest -o session.html
@@ -77,7 +78,7 @@ with a note.`,
 		},
 	}
 	fl := c.Flags()
-	fl.Var(flagval.OneOf(&o.Format, "html, md"), "format", "`html|md` (default: from the -o extension, else html)")
+	fl.Var(flagval.OneOf(&o.Format, "html, md"), "format", "`html|md` (md or markdown; default: from the -o extension, else html)")
 	fl.VarP(flagval.New(&o.Output, flagval.File), "output", "o", "write to `FILE` instead of stdout")
 	fl.StringVar(&o.Leaf, "leaf", "", "export the branch ending at `UUID` (or a unique prefix) instead of the active one")
 	fl.BoolVar(&o.Agents, "agents", false, "include subagent conversations, folded under their call")
@@ -122,7 +123,11 @@ func (o *ExportOptions) validate() (export.Format, error) {
 	if fi, err := os.Stat(o.Output); o.Output != "-" && err == nil && fi.IsDir() { // before its extension, and before reading
 		return "", fmt.Errorf("-o %s is a directory: name the file to write", o.Output)
 	}
-	return o.format()
+	format, err := o.format()
+	if err == nil && format == export.HTML && (o.Output == "" || o.Output == "-") && o.F.IO.IsStdoutTTY() {
+		return "", usageErrorf("export writes an HTML page, not for a terminal: give -o FILE.html, pipe it, or --format md")
+	}
+	return format, err
 }
 
 func exportRun(o *ExportOptions) error {

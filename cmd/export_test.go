@@ -156,6 +156,27 @@ func TestExportErrors(t *testing.T) {
 	}
 }
 
+// TestExportToATerminal: a page is not printed on a terminal (29 KB of
+// markup to scroll through); Markdown is, and a page goes to a pipe or -o.
+func TestExportToATerminal(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		tty  bool
+		code int
+	}{
+		{[]string{"7d3c"}, true, 2},
+		{[]string{"7d3c", "-o", "-"}, true, 2},
+		{[]string{"7d3c", "--format", "md"}, true, 0},
+		{[]string{"7d3c"}, false, 0},
+		{[]string{"7d3c", "-o", filepath.Join(t.TempDir(), "s.html")}, true, 0},
+	} {
+		r := run(t, tc.tty, nil, append([]string{"export", "--dir", exportDemo}, tc.args...)...)
+		if r.code != tc.code || tc.code == 2 && (r.out != "" || !strings.Contains(r.errOut, "give -o FILE.html, pipe it, or --format md")) {
+			t.Errorf("%v (terminal %v): exit %d, stderr %q, stdout %.40q; want exit %d", tc.args, tc.tty, r.code, r.errOut, r.out, tc.code)
+		}
+	}
+}
+
 // Redaction is on by default: none of the secrets nor the home path is in
 // the bytes of either format, in any field (title, project, prompt, tool
 // input and result, thinking, agent description, file path).

@@ -157,6 +157,7 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"tokens", "--by", ""}, by},
 		{[]string{"tokens", "--by", "b"}, []string{"block"}},
 		{[]string{"tokens", "--format", ""}, []string{"table", "json", "markdown", "ndjson"}},
+		{[]string{"export", "--format", ""}, []string{"html", "md"}},
 		{[]string{"ls", "--color", ""}, []string{"auto", "always", "never"}},
 		{[]string{"tokens", "--tz", ""}, []string{"local", "UTC"}},
 		{[]string{"ls", "--dir", samples, "--project", "/Users"}, []string{"/Users/User/repo/codemie-ai/codemie-code", "/Users/user/project"}},

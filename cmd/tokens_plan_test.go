@@ -162,6 +162,7 @@ func TestTokensPlanFlags(t *testing.T) {
 		{args: []string{"tokens", "--tz", "utc"}, check: func(o *TokensOptions) bool { return o.plan.Zone == time.UTC }},
 		{args: []string{"tokens", "--json"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatJSON }},
 		{args: []string{"tokens", "--format", "markdown", "--max-cost", "3"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatMarkdown }},
+		{args: []string{"tokens", "--format", "md"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatMarkdown }}, // export's name
 		{args: []string{"tokens", "--by", "response", "--format", "ndjson"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatNDJSON }},
 		{args: []string{"tokens", "--by", "tool"}, check: func(o *TokensOptions) bool { return o.plan.By == tokens.ByTool }},
 		{args: []string{"tokens", "--watch"}, check: func(o *TokensOptions) bool {

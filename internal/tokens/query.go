@@ -92,15 +92,18 @@ func (q Query) Parse(now time.Time) (Plan, error) {
 // format reads --format against --json and --by.
 func (q Query) format(p *Plan) error {
 	p.Format = q.Format
+	if p.Format == "md" { // export's name for it
+		p.Format = FormatMarkdown
+	}
 	switch {
-	case q.Format == "":
+	case p.Format == "":
 		p.Format = FormatTable
 		if q.JSON {
 			p.Format = FormatJSON
 		}
-	case !slices.Contains(Formats, q.Format):
+	case !slices.Contains(Formats, p.Format):
 		return fmt.Errorf("--format %q: choose one of %s", q.Format, strings.Join(Formats, ", "))
-	case q.JSON && q.Format != FormatJSON:
+	case q.JSON && p.Format != FormatJSON:
 		return fmt.Errorf("--json and --format %s: choose one", q.Format)
 	}
 	if p.Format == FormatNDJSON {
