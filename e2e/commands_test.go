@@ -241,7 +241,9 @@ func TestStdin(t *testing.T) {
 		{"empty tree", "", []string{"tree", "--json", "-"}, 0, `"nodes":[]`, ""},
 		{"empty agents", "", []string{"agents", "--json", "-"}, 0, `"agents":[]`, ""},
 		{"garbage", "\x00\x01garbage\n[1,2]\n", []string{"tokens", "-"}, 0, "", "cctx: warning: <stdin>:1: skipped malformed line"},
-		{"garbage strict", "garbage\n", []string{"tree", "--strict", "-"}, 1, "", "<stdin>: none of its 1 line(s) is a Claude Code transcript entry (none names a sessionId or uuid)\ncctx: error: 2 warning(s) with --strict"},
+		{"garbage strict", "garbage\n", []string{"tree", "--strict", "-"}, 1, "", "cctx: error: <stdin>: none of its 1 line(s) is a Claude Code transcript entry (none names a sessionId or uuid)\n"},
+		{"garbage", "garbage\n", []string{"show", "-"}, 1, "", "cctx: error: <stdin>: none of its 1 line(s) is a Claude Code transcript entry (none names a sessionId or uuid)\n"},
+		{"garbage agents", "{\"a\":1}\n", []string{"agents", "-"}, 1, "", "cctx: error: <stdin>: none of its 1 line(s) is a Claude Code transcript entry (none names a sessionId or uuid)\n"},
 		{"truncated tail is a note", transcript + `{"type":"user","uu`, []string{"tokens", "-v", "-"}, 0, "", "cctx: note: <stdin>:3: last line is incomplete"},
 	}
 	for _, tt := range tests {

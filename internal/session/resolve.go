@@ -49,7 +49,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 		}
 		return sessionFromPath(arg)
 	case f.RootsErr != nil:
-		return nil, &ResolveError{Arg: arg, Reason: f.RootsErr.Error()}
+		return nil, &ResolveError{Arg: arg, Reason: f.RootsErr.Error() + fileHere(arg)}
 	case arg == "latest":
 		// The first row of `cctx ls`: the newest activity inside the
 		// files, not the newest file time (a copied or synced file).
@@ -85,12 +85,22 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	switch len(matches) {
 	case 0:
 		sayWhy()
-		return nil, &ResolveError{Arg: arg, Reason: "no such session" + f.Where() + " (cctx ls lists them; --dir or CLAUDE_CONFIG_DIR look elsewhere)"}
+		return nil, &ResolveError{Arg: arg, Reason: "no such session" + f.Where() + " (cctx ls lists them; --dir or CLAUDE_CONFIG_DIR look elsewhere)" + fileHere(arg)}
 	case 1:
 		return matches[0], nil
 	}
 	sayWhy()
 	return nil, &ResolveError{Arg: arg, Reason: fmt.Sprintf("ambiguous prefix: %d sessions match", len(matches)), Candidates: matches}
+}
+
+// fileHere is what a failed lookup adds when its argument, taken for a
+// session id (no separator, no .jsonl), names a file in the current
+// directory: the way to read that file.
+func fileHere(arg string) string {
+	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() {
+		return fmt.Sprintf("; %s is a file here: ./%s reads it as a transcript", arg, arg)
+	}
+	return ""
 }
 
 // Where names the roots searched, for messages.

@@ -297,6 +297,33 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// An argument taken for a session id (no separator, no .jsonl) that
+// names a file in the current directory: the lookup fails as any, and
+// says how to read the file (with or without roots).
+func TestResolveAFileHereThatIsNoID(t *testing.T) {
+	root := discoveryTree(t)
+	here := t.TempDir()
+	t.Chdir(here)
+	os.WriteFile("notes.txt", []byte("{}\n"), 0o644)
+	os.Mkdir("adir", 0o755)
+	for _, tc := range []struct {
+		f        *Finder
+		arg      string
+		withHint bool
+	}{
+		{NewFinder([]Root{{ProjectsDir: root}}, nil), "notes.txt", true},
+		{&Finder{RootsErr: errors.New("no projects directory found")}, "notes.txt", true},
+		{NewFinder([]Root{{ProjectsDir: root}}, nil), "adir", false},
+		{NewFinder([]Root{{ProjectsDir: root}}, nil), "nothere", false},
+	} {
+		_, err := tc.f.Resolve(tc.arg)
+		hint := "; " + tc.arg + " is a file here: ./" + tc.arg + " reads it as a transcript"
+		if err == nil || strings.HasSuffix(err.Error(), hint) != tc.withHint {
+			t.Errorf("%s (roots error %v): %v; want the hint %v", tc.arg, tc.f.RootsErr, err, tc.withHint)
+		}
+	}
+}
+
 // A transcript named by a link whose target is gone is said to be that,
 // by its path or as a bare <id>.jsonl in the current directory (which
 // would otherwise be looked up as the session id, and said missing from

@@ -391,7 +391,7 @@ func claudeLine(e *reader.Entry) bool {
 	return e.SessionID != "" || e.UUID != ""
 }
 
-// notATranscript says it of a main file with lines, none of them Claude
+// notATranscript finds it of a main file with lines, none of them Claude
 // Code's (another program's JSONL, a text file): the view of it is empty,
 // and that should not pass as a session with nothing in it.
 func (b *builder) notATranscript(f *File, pieces []*piece) {
@@ -421,7 +421,9 @@ func (b *builder) notATranscript(f *File, pieces []*piece) {
 	case "session_meta", "response_item", "event_msg", "turn_context":
 		what += "; it looks like a Codex CLI rollout, and cctx reads Claude Code's transcripts (~/.claude/projects)"
 	}
-	b.warnAt(Warning{File: f.Name, Msg: sprintf(what, lines)})
+	w := Warning{File: f.Name, Msg: sprintf(what, lines)}
+	b.t.Warnings = append(b.t.Warnings, w)
+	b.t.NotTranscript = w.String() // the error of a command that shows it (not also a warning)
 }
 
 // say reports a file's reader issues and warnings, merged in line order

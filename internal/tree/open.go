@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"errors"
 	"io"
 	"os"
 
@@ -13,7 +14,8 @@ import (
 // (s.Path "-", read from stdin) is spooled to a temporary file while it is
 // read, so that its lines can be re-read by offset as a file's are (see
 // Source); Close removes the spool. A tree without a sessionId in its
-// lines is named after the session argument's id.
+// lines is named after the session argument's id. A main file that is not
+// a transcript (Tree.NotTranscript) is an error.
 func Open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
 	return open(f, s, stdin, rep, false)
 }
@@ -71,6 +73,10 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 	}
 	if err != nil {
 		return nil, err
+	}
+	if t.NotTranscript != "" { // nothing to show of it: not an empty session
+		t.Close()
+		return nil, errors.New(t.NotTranscript)
 	}
 	if t.SessionID == "" {
 		t.SessionID = s.ID

@@ -847,6 +847,11 @@ type Tree struct {
 	// part (reported; see Agent.ReadErr).
 	Unreadable []string
 	Warnings   []Warning
+	// NotTranscript says why the main file is not Claude Code's: it has
+	// lines, none of them a transcript entry (another program's JSONL, a
+	// text file). "": it is. Not said as a warning: Open fails with it
+	// (an empty view would pass for an empty session).
+	NotTranscript string
 
 	kids     kidStore
 	byUUID   *uuidIndex         // main file

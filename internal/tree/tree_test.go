@@ -995,7 +995,8 @@ func TestOpenWithSeesTheLines(t *testing.T) {
 }
 
 // A main file none of whose lines is Claude Code's (a text file, another
-// program's JSONL) is said to be that, once, with a hint for a Codex
+// program's JSONL) is found to be that (Tree.NotTranscript, the error of
+// a command that shows it, not also a warning), with a hint for a Codex
 // rollout; a file of Claude Code's lines of any kind, or an empty one,
 // is not.
 func TestAFileThatIsNotATranscriptIsSaid(t *testing.T) {
@@ -1020,23 +1021,24 @@ func TestAFileThatIsNotATranscriptIsSaid(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr, stderr := build(t, tt.lines...)
-			said := strings.Count(stderr, not)
 			switch {
-			case tt.want == "" && said > 0:
-				t.Errorf("said of a transcript: %s", stderr)
-			case tt.want != "" && (said != 1 || !strings.Contains(stderr, tt.want)):
-				t.Errorf("stderr %q, want %q once", stderr, tt.want)
+			case strings.Contains(stderr, not):
+				t.Errorf("said as a warning: %s", stderr)
+			case tt.want == "" && tr.NotTranscript != "":
+				t.Errorf("found of a transcript: %s", tr.NotTranscript)
+			case tt.want != "" && !strings.Contains(tr.NotTranscript, tt.want):
+				t.Errorf("NotTranscript %q, want %q", tr.NotTranscript, tt.want)
 			case tt.want != "" && len(tr.Warnings) == 0:
 				t.Error("not in Tree.Warnings")
 			}
 		})
 	}
-	if _, stderr := build(t); strings.Contains(stderr, not) {
-		t.Errorf("an empty file: %s", stderr)
+	if tr, _ := build(t); tr.NotTranscript != "" {
+		t.Errorf("an empty file: %s", tr.NotTranscript)
 	}
 	// A session just begun: its first line not yet whole.
 	var stderr bytes.Buffer
-	if _, err := Read(strings.NewReader(`{"type":"user","uuid":"u1","sessionId":"s1"`), "test.jsonl", diag.New(&stderr, true, false)); err != nil || strings.Contains(stderr.String(), not) {
+	if tr, err := Read(strings.NewReader(`{"type":"user","uuid":"u1","sessionId":"s1"`), "test.jsonl", diag.New(&stderr, true, false)); err != nil || tr.NotTranscript != "" {
 		t.Errorf("a first line being written: %v %s", err, stderr.String())
 	}
 }
