@@ -83,16 +83,19 @@ func (g *grepView) session(r *search.Result) {
 		return
 	}
 	id := th.Cyan(shortID(r.Session.ID, true))
-	meta := g.meta(r)
-	switch g.o.Mode {
-	case search.Sessions:
-		fmt.Fprintf(g.w, "%s  %s  %s\n", id, g.titleCell(r, Width(shortID(r.Session.ID, true))+4+Width(meta)), th.Dim(meta))
-		return
-	case search.Counts:
-		n := strconv.Itoa(r.Count)
-		fmt.Fprintf(g.w, "%s  %5s  %s  %s\n", id, n, g.titleCell(r, Width(shortID(r.Session.ID, true))+11+Width(meta)), th.Dim(meta))
+	if g.o.Mode == search.Sessions || g.o.Mode == search.Counts {
+		// A row a session, in columns of fixed widths (the rows stream:
+		// no width is known ahead): id, [count,] activity, project, title.
+		head := id + "  "
+		if g.o.Mode == search.Counts {
+			head += fmt.Sprintf("%5d  ", r.Count)
+		}
+		when, place := g.metaCells(r)
+		head += th.Dim(grepPad(when, 10)) + "  " + th.Dim(grepPad(CutLeft(place, grepPlaceWidth), grepPlaceWidth)) + "  "
+		fmt.Fprintf(g.w, "%s%s\n", head, g.titleCell(r, Width(head)))
 		return
 	}
+	meta := g.meta(r)
 	hits := grepPlural(r.Count, "hit")
 	fmt.Fprintf(g.w, "%s  %s  %s\n", id, g.titleCell(r, Width(shortID(r.Session.ID, true))+6+Width(meta)+Width(hits)), th.Dim(meta+" · "+hits))
 	day := grepSameDay(r)
@@ -123,18 +126,31 @@ func (g *grepView) session(r *search.Result) {
 // to what the header leaves, keeps its room. A transcript on standard
 // input has neither a project nor a file time.
 func (g *grepView) meta(r *search.Result) string {
+	when, place := g.metaCells(r)
+	if when == "" {
+		return place
+	}
+	return CutLeft(place, 32) + " · " + when
+}
+
+// grepPlaceWidth is the project column of grep -l and -c on a terminal.
+const grepPlaceWidth = 24
+
+// metaCells are a session's last activity ("" on standard input) and
+// project, safe for the terminal.
+func (g *grepView) metaCells(r *search.Result) (when, place string) {
 	if r.Session.Path == session.StdinPath {
-		return "standard input"
+		return "", "standard input"
 	}
 	p := grepProject(r)
 	if p == "" {
 		p = r.Session.ProjectKey()
 	}
-	when := r.Session.ModTime
+	t := r.Session.ModTime
 	if r.Info != nil {
-		when = r.Info.UpdatedAt
+		t = r.Info.UpdatedAt
 	}
-	return CutLeft(Safe(grepTilde(p, g.o.Home)), 32) + " · " + Ago(when, g.o.Now)
+	return Ago(t, g.o.Now), Safe(grepTilde(p, g.o.Home))
 }
 
 func (g *grepView) titleCell(r *search.Result, used int) string {

@@ -187,3 +187,43 @@ func TestGrepHeaderCutsTheProjectNotTheTitle(t *testing.T) {
 		t.Errorf("stdin header %q: want it to say standard input, not the project %q", head, ".")
 	}
 }
+
+// grep -l and -c on a terminal print a row a session in columns of fixed
+// widths, the rows streaming: activity, project and title start at the
+// same column on every row, whatever each one's text, and a row fits the
+// width.
+func TestGrepSessionRowsAlign(t *testing.T) {
+	long := sampleResult("ef958aa1-0000-4000-8000-000000000000")
+	long.Info.Title = "Well, the subagents seem to be either stuck or done... can you check?"
+	long.Info.Project = "/home/someone/src/claude-code-experiments/worktrees"
+	short := sampleResult("c7d3d95c-0000-4000-8000-000000000000")
+	short.Info.Title, short.Info.Project, short.Count = "Port it", "/tmp/x", 62
+	for _, mode := range []search.Mode{search.Sessions, search.Counts} {
+		var b bytes.Buffer
+		Grep(&b, results(long, short), Options{TTY: true, Width: 80, Theme: NewTheme(false)},
+			GrepOptions{Mode: mode, Now: long.Hits[0].Time.Add(time.Hour)})
+		rows := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if len(rows) != 2 {
+			t.Fatalf("mode %v: %q", mode, b.String())
+		}
+		for _, cell := range []string{"1h ago", "/tmp/x", "Port it"} {
+			at := strings.Index(rows[1], cell)
+			col := Width(rows[1][:at])
+			var other string
+			switch cell {
+			case "1h ago":
+				other = "1h ago"
+			case "/tmp/x":
+				other = "…"
+			default:
+				other = "Well,"
+			}
+			if oat := strings.Index(rows[0], other); oat < 0 || Width(rows[0][:oat]) != col {
+				t.Errorf("mode %v: %q starts at column %d of\n%s\nbut %q of\n%s", mode, cell, col, rows[1], other, rows[0])
+			}
+		}
+		if w := Width(rows[0]); w > 80 {
+			t.Errorf("mode %v: a row %d wide: %s", mode, w, rows[0])
+		}
+	}
+}
