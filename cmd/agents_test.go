@@ -89,6 +89,24 @@ func TestAgentsTerminal(t *testing.T) {
 	}
 }
 
+// A call without its transcript: its row is marked "!", and the lines
+// under the table say what the mark means and that the row is not one of
+// the subagents counted; the ones without a mark say neither.
+func TestAgentsTerminalMissingTranscript(t *testing.T) {
+	r := run(t, true, map[string]string{"NO_COLOR": "1"}, "agents", "--dir", samples, "c7d3d95c")
+	for _, want := range []string{"missing_transcript !", "also: 1 call without a transcript\n", "!: a problem with the agent, said on stderr\n"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("no %q in\n%s", want, r.out)
+		}
+	}
+	if !strings.Contains(r.errOut, "no transcript agent-ab81802.jsonl was found") {
+		t.Errorf("the problem is not said on stderr: %q", r.errOut)
+	}
+	if ok := run(t, true, map[string]string{"NO_COLOR": "1"}, "agents", "--dir", samples, "ef958aa1"); strings.Contains(ok.out, "!") {
+		t.Errorf("a mark or its line without a problem:\n%s", ok.out)
+	}
+}
+
 func TestAgentsArguments(t *testing.T) {
 	cases := []struct {
 		name   string

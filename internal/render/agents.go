@@ -130,6 +130,14 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 			return err
 		}
 	}
+	for _, a := range res.Agents {
+		if agentsFlagged(a) { // the mark of agentsStatus, said once
+			if _, err := fmt.Fprintln(w, th.Dim("!: a problem with the agent, said on stderr")); err != nil {
+				return err
+			}
+			break
+		}
+	}
 	// Data, so stdout: the share of the session the table does not show.
 	_, err := fmt.Fprintln(w, th.Dim(fmt.Sprintf("main conversation: %s tokens in %d API calls", Count(res.Main.Tokens), res.Main.APICalls)))
 	return err
@@ -163,7 +171,7 @@ func agentsStatus(a *agents.Agent, th Theme) string {
 	if a.Background && s != agents.StatusBackground {
 		s += " (bg)"
 	}
-	if a.TokenCheck == agents.CheckMismatch || len(a.Problems) > 0 {
+	if agentsFlagged(a) {
 		s += " !"
 	}
 	switch a.Status {
@@ -175,6 +183,12 @@ func agentsStatus(a *agents.Agent, th Theme) string {
 		return th.Yellow(s)
 	}
 	return s
+}
+
+// agentsFlagged reports whether a row's status is marked "!": its
+// tokens disagree with its call's count, or a warning said a problem.
+func agentsFlagged(a *agents.Agent) bool {
+	return a.TokenCheck == agents.CheckMismatch || len(a.Problems) > 0
 }
 
 // shortModels drops the "claude-" prefix and a date suffix: the table has

@@ -266,6 +266,16 @@ func (t *Table) fit() {
 	type stage struct{ col, from int } // a cut made, and the width it cut from
 	var stages []stage
 	left := map[int]bool{}
+	drop := map[int]bool{}
+	// An optional column empty in every row goes first, before any text
+	// is cut, and unsaid: it shows nothing (agents' PARENT of a session
+	// without nested agents took the room of the descriptions).
+	for _, c := range t.optional {
+		if over > 0 && c < len(widths) && !drop[c] && emptyColumn(t.rows, c) {
+			drop[c] = true
+			over -= widths[c] + 2
+		}
+	}
 	for _, sh := range t.shrinks {
 		if over <= 0 {
 			break
@@ -281,7 +291,6 @@ func (t *Table) fit() {
 			widths[sh.col] = to
 		}
 	}
-	drop := map[int]bool{}
 	for _, c := range t.optional {
 		if over <= 0 {
 			break
@@ -401,6 +410,16 @@ func styledWidth(rows [][]string, col int) int {
 }
 
 // style applies the styles of Style to the rows' cells, once.
+// emptyColumn reports whether column c is empty in every row.
+func emptyColumn(rows [][]string, c int) bool {
+	for _, r := range rows {
+		if c < len(r) && r[c] != "" {
+			return false
+		}
+	}
+	return true
+}
+
 func (t *Table) style() {
 	for col, style := range t.styles {
 		for i, r := range t.rows {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -154,6 +155,37 @@ func TestTableFitGivesWhatALeftOutColumnFreedToTheOthers(t *testing.T) {
 	}
 	if lines[2] != "(TYPE left out at 40 columns)" {
 		t.Errorf("note %q", lines[2])
+	}
+}
+
+// An optional column empty in every row is left out before any text is
+// cut, and not named under the table (it showed nothing); one that fits,
+// or holds anything, stays.
+func TestTableFitLeavesOutAnEmptyColumnFirst(t *testing.T) {
+	render := func(width int, parent string) []string {
+		tb := NewTable(Options{TTY: true, Width: width}, "ID", "DESCRIPTION", "TOOLS>", "PARENT")
+		tb.Row("a1", "a description that is long enough to be cut", "15", parent)
+		tb.Row("b2", "short", "7", "")
+		tb.Shrink(1, 12, false)
+		tb.Optional(3, 2)
+		var b bytes.Buffer
+		if err := tb.Render(&b); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	}
+	if got, want := render(60, ""), []string{
+		"ID  DESCRIPTION                                  TOOLS",
+		"a1  a description that is long enough to be cut     15",
+		"b2  short                                            7",
+	}; !slices.Equal(got, want) {
+		t.Errorf("an empty PARENT in 60 columns:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := render(80, ""); !strings.HasSuffix(got[0], "PARENT") {
+		t.Errorf("an empty PARENT that fits is left out: %q", got[0])
+	}
+	if got := render(50, "p9"); !strings.HasSuffix(got[0], "PARENT") || !strings.Contains(got[1], "…") {
+		t.Errorf("a PARENT with a value went before the description was cut:\n%s", strings.Join(got, "\n"))
 	}
 }
 
