@@ -65,6 +65,10 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 			// The counts --long asked for before the title (the id,
 			// activity and project tell a row apart), then those too.
 			t.Optional(title, 5, 7, 6) // TITLE, PROMPTS, TOKENS, CALLS
+		} else {
+			// 40 columns: the project, then the title below lsMinTitle.
+			t.Optional(2)
+			t.ShrinkLast(title, 12, false)
 		}
 		t.Style(title, func(i int, cell string) string { return lsTitleStyle(list[i], cell, th) })
 	}

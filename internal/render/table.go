@@ -36,6 +36,7 @@ type shrink struct {
 	col, min int
 	left     bool
 	distinct bool // never so narrow that two of its rows' cells read the same
+	late     bool // once the optional columns are left out (ShrinkLast)
 }
 
 // Shrink lets column col be cut, down to min columns, in a table wider
@@ -46,6 +47,13 @@ type shrink struct {
 // before the title gives way, and further after).
 func (t *Table) Shrink(col, min int, left bool) {
 	t.shrinks = append(t.shrinks, shrink{col: col, min: min, left: left})
+}
+
+// ShrinkLast is Shrink once every optional column is left out: a terminal
+// narrower still (40 columns) cuts the title below what it keeps while
+// there is anything else to leave out.
+func (t *Table) ShrinkLast(col, min int, left bool) {
+	t.shrinks = append(t.shrinks, shrink{col: col, min: min, left: left, late: true})
 }
 
 // ShrinkDistinct is Shrink of a column that tells its rows apart (the
@@ -276,21 +284,24 @@ func (t *Table) fit() {
 			over -= widths[c] + 2
 		}
 	}
-	for _, sh := range t.shrinks {
-		if over <= 0 {
-			break
-		}
-		floor := max(sh.min, Width(t.header[sh.col]), styledWidth(all, sh.col))
-		if sh.distinct {
-			floor = distinctWidth(t.rows, sh.col, sh.left, floor, widths[sh.col])
-		}
-		if to := max(floor, widths[sh.col]-over); to < widths[sh.col] {
-			stages = append(stages, stage{sh.col, widths[sh.col]})
-			left[sh.col] = sh.left
-			over -= widths[sh.col] - to
-			widths[sh.col] = to
+	cut := func(late bool) {
+		for _, sh := range t.shrinks {
+			if over <= 0 || sh.late != late || drop[sh.col] {
+				continue
+			}
+			floor := max(sh.min, Width(t.header[sh.col]), styledWidth(all, sh.col))
+			if sh.distinct {
+				floor = distinctWidth(t.rows, sh.col, sh.left, floor, widths[sh.col])
+			}
+			if to := max(floor, widths[sh.col]-over); to < widths[sh.col] {
+				stages = append(stages, stage{sh.col, widths[sh.col]})
+				left[sh.col] = sh.left
+				over -= widths[sh.col] - to
+				widths[sh.col] = to
+			}
 		}
 	}
+	cut(false)
 	for _, c := range t.optional {
 		if over <= 0 {
 			break
@@ -306,6 +317,7 @@ func (t *Table) fit() {
 		}
 		t.Dropped = append(t.Dropped, name)
 	}
+	cut(true) // on a terminal narrower still
 	for i := len(stages) - 1; i >= 0 && over < 0; i-- {
 		st := stages[i]
 		if drop[st.col] {

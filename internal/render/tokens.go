@@ -440,8 +440,8 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 	section("By session")
 	t := NewTable(o, "SESSION", "PROJECT", "STARTED", "CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>", "TOTAL>", "COST>")
 	t.Shrink(1, 12, true)
-	optionalTokenColumns(t, 3)
-	t.Optional(2, 3) // STARTED, CALLS, on the narrowest
+	optionalTokenColumns(t, 3, 2) // STARTED before CALLS and OUTPUT
+	t.Optional(1)                 // PROJECT, on the narrowest
 	for _, s := range rep.Sessions {
 		started := Timestamp(s.Started)
 		project := Safe(o.Redacted(s.Project))

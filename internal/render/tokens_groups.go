@@ -43,10 +43,16 @@ var tokenColumns = []string{"CALLS>", "INPUT>", "OUTPUT>", "CACHE W>", "CACHE R>
 
 // optionalTokenColumns are the columns of tokenColumns (from column
 // first) a terminal's table leaves out, in this order, when it is wider
-// than the terminal: TOTAL (the sum of the four counts), INPUT (the
-// smallest of them: most input is read from the cache), CACHE W. Calls,
-// output, cache reads and cost stay.
-func optionalTokenColumns(t *Table, first int) { t.Optional(first+5, first+1, first+3) }
+// than the terminal: the parts before their sum, TOTAL, that people come
+// for: INPUT (the smallest: most input is read from the cache), CACHE W,
+// CACHE R; then the columns of before (the table's own), and on the
+// narrowest (40 columns) CALLS and OUTPUT (the dearest part): the total
+// and cost stay.
+func optionalTokenColumns(t *Table, first int, before ...int) {
+	t.Optional(first+1, first+3, first+4)
+	t.Optional(before...)
+	t.Optional(first, first+2)
+}
 
 // tokensGroups writes the table of --by: one row per group, then (on a
 // terminal) the total and, for a time grouping, the group that holds now.
