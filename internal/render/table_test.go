@@ -189,6 +189,38 @@ func TestTableFitLeavesOutAnEmptyColumnFirst(t *testing.T) {
 	}
 }
 
+// ShrinkLast cuts a column only once every optional column is left out:
+// at a width that leaving columns out fits, the title keeps its first
+// minimum; narrower, it is cut below it, and nothing else is.
+func TestTableFitShrinksLastAfterLeavingOut(t *testing.T) {
+	title := "a title of thirty characters!!"
+	render := func(width int) []string {
+		tb := NewTable(Options{TTY: true, Width: width}, "ID", "PROJECT", "TITLE")
+		tb.Row("a1", "/home/me/project", title)
+		tb.Shrink(2, 20, false)
+		tb.Optional(1)
+		tb.ShrinkLast(2, 8, false)
+		var b bytes.Buffer
+		if err := tb.Render(&b); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	}
+	for _, tc := range []struct {
+		width int
+		row   string
+	}{
+		{60, "a1  /home/me/project  " + title},
+		{41, "a1  " + title},                  // PROJECT left out: the title whole
+		{30, "a1  a title of thirty charac…"}, // then cut below 20
+		{12, "a1  a title…"},                  // down to 8
+	} {
+		if got := render(tc.width); got[1] != tc.row {
+			t.Errorf("%d columns: %q, want %q", tc.width, got[1], tc.row)
+		}
+	}
+}
+
 // A column named twice is cut in two stages, and given back in the
 // reverse order: ls's project is cut, down to 32, before the title gives
 // way (down to 20), and below 32 only after: each as little as it must.
