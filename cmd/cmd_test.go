@@ -169,7 +169,7 @@ func TestNothingLeftSaysWhy(t *testing.T) {
 		{[]string{"ls", "--limit", "1"}, "cctx: 1 of "},
 		{[]string{"ls", "--project", "/nowhere"}, "cctx: no session found in "},
 		{[]string{"tokens", "--project", "/nowhere"}, "cctx: no sessions to count in " + samples + " that match --project /nowhere\n"},
-		{[]string{"tokens", "latest", "--since", "2100-01-01"}, "cctx: no API call of the session(s) named falls within --since\n"},
+		{[]string{"tokens", "latest", "--since", "2100-01-01"}, "cctx: no API call of the session(s) named falls within --since 2100-01-01 00:00 (in the future)\n"},
 	} {
 		r := run(t, false, nil, append(tc.args, "--dir", samples)...)
 		if r.code != 0 || !strings.HasPrefix(r.errOut, tc.want) {
@@ -660,13 +660,13 @@ func TestEmptyResultOnATerminal(t *testing.T) {
 		stderr string
 		quiet  bool // in a pipe, nothing on stderr either
 	}{
-		{[]string{"ls", "--since", "2099-01-01"}, 0, "cctx: no session found in " + samples + " that matches --since\n", false},
+		{[]string{"ls", "--since", "2099-01-01"}, 0, "cctx: no session found in " + samples + " that matches --since 2099-01-01 00:00 (in the future)\n", false},
 		{[]string{"ls", "-l", "--project", "/nowhere"}, 0, "cctx: no session found in " + samples + " that matches --project /nowhere\n", false},
-		{[]string{"tokens", "--since", "2099-01-01"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
-		{[]string{"tokens", "--since", "2099-01-01", "--by", "day"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
-		{[]string{"tokens", "--since", "2099-01-01", "--by", "tool"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
-		{[]string{"tokens", "--since", "2099-01-01", "--by", "response"}, 0, "cctx: no sessions to count in " + samples + " that match --since\n", false},
-		{[]string{"tokens", "b3edadab", "--since", "2099-01-01", "--until", "2099-02-01"}, 0, "cctx: no API call of the session(s) named falls within --since and --until\n", false},
+		{[]string{"tokens", "--since", "2099-01-01"}, 0, "cctx: no sessions to count in " + samples + " that match --since 2099-01-01 00:00 (in the future)\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "day"}, 0, "cctx: no sessions to count in " + samples + " that match --since 2099-01-01 00:00 (in the future)\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "tool"}, 0, "cctx: no sessions to count in " + samples + " that match --since 2099-01-01 00:00 (in the future)\n", false},
+		{[]string{"tokens", "--since", "2099-01-01", "--by", "response"}, 0, "cctx: no sessions to count in " + samples + " that match --since 2099-01-01 00:00 (in the future)\n", false},
+		{[]string{"tokens", "b3edadab", "--since", "2099-01-01", "--until", "2099-02-01"}, 0, "cctx: no API call of the session(s) named falls within --since 2099-01-01 00:00 (in the future) and --until\n", false},
 		{[]string{"tokens", "0d3b22c1"}, 0, "cctx: session 0d3b22c1-ba90-4fd3-b8d2-056ffc626725 has no API call\n", true},
 		{[]string{"grep", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},
 		{[]string{"grep", "-c", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},

@@ -1,25 +1,34 @@
 package session
 
-import "strings"
+import (
+	"strings"
+	"time"
+)
 
-// Filters say which of the flags that choose sessions or responses a
-// command was given, for the line that says why nothing matched: the
-// flags given, and --project with the folder it was taken for (a relative
-// PATH is resolved from the current directory, which the user may not
-// have meant).
+// Filters are the flags that chose sessions or responses, for the line
+// that says why nothing matched: the flags given, --since with the time
+// it was taken for (an age like 1m is a minute, not a month; a date may
+// lie in the future), and --project with the folder (a relative PATH is
+// resolved from the current directory, which the user may not have
+// meant).
 type Filters struct {
-	Since, Until bool
-	Project      string // ProjectPath of --project ("": not given)
+	Since, Until time.Time // zero: not given
+	Project      string    // ProjectPath of --project ("": not given)
+	Now          time.Time // to tell a --since in the future
 }
 
 // Names are the flags given, joined with "and" ("": none); window keeps
 // only --since and --until, which choose responses by time.
 func (fl Filters) Names(window bool) string {
 	var given []string
-	if fl.Since {
-		given = append(given, "--since")
+	if !fl.Since.IsZero() {
+		since := "--since " + fl.Since.Local().Format("2006-01-02 15:04")
+		if fl.Since.After(fl.Now) {
+			since += " (in the future)"
+		}
+		given = append(given, since)
 	}
-	if fl.Until {
+	if !fl.Until.IsZero() {
 		given = append(given, "--until")
 	}
 	if fl.Project != "" && !window {
@@ -30,5 +39,5 @@ func (fl Filters) Names(window bool) string {
 
 // Filters are the flags the options stand for.
 func (o ListOptions) Filters() Filters {
-	return Filters{Since: !o.Since.IsZero(), Until: !o.Until.IsZero(), Project: o.Project}
+	return Filters{Since: o.Since, Until: o.Until, Project: o.Project, Now: o.Now}
 }

@@ -2,6 +2,7 @@ package tokenreport
 
 import (
 	"testing"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -19,6 +20,9 @@ func TestNothingNote(t *testing.T) {
 		}
 		return Result{Report: rep}
 	}
+	since := time.Date(2026, 11, 1, 9, 30, 0, 0, time.Local)
+	until := since.Add(time.Hour)
+	now := since.Add(24 * time.Hour)
 	for _, c := range []struct {
 		res      Result
 		filters  session.Filters
@@ -26,11 +30,11 @@ func TestNothingNote(t *testing.T) {
 		want     string
 	}{
 		{named(), session.Filters{Project: "/p/app"}, false, "no sessions to count in /p that match --project /p/app"},
-		{named(), session.Filters{Since: true}, true, "no sessions to count in /p that match --since"},
-		{named(), session.Filters{Since: true, Until: true, Project: "/p/app"}, true, "no sessions to count in /p that match --since and --until and --project /p/app"},
+		{named(), session.Filters{Since: since, Now: now}, true, "no sessions to count in /p that match --since 2026-11-01 09:30"},
+		{named(), session.Filters{Since: since, Until: until, Project: "/p/app", Now: now}, true, "no sessions to count in /p that match --since 2026-11-01 09:30 and --until and --project /p/app"},
 		{named(), session.Filters{}, false, "no sessions to count in /p"},
-		{named("ef95"), session.Filters{Until: true}, false, "no API call of the session(s) named falls within --until"},
-		{named("ef95"), session.Filters{Since: true, Until: true}, true, "no API call of the session(s) named falls within --since and --until"},
+		{named("ef95"), session.Filters{Until: until, Now: now}, false, "no API call of the session(s) named falls within --until"},
+		{named("ef95"), session.Filters{Since: since, Until: until, Now: now}, true, "no API call of the session(s) named falls within --since 2026-11-01 09:30 and --until"},
 		{named("ef95"), session.Filters{}, true, "session ef95 has no API call"},
 		{named("ef95"), session.Filters{}, false, ""},
 		{named(""), session.Filters{}, true, "the transcript has no API call"},
