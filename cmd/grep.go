@@ -197,7 +197,8 @@ func grepRun(o *GrepOptions) error {
 		}
 		return &silentError{code: ExitError}
 	}
-	if f.IO.IsStdoutTTY() && !f.Globals.JSON && (len(targets) > 1 || targets[0].Session.Path != session.StdinPath) { // stdin: not resumable
+	// Hits show their own "→ cctx resume" lines; stdin is not resumable.
+	if f.IO.IsStdoutTTY() && !f.Globals.JSON && (o.FilesOnly || o.Count) && (len(targets) > 1 || targets[0].Session.Path != session.StdinPath) {
 		f.Report().Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)
 	}
 	return nil

@@ -45,8 +45,12 @@ func TestGrepStdinHintsNoResume(t *testing.T) {
 	if strings.Contains(r.errOut, "resume") {
 		t.Errorf("stdin: a hint at resume: %q", r.errOut)
 	}
-	if r := run(t, true, nil, "grep", "-F", "test file", "--dir", samples, "b3edadab"); r.code != 0 || !strings.Contains(r.errOut, "cctx: hint: cctx resume <id>") {
-		t.Errorf("a named session: exit %d, stderr %q", r.code, r.errOut)
+	// The hint is for -l and -c: hits print their own "→ cctx … resume".
+	if r := run(t, true, nil, "grep", "-l", "-F", "test file", "--dir", samples, "b3edadab"); r.code != 0 || !strings.Contains(r.errOut, "cctx: hint: cctx resume <id>") {
+		t.Errorf("a named session, -l: exit %d, stderr %q", r.code, r.errOut)
+	}
+	if r := run(t, true, nil, "grep", "-F", "test file", "--dir", samples, "b3edadab"); r.code != 0 || strings.Contains(r.errOut, "hint") || !strings.Contains(r.out, "resume b3edadab") {
+		t.Errorf("a named session's hits: exit %d, stderr %q, stdout %q", r.code, r.errOut, r.out)
 	}
 }
 
