@@ -59,7 +59,7 @@ func candidates(cands []*session.Session) []string {
 	var out []string
 	for _, s := range cands {
 		project, updated := s.Describe()
-		out = append(out, fmt.Sprintf("%s  %s  %s", s.ID, project, render.Timestamp(updated)))
+		out = append(out, fmt.Sprintf("%s  %-24s  %s", s.ID, render.Timestamp(updated), project)) // the project last: aligned
 	}
 	return out
 }

@@ -352,3 +352,27 @@ func TestEmptyOrMisplacedFlagValues(t *testing.T) {
 		t.Errorf("tokens --help does not show --watch[=5] and --watch=N:\n%s", r.out)
 	}
 }
+
+// The candidates of an ambiguous prefix are aligned: id, last activity
+// (a fixed width), then the project, whatever its length.
+func TestCandidatesAlign(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	lines := candidates([]*session.Session{
+		{ID: "abcde000-0000-4000-8000-000000000001", ProjectDir: "/p/-home-me-a-long-project-name", ModTime: at},
+		{ID: "abcde000-0000-4000-8000-000000000002", ProjectDir: "/p/-x", ModTime: at.Add(time.Hour)},
+		{ID: "abcde000-0000-4000-8000-000000000003", ProjectDir: "/p/-y"},
+	})
+	if len(lines) != 3 {
+		t.Fatalf("%q", lines)
+	}
+	for _, cell := range [][3]string{{"2026-01-02", "2026-01-02", ""}, {"-home", "-x", "-y"}} {
+		a, b := strings.Index(lines[0], cell[0]), strings.Index(lines[1], cell[1])
+		c := a
+		if cell[2] != "" {
+			c = strings.Index(lines[2], cell[2])
+		}
+		if a < 0 || a != b || a != c {
+			t.Errorf("%q starts at columns %d, %d, %d:\n%s", cell[0], a, b, c, strings.Join(lines, "\n"))
+		}
+	}
+}

@@ -200,7 +200,7 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 	case errors.As(err, &resolve):
 		rep.Error("%s", resolve.Error())
 		if len(resolve.Candidates) > 0 {
-			rep.Hint("candidates (id, project, last activity):", candidates(resolve.Candidates))
+			rep.Hint("candidates (id, last activity, project):", candidates(resolve.Candidates))
 		}
 		return ExitUsage
 	case errors.As(err, &usage):

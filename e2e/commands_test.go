@@ -160,7 +160,7 @@ func TestExitCodes(t *testing.T) {
 		{"prefix of 3", []string{"tree", "--dir", crafted, "abc"}, "", 2, `cctx: error: session "abc": a session prefix needs at least 4 characters`},
 		{"unknown session", []string{"tokens", "--dir", crafted, "ffff"}, "", 2, `cctx: error: session "ffff": no such session in ` + crafted},
 		{"ambiguous prefix", []string{"agents", "--dir", crafted, "abcde"}, "", 2, `cctx: error: session "abcde": ambiguous prefix: 2 sessions match
-cctx: hint: candidates (id, project, last activity):
+cctx: hint: candidates (id, last activity, project):
   abcde`},
 		{"no such file", []string{"tree", "/nonexistent/x.jsonl"}, "", 2, `cctx: error: session "/nonexistent/x.jsonl": no such file`},
 		{"a directory as the file", []string{"tree", crafted + "/-w"}, "", 2, "not a regular file"},
