@@ -281,7 +281,7 @@ func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "-p", id+".jsonl"), []byte(`{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00Z","message":{"content":"x"}}`+"\n"), 0o644)
 	}
 	r := run(t, false, nil, "tokens", "--dir", dir, "abcd")
-	if r.code != 2 || !strings.Contains(r.errOut, "abcd1111-1111-4111-8111-111111111111  /w  2026-01-01T00:00:00.000Z") ||
+	if r.code != 2 || !strings.Contains(r.errOut, "abcd1111-1111-4111-8111-111111111111  2026-01-01T00:00:00.000Z  /w") ||
 		!strings.Contains(r.errOut, "abcd2222") {
 		t.Errorf("exit %d stderr %q", r.code, r.errOut)
 	}

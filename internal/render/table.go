@@ -465,6 +465,9 @@ func colWidth(header []string, rows [][]string, c int) int {
 	return w
 }
 
+// StyledWidth is the width of s without the colour sequences cctx wrote.
+func StyledWidth(s string) int { return Width(stripSGR(s)) }
+
 // stripSGR drops the colour sequences cctx itself wrote.
 func stripSGR(s string) string {
 	var b strings.Builder

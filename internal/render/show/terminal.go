@@ -145,7 +145,11 @@ func (t *Terminal) Header(h Header) {
 	if n := h.Total.OutputUnderstated; n > 0 {
 		act = append(act, th.Yellow(fmt.Sprintf("output understated on %s", plural(int(n), "call"))))
 	}
-	row("usage", strings.Join(act, " · "))
+	label := "usage"
+	for _, l := range fitParts(act, " · ", t.textWidth(0, 10), 0) {
+		row(label, l) // a second line under the first, without the label
+		label = ""
+	}
 	if h.Continues != "" {
 		row("history", "starts in another file: the first entry continues "+clean(render.Short(h.Continues))+" (a resumed or continued session)")
 	}
@@ -184,12 +188,37 @@ func (t *Terminal) indent(depth int) string {
 }
 
 // textWidth is the width left for text at depth with extra cells of
-// prefix; 0 when not wrapping.
+// prefix, one column to spare as tables keep it (a line as wide as the
+// terminal is wrapped on some, Windows' console, and leaves an empty line
+// after it); 0 when not wrapping.
 func (t *Terminal) textWidth(depth, extra int) int {
 	if t.o.Width <= 0 {
 		return 0
 	}
-	return max(t.o.Width-4*depth-extra, 20)
+	return max(t.o.Width-1-4*depth-extra, 20)
+}
+
+// fitParts joins parts with sep into lines of at most width cells, a new
+// line (indented by cont spaces) where the next part would pass it: on a
+// narrow terminal a header wraps between its parts, never inside one, and
+// nothing of it is lost. width 0 (a pipe): one line.
+func fitParts(parts []string, sep string, width, cont int) []string {
+	var out []string
+	line, w := "", 0
+	sepW := render.StyledWidth(sep)
+	for _, p := range parts {
+		pw := render.StyledWidth(p)
+		switch {
+		case line == "":
+			line, w = p, pw
+		case width > 0 && w+sepW+pw > width:
+			out = append(out, line)
+			line, w = strings.Repeat(" ", cont)+p, cont+pw
+		default:
+			line, w = line+sep+p, w+sepW+pw
+		}
+	}
+	return append(out, line)
 }
 
 // pipeCut is how wide a cut line (a tool result, a summary) may be when
@@ -417,7 +446,9 @@ func (t *Terminal) assistant(e reader.Entry, n *tree.Node, raw []byte, depth int
 				parts = append(parts, th.Dim(usageText(r, t.doc.Prices)))
 			}
 		}
-		t.printf("%s%s\n", t.indent(depth), strings.Join(parts, th.Dim(" · ")))
+		for _, l := range fitParts(parts, th.Dim(" · "), t.textWidth(depth, 1), 2) {
+			t.printf("%s%s\n", t.indent(depth), l)
+		}
 	}
 	for _, b := range reader.Blocks(raw) {
 		switch b.Type {
@@ -598,7 +629,9 @@ func (t *Terminal) agentLink(a *tree.Agent, depth int) {
 		tot := t.doc.AgentTotal(a.ID)
 		parts = append(parts, plural(int(tot.APICalls), "API call"), render.Count(tot.Tokens)+" tokens")
 	}
-	t.printf("%s    %s\n", t.indent(depth), th.Cyan(strings.Join(parts, " · ")))
+	for _, l := range fitParts(parts, " · ", t.textWidth(depth, 5), 2) {
+		t.printf("%s    %s\n", t.indent(depth), th.Cyan(l))
+	}
 }
 
 // result prints a tool result under its call: a few lines and a count of
