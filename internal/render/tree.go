@@ -59,10 +59,15 @@ type item struct {
 
 func (v *treeView) render() error {
 	t, th := v.t, v.th
-	v.printf("%s  %s\n", th.Bold("session "+t.SessionID), th.Dim(strings.Join([]string{
+	head, counts := "session "+t.SessionID, strings.Join([]string{
 		Plural(t.MainEntries(), "entry", "entries"), Plural(len(t.Leaves()), "leaf", "leaves"),
 		Plural(len(t.MainForks()), "fork", "forks"), Plural(t.Compactions(), "compaction", "compactions"),
-		Plural(t.Subagents(), "subagent", "subagents")}, " · ")))
+		Plural(t.Subagents(), "subagent", "subagents")}, " · ")
+	sep := "  "
+	if v.ro.TTY && v.ro.Width > 0 && Width(head)+2+Width(counts) >= v.ro.Width {
+		sep = "\n  " // the counts under the id on a narrow terminal
+	}
+	v.printf("%s%s%s\n", th.Bold(head), sep, th.Dim(counts))
 	for _, start := range t.Starts() {
 		v.draw(item{n: start})
 	}
