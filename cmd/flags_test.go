@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -374,5 +376,22 @@ func TestCandidatesAlign(t *testing.T) {
 		if a < 0 || a != b || a != c {
 			t.Errorf("%q starts at columns %d, %d, %d:\n%s", cell[0], a, b, c, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// ls --long --strict checks every line, those of the files it hides as
+// without conversation too (a file of garbage is one): warned, exit 1;
+// without --strict they stay hidden and unread.
+func TestLsLongStrictChecksHiddenFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "p")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl"), []byte("garbage\n"), 0o644)
+	r := run(t, false, nil, "ls", "--long", "--strict", "--dir", filepath.Dir(dir))
+	if r.code != 1 || !strings.Contains(r.errOut, "0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl:1: skipped malformed line") {
+		t.Errorf("--strict: exit %d, stderr %q", r.code, r.errOut)
+	}
+	r = run(t, false, nil, "ls", "--long", "--dir", filepath.Dir(dir))
+	if r.code != 0 || strings.Contains(r.errOut, "malformed") {
+		t.Errorf("without --strict: exit %d, stderr %q", r.code, r.errOut)
 	}
 }

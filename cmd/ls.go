@@ -103,7 +103,7 @@ func lsRun(o *LsOptions) error {
 	list := finder.List(lo)
 	var stats []tokens.SessionStats
 	if o.Long {
-		stats = tokens.Stats(finder, list.Files(), f.readOptions())
+		stats = tokens.ListStats(finder, list, f.readOptions())
 	}
 	if f.Globals.JSON {
 		err = render.JSON(f.Out(), render.NewLsJSON(list.Sessions, stats), f.Render())

@@ -28,9 +28,10 @@ type ListOptions struct {
 // Listing is the result of List.
 type Listing struct {
 	Sessions []*Info
-	Matched  int // sessions that passed the filters, before Limit
-	Empty    int // metadata-only or empty files left out
-	Found    int // session files found, before any filter
+	Matched  int        // sessions that passed the filters, before Limit
+	Empty    int        // metadata-only or empty files left out
+	Hidden   []*Session // those files (--strict checks them too)
+	Found    int        // session files found, before any filter
 }
 
 // Files are the sessions of the listing.
@@ -119,6 +120,7 @@ func (f *Finder) List(o ListOptions) Listing {
 			continue
 		case in.Empty && !o.IncludeEmpty:
 			out.Empty++
+			out.Hidden = append(out.Hidden, in.Session)
 			continue
 		case !o.keeps(in):
 			continue

@@ -53,6 +53,17 @@ func Stats(finder *session.Finder, ss []*session.Session, o ReadOptions) []Sessi
 	return out
 }
 
+// ListStats is Stats of the sessions of a listing. With --strict, which
+// promises that every line was checked, the files the listing hid as
+// without conversation are read too: their lines are warned about (a file
+// of garbage is hidden as empty), their counts not shown.
+func ListStats(finder *session.Finder, list session.Listing, o ReadOptions) []SessionStats {
+	if o.Strict && len(list.Hidden) > 0 {
+		Stats(finder, list.Hidden, o)
+	}
+	return Stats(finder, list.Files(), o)
+}
+
 // cachedStats is sessionStats from the cache while the session's files
 // (its main file and every subagent file) are all unchanged; a session
 // with any file changed, added or gone is read again whole.
