@@ -395,3 +395,39 @@ func TestLsLongStrictChecksHiddenFiles(t *testing.T) {
 		t.Errorf("without --strict: exit %d, stderr %q", r.code, r.errOut)
 	}
 }
+
+// A main file none of whose lines is a transcript entry fails show, tree
+// and agents (an empty view would pass for an empty session), unless its
+// subagents have entries: then they are shown, and the main file is a
+// warning.
+func TestNotATranscriptWithSubagents(t *testing.T) {
+	const id = "ef958aa1-0e93-49f0-bb71-150f63befcd1"
+	dir := filepath.Join(t.TempDir(), "p")
+	sub := filepath.Join(dir, id, "subagents")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(dir, id+".jsonl"), []byte("x\ny\n"), 0o644)
+	for _, args := range [][]string{{"agents", id}, {"tree", id}, {"show", "--agents", id}} {
+		r := run(t, false, nil, append(args, "--dir", filepath.Dir(dir))...)
+		if r.code != 1 || !strings.Contains(r.errOut, "cctx: error: "+filepath.Join(dir, id+".jsonl")+": none of its 2 line(s) is a Claude Code transcript entry") {
+			t.Errorf("%v without subagents: exit %d, stderr %q", args, r.code, r.errOut)
+		}
+	}
+	agent, err := os.ReadFile(filepath.Join(samples, "-experiments-worktrees", id, "subagents", "agent-a4ca7529859c158c2.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(sub, "agent-a4ca7529859c158c2.jsonl"), agent, 0o644)
+	for _, args := range [][]string{{"agents", id}, {"tree", id}, {"show", "--agents", id}} {
+		r := run(t, false, nil, append(args, "--dir", filepath.Dir(dir))...)
+		want := "a4ca7529859c158c2"
+		if args[0] == "show" {
+			want = "1 subagent · 737.8k tokens" // unlinked: counted, not drawn under a call
+		}
+		if r.code != 0 || !strings.Contains(r.out, want) {
+			t.Errorf("%v with a subagent: exit %d, stdout %.200q, stderr %q", args, r.code, r.out, r.errOut)
+		}
+		if args[0] != "agents" && !strings.Contains(r.errOut, "warning: "+filepath.Join(dir, id+".jsonl")+": none of its 2 line(s)") {
+			t.Errorf("%v with a subagent: the main file not warned about: %q", args, r.errOut)
+		}
+	}
+}

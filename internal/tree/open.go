@@ -15,7 +15,8 @@ import (
 // read, so that its lines can be re-read by offset as a file's are (see
 // Source); Close removes the spool. A tree without a sessionId in its
 // lines is named after the session argument's id. A main file that is not
-// a transcript (Tree.NotTranscript) is an error.
+// a transcript (Tree.NotTranscript) is an error, unless its subagents have
+// lines to show.
 func Open(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.Reporter) (*Tree, error) {
 	return open(f, s, stdin, rep, false)
 }
@@ -74,9 +75,14 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 	if err != nil {
 		return nil, err
 	}
-	if t.NotTranscript != "" { // nothing to show of it: not an empty session
-		t.Close()
-		return nil, errors.New(t.NotTranscript)
+	if t.NotTranscript != "" {
+		if !t.hasAgentNodes() { // nothing to show of it: not an empty session
+			t.Close()
+			return nil, errors.New(t.NotTranscript)
+		}
+		if !quiet { // its subagents are still shown: a warning
+			rep.Warn("%s", t.NotTranscript)
+		}
 	}
 	if t.SessionID == "" {
 		t.SessionID = s.ID
@@ -113,4 +119,14 @@ func (t *Tree) Close() error {
 	err := os.Remove(t.spool)
 	t.spool = ""
 	return err
+}
+
+// hasAgentNodes reports whether any subagent of t has an entry.
+func (t *Tree) hasAgentNodes() bool {
+	for _, a := range t.Agents {
+		if len(a.Nodes) > 0 {
+			return true
+		}
+	}
+	return false
 }

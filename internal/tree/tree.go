@@ -849,8 +849,9 @@ type Tree struct {
 	Warnings   []Warning
 	// NotTranscript says why the main file is not Claude Code's: it has
 	// lines, none of them a transcript entry (another program's JSONL, a
-	// text file). "": it is. Not said as a warning: Open fails with it
-	// (an empty view would pass for an empty session).
+	// text file). "": it is. Not said as a warning by the builder: Open
+	// fails with it (an empty view would pass for an empty session), or
+	// warns when the subagents have entries to show.
 	NotTranscript string
 
 	kids     kidStore
