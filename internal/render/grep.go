@@ -92,7 +92,7 @@ func (g *grepView) session(r *search.Result) {
 		}
 		when, place := g.metaCells(r)
 		head += th.Dim(grepPad(when, 10)) + "  " + th.Dim(grepPad(CutLeft(place, grepPlaceWidth), grepPlaceWidth)) + "  "
-		fmt.Fprintf(g.w, "%s%s\n", head, g.titleCell(r, Width(head)))
+		fmt.Fprintf(g.w, "%s%s\n", head, g.titleCell(r, StyledWidth(head)+1)) // one column to spare, as tables keep it
 		return
 	}
 	meta := g.meta(r)

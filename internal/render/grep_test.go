@@ -198,11 +198,15 @@ func TestGrepSessionRowsAlign(t *testing.T) {
 	long.Info.Project = "/home/someone/src/claude-code-experiments/worktrees"
 	short := sampleResult("c7d3d95c-0000-4000-8000-000000000000")
 	short.Info.Title, short.Info.Project, short.Count = "Port it", "/tmp/x", 62
-	for _, mode := range []search.Mode{search.Sessions, search.Counts} {
+	for _, tc := range []struct {
+		mode   search.Mode
+		colour bool
+	}{{search.Sessions, false}, {search.Counts, false}, {search.Sessions, true}, {search.Counts, true}} {
+		mode := tc.mode
 		var b bytes.Buffer
-		Grep(&b, results(long, short), Options{TTY: true, Width: 80, Theme: NewTheme(false)},
+		Grep(&b, results(long, short), Options{TTY: true, Width: 80, Theme: NewTheme(tc.colour)},
 			GrepOptions{Mode: mode, Now: long.Hits[0].Time.Add(time.Hour)})
-		rows := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		rows := strings.Split(strings.TrimSuffix(grepStripSGR(b.String()), "\n"), "\n")
 		if len(rows) != 2 {
 			t.Fatalf("mode %v: %q", mode, b.String())
 		}
@@ -222,8 +226,8 @@ func TestGrepSessionRowsAlign(t *testing.T) {
 				t.Errorf("mode %v: %q starts at column %d of\n%s\nbut %q of\n%s", mode, cell, col, rows[1], other, rows[0])
 			}
 		}
-		if w := Width(rows[0]); w > 80 {
-			t.Errorf("mode %v: a row %d wide: %s", mode, w, rows[0])
+		if w := Width(rows[0]); w != 79 { // the title fills the width, one column to spare
+			t.Errorf("mode %v, colour %v: a row %d wide, want 79: %s", mode, tc.colour, w, rows[0])
 		}
 	}
 }
