@@ -94,13 +94,22 @@ func TestAgentsTerminal(t *testing.T) {
 // the subagents counted; the ones without a mark say neither.
 func TestAgentsTerminalMissingTranscript(t *testing.T) {
 	r := run(t, true, map[string]string{"NO_COLOR": "1"}, "agents", "--dir", samples, "c7d3d95c")
-	for _, want := range []string{"missing_transcript !", "also: 1 call without a transcript\n", "!: a problem with the agent, said on stderr\n"} {
+	for _, want := range []string{"missing_transcript !", "also: 1 call without a transcript\n", "! a problem, said on stderr\n"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("no %q in\n%s", want, r.out)
 		}
 	}
 	if !strings.Contains(r.errOut, "no transcript agent-ab81802.jsonl was found") {
 		t.Errorf("the problem is not said on stderr: %q", r.errOut)
+	}
+	// At 40 columns STATUS is left out, and with it the mark: no line
+	// explains a mark that is not there.
+	io, _, out, _ := TestIO()
+	io.SetStdoutTTY(true)
+	io.SetWidth(40)
+	Run([]string{"agents", "--dir", samples, "c7d3d95c", "--color", "never"}, io, session.Env{Getenv: func(string) string { return "" }, Home: t.TempDir()}, time.Now)
+	if strings.Contains(out.String(), "!") || !strings.Contains(out.String(), "STATUS") {
+		t.Errorf("at 40 columns:\n%s", out.String())
 	}
 	if ok := run(t, true, map[string]string{"NO_COLOR": "1"}, "agents", "--dir", samples, "ef958aa1"); strings.Contains(ok.out, "!") {
 		t.Errorf("a mark or its line without a problem:\n%s", ok.out)

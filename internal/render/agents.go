@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -131,8 +132,8 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		}
 	}
 	for _, a := range res.Agents {
-		if agentsFlagged(a) { // the mark of agentsStatus, said once
-			if _, err := fmt.Fprintln(w, th.Dim("!: a problem with the agent, said on stderr")); err != nil {
+		if agentsFlagged(a) && !slices.Contains(t.Dropped, "STATUS") { // the mark of agentsStatus, said once
+			if _, err := fmt.Fprintln(w, th.Dim("! a problem, said on stderr")); err != nil {
 				return err
 			}
 			break
