@@ -12,9 +12,10 @@ import (
 // resolved from the current directory, which the user may not have
 // meant).
 type Filters struct {
-	Since, Until time.Time // zero: not given
-	Project      string    // ProjectPath of --project ("": not given)
-	Now          time.Time // to tell a --since in the future
+	Since, Until time.Time      // zero: not given
+	Project      string         // ProjectPath of --project ("": not given)
+	Now          time.Time      // to tell a --since in the future
+	Zone         *time.Location // the zone --since was read in (tokens --tz); nil: local
 }
 
 // Names are the flags given, joined with "and" ("": none); window keeps
@@ -22,7 +23,11 @@ type Filters struct {
 func (fl Filters) Names(window bool) string {
 	var given []string
 	if !fl.Since.IsZero() {
-		since := "--since " + fl.Since.Local().Format("2006-01-02 15:04")
+		zone := fl.Zone
+		if zone == nil {
+			zone = time.Local
+		}
+		since := "--since " + fl.Since.In(zone).Format("2006-01-02 15:04")
 		if fl.Since.After(fl.Now) {
 			since += " (in the future)"
 		}
