@@ -465,6 +465,33 @@ func colWidth(header []string, rows [][]string, c int) int {
 	return w
 }
 
+// FitParts joins parts with sep into lines of at most width cells, a new
+// line (indented by cont spaces) where the next part would pass it: on a
+// narrow terminal a header wraps between its parts, not inside one, and
+// nothing of it is lost; a plain part wider than a whole line is cut.
+// width 0 (a pipe): one line.
+func FitParts(parts []string, sep string, width, cont int) []string {
+	var out []string
+	line, w := "", 0
+	sepW := StyledWidth(sep)
+	for _, p := range parts {
+		if room := width - cont; width > 0 && !strings.Contains(p, "\x1b") && Width(p) > room {
+			p = Cut(p, max(room, 1))
+		}
+		pw := StyledWidth(p)
+		switch {
+		case line == "":
+			line, w = p, pw
+		case width > 0 && w+sepW+pw > width:
+			out = append(out, line)
+			line, w = strings.Repeat(" ", cont)+p, cont+pw
+		default:
+			line, w = line+sep+p, w+sepW+pw
+		}
+	}
+	return append(out, line)
+}
+
 // StyledWidth is the width of s without the colour sequences cctx wrote.
 func StyledWidth(s string) int { return Width(stripSGR(s)) }
 

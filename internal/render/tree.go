@@ -59,15 +59,21 @@ type item struct {
 
 func (v *treeView) render() error {
 	t, th := v.t, v.th
-	head, counts := "session "+t.SessionID, strings.Join([]string{
-		Plural(t.MainEntries(), "entry", "entries"), Plural(len(t.Leaves()), "leaf", "leaves"),
+	counts := []string{Plural(t.MainEntries(), "entry", "entries"), Plural(len(t.Leaves()), "leaf", "leaves"),
 		Plural(len(t.MainForks()), "fork", "forks"), Plural(t.Compactions(), "compaction", "compactions"),
-		Plural(t.Subagents(), "subagent", "subagents")}, " · ")
-	sep := "  "
-	if v.ro.TTY && v.ro.Width > 0 && Width(head)+2+Width(counts) >= v.ro.Width {
-		sep = "\n  " // the counts under the id on a narrow terminal
+		Plural(t.Subagents(), "subagent", "subagents")}
+	head, width := "session "+t.SessionID, 0
+	if v.ro.TTY && v.ro.Width > 0 {
+		width = v.ro.Width - 1
 	}
-	v.printf("%s%s%s\n", th.Bold(head), sep, th.Dim(counts))
+	if line := head + "  " + strings.Join(counts, " · "); width == 0 || Width(line) <= width {
+		v.printf("%s  %s\n", th.Bold(head), th.Dim(strings.Join(counts, " · ")))
+	} else { // the counts under the id, wrapped, on a narrow terminal
+		v.printf("%s\n", th.Bold(head))
+		for _, l := range FitParts(counts, " · ", width-2, 0) {
+			v.printf("  %s\n", th.Dim(l))
+		}
+	}
 	for _, start := range t.Starts() {
 		v.draw(item{n: start})
 	}

@@ -110,11 +110,18 @@ func (t *Terminal) Header(h Header) {
 		}
 	}
 	row("session", th.Bold(clean(h.SessionID)))
-	proj := clean(h.Project)
-	if h.Branch != "" {
-		proj += th.Dim(" · branch ") + clean(h.Branch)
+	proj := []string{clean(h.Project)}
+	if w := t.textWidth(0, 9); w > 0 {
+		proj[0] = render.CutLeft(proj[0], w) // a path's telling end kept
 	}
-	row("project", proj)
+	if h.Branch != "" {
+		proj = append(proj, th.Dim("branch ")+clean(h.Branch))
+	}
+	label := "project"
+	for _, l := range render.FitParts(proj, th.Dim(" · "), t.textWidth(0, 9), 0) {
+		row(label, l) // a second line under the first, without the label
+		label = ""
+	}
 	var models []string
 	for _, m := range h.Models {
 		models = append(models, clean(render.ShortModel(m)))
@@ -145,9 +152,9 @@ func (t *Terminal) Header(h Header) {
 	if n := h.Total.OutputUnderstated; n > 0 {
 		act = append(act, th.Yellow(fmt.Sprintf("output understated on %s", plural(int(n), "call"))))
 	}
-	label := "usage"
-	for _, l := range fitParts(act, " · ", t.textWidth(0, 10), 0) {
-		row(label, l) // a second line under the first, without the label
+	label = "usage"
+	for _, l := range render.FitParts(act, " · ", t.textWidth(0, 9), 0) {
+		row(label, l)
 		label = ""
 	}
 	if h.Continues != "" {
@@ -196,29 +203,6 @@ func (t *Terminal) textWidth(depth, extra int) int {
 		return 0
 	}
 	return max(t.o.Width-1-4*depth-extra, 20)
-}
-
-// fitParts joins parts with sep into lines of at most width cells, a new
-// line (indented by cont spaces) where the next part would pass it: on a
-// narrow terminal a header wraps between its parts, never inside one, and
-// nothing of it is lost. width 0 (a pipe): one line.
-func fitParts(parts []string, sep string, width, cont int) []string {
-	var out []string
-	line, w := "", 0
-	sepW := render.StyledWidth(sep)
-	for _, p := range parts {
-		pw := render.StyledWidth(p)
-		switch {
-		case line == "":
-			line, w = p, pw
-		case width > 0 && w+sepW+pw > width:
-			out = append(out, line)
-			line, w = strings.Repeat(" ", cont)+p, cont+pw
-		default:
-			line, w = line+sep+p, w+sepW+pw
-		}
-	}
-	return append(out, line)
 }
 
 // pipeCut is how wide a cut line (a tool result, a summary) may be when
@@ -446,7 +430,7 @@ func (t *Terminal) assistant(e reader.Entry, n *tree.Node, raw []byte, depth int
 				parts = append(parts, th.Dim(usageText(r, t.doc.Prices)))
 			}
 		}
-		for _, l := range fitParts(parts, th.Dim(" · "), t.textWidth(depth, 1), 2) {
+		for _, l := range render.FitParts(parts, th.Dim(" · "), t.textWidth(depth, 1), 2) {
 			t.printf("%s%s\n", t.indent(depth), l)
 		}
 	}
@@ -629,7 +613,7 @@ func (t *Terminal) agentLink(a *tree.Agent, depth int) {
 		tot := t.doc.AgentTotal(a.ID)
 		parts = append(parts, plural(int(tot.APICalls), "API call"), render.Count(tot.Tokens)+" tokens")
 	}
-	for _, l := range fitParts(parts, " · ", t.textWidth(depth, 5), 2) {
+	for _, l := range render.FitParts(parts, " · ", t.textWidth(depth, 5), 2) {
 		t.printf("%s    %s\n", t.indent(depth), th.Cyan(l))
 	}
 }
