@@ -317,3 +317,26 @@ func TestTableFitRuleOnlyAboveAFooter(t *testing.T) {
 		t.Errorf("the row %q came out as %q", cell, b.String())
 	}
 }
+
+// FitParts wraps between parts, never inside one; a continuation is
+// indented; colour sequences take no room; a plain part wider than a
+// line is cut; a pipe (width 0) gets one line.
+func TestFitParts(t *testing.T) {
+	th := NewTheme(true)
+	for _, tc := range []struct {
+		parts       []string
+		width, cont int
+		want        []string
+	}{
+		{[]string{"aaa", "bbb", "ccc"}, 0, 2, []string{"aaa · bbb · ccc"}},
+		{[]string{"aaa", "bbb", "ccc"}, 15, 2, []string{"aaa · bbb · ccc"}},
+		{[]string{"aaa", "bbb", "ccc"}, 14, 2, []string{"aaa · bbb", "  ccc"}},
+		{[]string{"aaa", "bbb", "ccc"}, 5, 0, []string{"aaa", "bbb", "ccc"}},
+		{[]string{th.Dim("aaa"), th.Dim("bbb")}, 9, 0, []string{th.Dim("aaa") + " · " + th.Dim("bbb")}},
+		{[]string{"a-very-long-part", "b"}, 10, 2, []string{"a-very-…", "  b"}},
+	} {
+		if got := FitParts(tc.parts, " · ", tc.width, tc.cont); !slices.Equal(got, tc.want) {
+			t.Errorf("%q in %d: %q, want %q", tc.parts, tc.width, got, tc.want)
+		}
+	}
+}
