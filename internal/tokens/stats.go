@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -136,7 +137,7 @@ func unchanged(main *cache.Entry, subs []*cache.Entry) bool {
 	return true
 }
 
-const statsFormat = 3
+const statsFormat = 4
 
 // sayUnlinked says the agents a session's results name that have none of
 // its files as their transcript (ReadSession), but those that ran in the
@@ -160,7 +161,7 @@ func encodeStats(st SessionStats, s *session.Session, agents []session.Agent, su
 	e.Uvarint(statsFormat)
 	e.Uvarint(uint64(len(subs)))
 	for _, ae := range subs {
-		e.String(ae.Path)
+		e.String(filepath.Base(ae.Path)) // its name: the folder is spelled as each run's --dir spells it
 		e.Varint(ae.Size)
 		e.Varint(ae.ModTime)
 		e.Uvarint(ae.Inode)
@@ -207,7 +208,7 @@ func statsFrom(data []byte, s *session.Session, agents []session.Agent) (Session
 		ae := &cache.Entry{Path: d.String(), Size: d.Varint(), ModTime: d.Varint(), Inode: d.Uvarint(),
 			Head: uint32(d.Uvarint()), Tail: uint32(d.Uvarint())}
 		ae.Offset = ae.Size
-		if d.Err() != nil || ae.Path != a.Path || ae.Size != a.Size || cache.Check(a.Path, ae) != cache.Same {
+		if d.Err() != nil || ae.Path != filepath.Base(a.Path) || ae.Size != a.Size || cache.Check(a.Path, ae) != cache.Same {
 			return SessionStats{}, nil, false
 		}
 		st.Size += a.Size
