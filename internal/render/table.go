@@ -279,7 +279,7 @@ func (t *Table) fit() {
 	// is cut, and unsaid: it shows nothing (agents' PARENT of a session
 	// without nested agents took the room of the descriptions).
 	for _, c := range t.optional {
-		if over > 0 && c < len(widths) && !drop[c] && emptyColumn(t.rows, c) {
+		if over > 0 && c < len(widths) && !drop[c] && emptyColumn(all, c) {
 			drop[c] = true
 			over -= widths[c] + 2
 		}
@@ -422,7 +422,8 @@ func styledWidth(rows [][]string, col int) int {
 }
 
 // style applies the styles of Style to the rows' cells, once.
-// emptyColumn reports whether column c is empty in every row.
+// emptyColumn reports whether column c is empty in every row (footers
+// included: a total is content).
 func emptyColumn(rows [][]string, c int) bool {
 	for _, r := range rows {
 		if c < len(r) && r[c] != "" {

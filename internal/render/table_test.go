@@ -187,6 +187,17 @@ func TestTableFitLeavesOutAnEmptyColumnFirst(t *testing.T) {
 	if got := render(50, "p9"); !strings.HasSuffix(got[0], "PARENT") || !strings.Contains(got[1], "…") {
 		t.Errorf("a PARENT with a value went before the description was cut:\n%s", strings.Join(got, "\n"))
 	}
+	// Content in the footer only (a total) is content.
+	tb := NewTable(Options{TTY: true, Width: 60}, "ID", "DESCRIPTION", "N>")
+	tb.Row("a1", "a description that is long enough to be cut, and more", "")
+	tb.Footer("total", "", "42")
+	tb.Shrink(1, 12, false)
+	tb.Optional(2)
+	var b bytes.Buffer
+	tb.Render(&b)
+	if !strings.Contains(b.String(), "42") && !strings.Contains(b.String(), "N left out") {
+		t.Errorf("a column with a total left out unsaid:\n%s", b.String())
+	}
 }
 
 // ShrinkLast cuts a column only once every optional column is left out:
