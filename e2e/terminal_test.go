@@ -170,7 +170,11 @@ func TestPseudoTerminal(t *testing.T) {
 		views := [][]string{{"ls"}, {"ls", "-l"}, {"tokens"}, {"tokens", "--by", "agent"}, {"tokens", "--by", "project"},
 			{"tokens", "--by", "response"}, {"tokens", "--by", "tool"}, {"tokens", "--by", "agent-type"}, {"tokens", "b3edadab"},
 			{"agents", "ef958aa1"}, {"agents", "-v", "ef958aa1"}, {"agents", "c7d3d95c"}, {"agents", "-v", "5c0375b4"},
-			{"tokens", "--by", "day"}, {"tokens", "--by", "hour"}}
+			{"tokens", "--by", "day"}, {"tokens", "--by", "hour"},
+			// Reading views: prose wraps, headers wrap between their parts,
+			// lines of tool output are cut (a code block is not).
+			{"tree", "ef958aa1"}, {"tree", "--agents", "ef958aa1"}, {"tree", "c7d3d95c"}, {"tree", "5c0375b4"},
+			{"show", "ef958aa1"}, {"show", "c7d3d95c"}, {"show", "5c0375b4"}}
 		for _, cols := range []int{80, 60} {
 			for _, args := range views {
 				r := onTTY(t, []string{fmt.Sprintf("COLUMNS=%d", cols)}, append(args, "--dir", samples)...)

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -252,12 +253,9 @@ func (v *treeView) quote(s string, used int) string {
 	s = OneLine(v.ro.Redacted(s))
 	width := 100
 	if v.ro.TTY {
-		width = v.ro.Width - used
+		width = v.ro.Width - 1 - used // one column to spare
 	}
-	if width < 20 {
-		width = 20
-	}
-	return `"` + Cut(s, width) + `"`
+	return `"` + Cut(s, max(width, 8)) + `"`
 }
 
 // OneLine is transcript text made safe and put on one line, its runs of
@@ -287,27 +285,42 @@ func (v *treeView) agentText(a *tree.Agent, indent int) string {
 		parts = append(parts, Safe(a.Type))
 	}
 	head := strings.Join(parts, " · ")
-	var rest []string
-	rest = append(rest, Plural(tree.ToolCalls(a.Nodes), "tool call", "tool calls"))
-	if tok := tokens.NodesTokens(a.Nodes); tok > 0 {
-		rest = append(rest, Count(tok)+" tok")
+	calls, tok, entries := Plural(tree.ToolCalls(a.Nodes), "tool call", "tool calls"), "", Plural(len(a.Nodes), "entry", "entries")
+	if n := tokens.NodesTokens(a.Nodes); n > 0 {
+		tok = Count(n) + " tok"
 	}
-	rest = append(rest, Plural(len(a.Nodes), "entry", "entries"))
-	tail := " · " + strings.Join(rest, " · ")
+	var mark string
 	switch {
 	case a.NoReply():
-		tail += " · no reply" // as cctx agents says it: status no_reply
+		mark = " · no reply" // as cctx agents says it: status no_reply
 	case a.Spawn == nil && !a.Warmup:
-		tail += " · not linked to a tool call"
+		mark = " · not linked to a tool call"
 	}
+	room := 1 << 30 // what the terminal leaves of its width (one column to spare)
+	if v.ro.TTY && v.ro.Width > 0 {
+		room = v.ro.Width - 1 - indent - Width(head) - Width(mark)
+	}
+	// A narrow terminal: the counts go before the line passes the width,
+	// the least telling first (entries, then tool calls).
+	var rest []string
+	for _, set := range [][]string{{calls, tok, entries}, {calls, tok}, {tok}, {calls}} {
+		rest = slices.DeleteFunc(slices.Clone(set), func(s string) bool { return s == "" })
+		if len(rest) > 0 && 3*len(rest)+Width(strings.Join(rest, "")) <= room {
+			break
+		}
+	}
+	tail := " · " + strings.Join(rest, " · ") + mark
 	s := head
 	if a.Description != "" {
-		// At most 60 columns, and what the terminal leaves of its width.
-		width := 60
-		if v.ro.TTY {
-			width = min(width, v.ro.Width-indent-Width(head)-Width(tail)-3)
+		// At most 60 columns, and what the line leaves; none when that is
+		// too little to tell anything.
+		width := min(60, room-Width(tail)+Width(mark)-3)
+		if !v.ro.TTY {
+			width = 60
 		}
-		s += ` "` + Cut(Safe(v.ro.Redacted(a.Description)), max(width, 10)) + `"`
+		if width >= 12 {
+			s += ` "` + Cut(Safe(v.ro.Redacted(a.Description)), width) + `"`
+		}
 	}
 	return s + tail
 }

@@ -395,12 +395,12 @@ func (t *Terminal) userText(e reader.Entry, text string, depth int, first bool) 
 		if m := commandArgsRe.FindStringSubmatch(trimmed); m != nil && strings.TrimSpace(m[1]) != "" {
 			cmd += " " + strings.TrimSpace(m[1])
 		}
-		for _, l := range lines(cmd) {
+		for _, l := range wrapLines(lines(cmd), t.textWidth(depth, 2)) {
 			t.printf("%s  %s\n", t.indent(depth), th.Bold(l))
 		}
 	case bashInputRe.MatchString(trimmed):
 		cmd := bashInputRe.FindStringSubmatch(trimmed)[1]
-		for _, l := range lines("! " + cmd) {
+		for _, l := range wrapLines(lines("! "+cmd), t.textWidth(depth, 2)) {
 			t.printf("%s  %s\n", t.indent(depth), th.Bold(l))
 		}
 	default:
