@@ -351,3 +351,34 @@ func TestFitParts(t *testing.T) {
 		}
 	}
 }
+
+// tablewriter ends a cell that holds colour with a raw reset, which the
+// Guard would print as visible "\x1b[0m": the table takes it for the
+// theme's own when the cell's last escape is one of the theme's, whether
+// the colour ends the cell or stops in its middle (ls's dim "archived "
+// before a plain title). A raw reset after text a view forgot to escape
+// is not taken.
+func TestTableResetsAfterColouredCells(t *testing.T) {
+	th := NewTheme(true)
+	for _, tc := range []struct {
+		cell string
+		ours bool
+	}{
+		{th.Dim("a whole dim title"), true},
+		{th.Dim("archived ") + "a plain title after it", true},
+		{th.Dim("archived ") + "a title cut to fit the width of the terminal, and more", true},
+		{"text with a raw \x1b[1mescape", false},
+	} {
+		tb := NewTable(Options{TTY: true, Width: 60, Theme: th}, "ID", "TITLE")
+		tb.Row("a1", tc.cell)
+		tb.Shrink(1, 20, false)
+		var b bytes.Buffer
+		if err := tb.Render(&b); err != nil {
+			t.Fatal(err)
+		}
+		row := strings.Split(b.String(), "\n")[1]
+		if raw := strings.Contains(row, "\x1b[0m"); raw == tc.ours {
+			t.Errorf("%q: row %q, a raw reset left: %v", tc.cell, row, raw)
+		}
+	}
+}

@@ -59,9 +59,10 @@ func (t Theme) On() bool { return t.on }
 // tableResets marks the SGR resets tablewriter writes after a cell that
 // holds colour (its own, unmarked "\x1b[0m", which the Guard would
 // escape into visible text) as the theme's own. Only a reset where
-// tablewriter puts one is marked: right after one of the theme's
-// sequences and the cell's padding. A raw reset anywhere else (text a
-// view forgot to escape) is left for the Guard to show as an escape.
+// tablewriter puts one is marked: after the cell's padding, in a cell
+// whose last escape is one of the theme's sequences. A raw reset anywhere
+// else (text a view forgot to escape) is left for the Guard to show as an
+// escape.
 func (t Theme) tableResets(b []byte) []byte {
 	if !t.on {
 		return b
@@ -77,12 +78,11 @@ func (t Theme) tableResets(b []byte) []byte {
 		for j > 0 && b[j-1] == ' ' {
 			j--
 		}
-		ours := false
-		if j > 0 && b[j-1] == 'm' {
-			if k := bytes.LastIndexByte(b[:j-1], 0x1b); k >= 0 && bytes.HasPrefix(b[k:], open) && !bytes.ContainsAny(b[k+len(open):j-1], "\x1b") {
-				ours = true
-			}
-		}
+		// Ours when the last escape before it on its line is one of the
+		// theme's: a cell coloured at its end, or in its middle (ls's
+		// "archived " before a plain title).
+		k := bytes.LastIndexByte(b[:j], 0x1b)
+		ours := k >= 0 && bytes.HasPrefix(b[k:], open) && !bytes.ContainsRune(b[k:j], '\n')
 		out = append(out, b[:i]...)
 		if ours {
 			out = append(out, own...)
