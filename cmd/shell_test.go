@@ -303,6 +303,20 @@ func TestResumeTargets(t *testing.T) {
 			t.Errorf("got %q", r.out)
 		}
 	})
+	// claude runs in the session's directory: a config dir named
+	// relatively (--dir), or found from a project folder or a path, is
+	// passed on absolute.
+	t.Run("a config dir found from a relative --dir, a project folder or a path", func(t *testing.T) {
+		cfg := filepath.Join(home, ".claude")
+		t.Chdir(home)
+		project := filepath.Join(".claude", "projects", filepath.Base(filepath.Dir(findTranscript(t, cfg, id))))
+		for _, args := range [][]string{{"--dir", ".claude", id}, {"--dir", project, id}, {filepath.Join(project, id+".jsonl")}} {
+			r := runHome(t, t.TempDir(), nil, append([]string{"resume", "-p"}, args...)...)
+			if want := "cd '" + dir + "' && CLAUDE_CONFIG_DIR='" + cfg + "' claude --resume " + id + "\n"; r.out != want {
+				t.Errorf("%v: got %q (%s), want %q", args, r.out, r.errOut, want)
+			}
+		}
+	})
 	t.Run("a projects dir outside any config dir", func(t *testing.T) {
 		mine := filepath.Join(t.TempDir(), "mine")
 		if err := os.Rename(filepath.Join(home, ".claude", "projects"), mine); err != nil {
@@ -402,4 +416,14 @@ func TestVersion(t *testing.T) {
 	if r := run(t, false, nil, "--version"); r.code != 0 || !strings.HasPrefix(r.out, "cctx ") {
 		t.Errorf("--version: %q", r.out)
 	}
+}
+
+// findTranscript is the path of session id's transcript under config.
+func findTranscript(t *testing.T, config, id string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(config, "projects", "*", id+".jsonl"))
+	if len(m) != 1 {
+		t.Fatalf("%s in %s: %v", id, config, m)
+	}
+	return m[0]
 }

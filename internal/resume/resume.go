@@ -43,7 +43,7 @@ func Plan(s *session.Session, env session.Env) (Target, error) {
 	case s.Archived:
 		return t, fmt.Errorf("session %s: only cctx's archive holds it (%s); Claude Code resumes the sessions of its own config directory: copy the transcript back to its project folder first", s.ID, s.Path)
 	}
-	config := s.Root.ConfigDir
+	config := configOf(s)
 	if config == "" {
 		return t, fmt.Errorf("session %s: %s is not in a Claude Code config directory (<config>/projects/<project>/), where claude --resume looks", s.ID, s.Path)
 	}
@@ -59,6 +59,30 @@ func Plan(s *session.Session, env session.Env) (Target, error) {
 		t.ConfigDir = config
 	}
 	return t, nil
+}
+
+// configOf is the config directory that holds s, absolute (claude runs
+// in the session's directory, where a relative one would name another):
+// its root's, else the one its path is in, <config>/projects/<project>/
+// (a session found from a project folder given as --dir, or by its
+// path). "" when it is in none.
+func configOf(s *session.Session) string {
+	config := s.Root.ConfigDir
+	if config == "" {
+		abs, err := filepath.Abs(s.Path)
+		if err != nil {
+			return ""
+		}
+		projects := filepath.Dir(filepath.Dir(abs))
+		if filepath.Base(projects) != "projects" {
+			return ""
+		}
+		config = filepath.Dir(projects)
+	}
+	if abs, err := filepath.Abs(config); err == nil {
+		config = abs
+	}
+	return config
 }
 
 // defaultConfig is the config directory claude reads: CLAUDE_CONFIG_DIR
