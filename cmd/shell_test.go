@@ -328,6 +328,19 @@ func TestResumeTargets(t *testing.T) {
 			t.Errorf("exit %d: %s", r.code, r.errOut)
 		}
 	})
+	// A session only the archive holds: the error says where to put it
+	// back, decompressed.
+	t.Run("archived", func(t *testing.T) {
+		arch := t.TempDir()
+		if r := runHome(t, home, nil, "archive", "--to", arch); r.code != 0 {
+			t.Fatalf("archive: exit %d: %s", r.code, r.errOut)
+		}
+		r := runHome(t, home, nil, "resume", "-p", "--dir", arch, id)
+		want := "put the transcript back first, decompressed (zstd -d) to " + filepath.Join(home, ".claude", "projects", "-w-app", id+".jsonl")
+		if r.code != 1 || !strings.Contains(r.errOut, want) {
+			t.Errorf("exit %d: %s\nwant %q", r.code, r.errOut, want)
+		}
+	})
 	t.Run("standard input", func(t *testing.T) {
 		if r := run(t, false, nil, "resume", "-"); r.code != 1 || !strings.Contains(r.errOut, "standard input cannot be resumed") {
 			t.Errorf("exit %d: %s", r.code, r.errOut)

@@ -41,7 +41,7 @@ func Plan(s *session.Session, env session.Env) (Target, error) {
 	case s.Orphan:
 		return t, fmt.Errorf("session %s: its main transcript was deleted (Claude Code's cleanup): Claude Code cannot resume it", s.ID)
 	case s.Archived:
-		return t, fmt.Errorf("session %s: only cctx's archive holds it (%s); Claude Code resumes the sessions of its own config directory: copy the transcript back to its project folder first", s.ID, s.Path)
+		return t, fmt.Errorf("session %s: only cctx's archive holds it (%s); Claude Code resumes the sessions of its own config directory: put the transcript back first, %s", s.ID, s.Path, restoreHint(s, env))
 	}
 	config := configOf(s)
 	if config == "" {
@@ -59,6 +59,19 @@ func Plan(s *session.Session, env session.Env) (Target, error) {
 		t.ConfigDir = config
 	}
 	return t, nil
+}
+
+// restoreHint is how to put an archived transcript back where claude
+// --resume finds it: compressed (.zst), it is decompressed there.
+func restoreHint(s *session.Session, env session.Env) string {
+	to := filepath.Join("<config>", "projects", s.ProjectKey(), s.ID+".jsonl")
+	if c := defaultConfig(env); c != "" {
+		to = filepath.Join(c, "projects", s.ProjectKey(), s.ID+".jsonl")
+	}
+	if strings.HasSuffix(s.Path, ".zst") {
+		return "decompressed (zstd -d) to " + to
+	}
+	return "copied to " + to
 }
 
 // configOf is the config directory that holds s, absolute (claude runs
