@@ -72,6 +72,12 @@ session's leaves, --project to the folders sessions ran in, and --by,
 		if c.Flags().Lookup("leaf") != nil {
 			_ = c.RegisterFlagCompletionFunc("leaf", f.leaves)
 		}
+		switch c.Name() {
+		case "grep":
+			_ = c.RegisterFlagCompletionFunc("role", fixed("user", "assistant", "tool", "thinking"))
+		case "archive":
+			_ = c.RegisterFlagCompletionFunc("to", dirs)
+		}
 		if c.Name() == "export" {
 			_ = c.RegisterFlagCompletionFunc("format", fixed("html\tone self-contained page", "md\tGitHub-flavoured Markdown"))
 		}

@@ -158,6 +158,7 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"tokens", "--by", "b"}, []string{"block"}},
 		{[]string{"tokens", "--format", ""}, []string{"table", "json", "markdown", "ndjson"}},
 		{[]string{"export", "--format", ""}, []string{"html", "md"}},
+		{[]string{"grep", "--role", ""}, []string{"user", "assistant", "tool", "thinking"}},
 		{[]string{"ls", "--color", ""}, []string{"auto", "always", "never"}},
 		{[]string{"tokens", "--tz", ""}, []string{"local", "UTC"}},
 		{[]string{"ls", "--dir", samples, "--project", "/Users"}, []string{"/Users/User/repo/codemie-ai/codemie-code", "/Users/user/project"}},
@@ -176,6 +177,17 @@ func TestCompleteFlagValues(t *testing.T) {
 			if tc.args[len(tc.args)-2] == "--by" && c[1] == "" {
 				t.Errorf("--by %s has no description", c[0])
 			}
+		}
+	}
+}
+
+// Flags that name a directory complete directories only: --dir, and
+// archive's --to.
+func TestCompleteDirFlags(t *testing.T) {
+	for _, args := range [][]string{{"ls", "--dir", ""}, {"archive", "--to", ""}} {
+		_, directive, _ := complete(t, args...)
+		if directive != ":16" { // cobra.ShellCompDirectiveFilterDirs
+			t.Errorf("%q: directive %q, want :16 (directories)", args, directive)
 		}
 	}
 }
