@@ -73,6 +73,9 @@ func archiveRun(o *ArchiveOptions) error {
 		return err
 	}
 	if o.Status {
+		if o.NoCompress {
+			return usageErrorf("--no-compress is for a run that stores files, not --status")
+		}
 		st, err := archive.GetStatus(roots, dir, f.Env.Home, f.Now(), f.Report())
 		if err != nil {
 			return err
@@ -80,7 +83,14 @@ func archiveRun(o *ArchiveOptions) error {
 		if f.Globals.JSON {
 			return render.JSON(f.Out(), render.NewArchiveStatusJSON(st), f.Render())
 		}
-		return render.ArchiveStatus(f.Out(), st, f.Render())
+		var again []string // the run --status suggests: over the same roots, into the same archive
+		for _, d := range f.Globals.Dirs {
+			again = append(again, "--dir", d)
+		}
+		if o.To != "" {
+			again = append(again, "--to", o.To)
+		}
+		return render.ArchiveStatus(f.Out(), st, f.Render(), again)
 	}
 	res, err := archive.Run(archive.Options{Roots: roots, Dir: dir, NoCompress: o.NoCompress, Report: f.Report(), Now: f.Now, Hook: o.Hook})
 	if err != nil {

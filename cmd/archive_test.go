@@ -221,6 +221,9 @@ func TestArchiveStatusAndLsHint(t *testing.T) {
 	if r := run(t, false, env, "archive", "--to", filepath.Join(live, "projects", "x")); r.code != 2 || !strings.Contains(r.errOut, "overlap") {
 		t.Errorf("an archive inside the roots: exit %d %s", r.code, r.errOut)
 	}
+	if r := run(t, false, env, "archive", "--status", "--no-compress"); r.code != 2 || !strings.Contains(r.errOut, "--no-compress is for a run that stores files") {
+		t.Errorf("--status --no-compress: exit %d %s", r.code, r.errOut)
+	}
 }
 
 // An archive made before there was anything to archive holds no project

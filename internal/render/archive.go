@@ -96,8 +96,9 @@ func NewArchiveStatusJSON(s archive.Status) ArchiveStatusJSON {
 	return doc
 }
 
-// ArchiveStatus prints --status.
-func ArchiveStatus(w io.Writer, s archive.Status, o Options) error {
+// ArchiveStatus prints --status; again are the flags of the run it
+// suggests (--dir and --to as given).
+func ArchiveStatus(w io.Writer, s archive.Status, o Options, again []string) error {
 	th := o.Theme
 	last := "never run"
 	if !s.LastRun.IsZero() {
@@ -131,7 +132,14 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options) error {
 			r.Modified.Local().Format("2006-01-02"), when, Bytes(r.Bytes))
 	}
 	if s.PendingFiles > 0 {
-		_, err := fmt.Fprintln(w, th.Dim("run `cctx archive` to archive them"))
+		run := "cctx archive"
+		for i, a := range again {
+			if i%2 == 1 {
+				a = ShellQuote(a) // a value
+			}
+			run += " " + a
+		}
+		_, err := fmt.Fprintln(w, th.Dim("run `"+run+"` to archive them"))
 		return err
 	}
 	return nil

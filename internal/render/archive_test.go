@@ -18,7 +18,7 @@ func TestArchiveStatusDates(t *testing.T) {
 		{Session: "p/soon", Modified: now.AddDate(0, 0, -27), DeletedAt: now.AddDate(0, 0, 3), Bytes: 1},
 	}}
 	var b bytes.Buffer
-	if err := ArchiveStatus(&b, st, Options{Now: now}); err != nil {
+	if err := ArchiveStatus(&b, st, Options{Now: now}, nil); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -29,5 +29,18 @@ func TestArchiveStatusDates(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
+	}
+}
+
+// The run --status suggests repeats the --dir and --to it was given,
+// quoted for the shell.
+func TestArchiveStatusSuggestsTheSameRun(t *testing.T) {
+	st := archive.Status{PendingFiles: 2, PendingSessions: 1, Sessions: 1}
+	var b bytes.Buffer
+	if err := ArchiveStatus(&b, st, Options{}, []string{"--dir", "src dir", "--to", "/mnt/arch"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "run `cctx archive --dir 'src dir' --to '/mnt/arch'` to archive them"; !strings.Contains(b.String(), want) {
+		t.Errorf("no %q in:\n%s", want, b.String())
 	}
 }
