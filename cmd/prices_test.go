@@ -33,10 +33,10 @@ func TestMaxCostOnAnEstimatedCost(t *testing.T) {
 		stderr string
 	}{
 		{"over the limit", []string{"tokens", s, "--max-cost", "6"}, ExitBudget,
-			estimateWarning + "cctx: budget exceeded: session 11111111-2222-3333-4444-555555555555: cost $6.5 (estimated) > $6 (--max-cost)\n"},
+			estimateWarning + "cctx: budget exceeded: session 11111111-2222-3333-4444-555555555555: cost $6.50 (estimated) > $6 (--max-cost)\n"},
 		{"under the limit", []string{"tokens", s, "--max-cost", "7"}, ExitOK, estimateWarning},
 		{"a total over the limit", []string{"tokens", "--dir", estimatedDir, "--max-cost", "6.4", "--budget-total"}, ExitBudget,
-			estimateWarning + "cctx: budget exceeded: session 11111111-2222-3333-4444-555555555555: cost $6.5 (estimated) > $6.4 (--max-cost)\n"},
+			estimateWarning + "cctx: budget exceeded: session 11111111-2222-3333-4444-555555555555: cost $6.50 (estimated) > $6.4 (--max-cost)\n"},
 		{"agents say it too", []string{"agents", s}, ExitOK, estimateWarning},
 		{"--strict fails on it", []string{"tokens", s, "--strict"}, ExitError, estimateWarning},
 	}

@@ -228,7 +228,7 @@ func TestTokensWatchFrames(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"block", nil, []string{"Current block  10:00 → 15:00 UTC", "burn rate", "budget     ✘ --max-cost $0.1 (now $0.13509) · projected ✘"}},
+		{"block", nil, []string{"Current block  10:00 → 15:00 UTC", "burn rate", "budget     ✘ --max-cost $0.1 (now $0.14) · projected ✘"}},
 		{"day", []string{"--by", "day"}, []string{"Today  Sun 2026-11-22 UTC", "used       303k tokens"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -89,6 +89,9 @@ func budgetMax(l tokens.BudgetLine) string {
 		return "-"
 	}
 	s := budgetValue(l, l.Max)
+	if l.Flag == "--max-cost" {
+		s = "$" + tokens.Cents(l.Max, l.Limit) // as the table above shows costs
+	}
 	if l.MaxIsBound {
 		s = "≥ " + s
 	}

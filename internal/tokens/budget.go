@@ -62,7 +62,28 @@ func (v Violation) String() string {
 	if v.Estimated {
 		estimated = " (estimated)"
 	}
-	return fmt.Sprintf("%s %s%s%s%s > %s%s (%s)", name, atLeast, unit, v.Actual, estimated, unit, v.Limit, v.Flag)
+	actual := string(v.Actual)
+	if unit == "$" {
+		actual = Cents(v.Actual, v.Limit)
+	}
+	return fmt.Sprintf("%s %s%s%s%s > %s%s (%s)", name, atLeast, unit, actual, estimated, unit, v.Limit, v.Flag)
+}
+
+// Cents is a cost in USD as the tables show it, to the cent, when that
+// still tells it from limit ("": none); else as exact as it is ($1.004
+// over $1 is not "$1.00 > $1").
+func Cents(cost, limit json.Number) string {
+	c, err := cost.Float64()
+	if err != nil {
+		return string(cost)
+	}
+	s := strconv.FormatFloat(c, 'f', 2, 64)
+	if l, err := limit.Float64(); limit != "" && err == nil {
+		if r, _ := strconv.ParseFloat(s, 64); (r > l) != (c > l) || r == l {
+			return string(cost)
+		}
+	}
+	return s
 }
 
 // Check compares a total with the limits. A cost limit cannot be checked

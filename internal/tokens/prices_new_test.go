@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -283,7 +284,7 @@ func TestBudgetOnAnEstimatedCost(t *testing.T) {
 	tot.Add(&Response{Model: "claude-opus-7", Usage: reader.Usage{Input: 1e6}}, DefaultPrices()) // $4 estimated
 	b := Budget{Tokens: -1, Output: -1, APICalls: -1, Context: -1, CostUSD: 3}
 	v := b.Check(tot)
-	if len(v) != 1 || !v[0].Estimated || v[0].LowerBound || v[0].String() != "cost $4 (estimated) > $3 (--max-cost)" {
+	if len(v) != 1 || !v[0].Estimated || v[0].LowerBound || v[0].String() != "cost $4.00 (estimated) > $3 (--max-cost)" {
 		t.Errorf("over: %+v", v)
 	}
 	b.CostUSD = 5
@@ -331,6 +332,24 @@ func TestPricingDocListsTheTable(t *testing.T) {
 		row = strings.ReplaceAll(row, "|  |", "| |") // an empty cell
 		if !strings.Contains(doc, row+"\n") {
 			t.Errorf("docs/pricing.md has no row\n%s", row)
+		}
+	}
+}
+
+// A cost over a budget is said to the cent, as the tables show it, unless
+// the cents would not tell it from the limit: then as exact as it is.
+func TestCents(t *testing.T) {
+	for _, c := range []struct{ cost, limit, want string }{
+		{"5.451318", "1", "5.45"},
+		{"4", "3", "4.00"},
+		{"1.004", "1", "1.004"},
+		{"1.0049", "1", "1.0049"},
+		{"1.01", "1", "1.01"},
+		{"2.5", "", "2.50"},
+		{"x", "1", "x"},
+	} {
+		if got := Cents(json.Number(c.cost), json.Number(c.limit)); got != c.want {
+			t.Errorf("Cents(%s, %s) = %s, want %s", c.cost, c.limit, got, c.want)
 		}
 	}
 }

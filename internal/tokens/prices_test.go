@@ -95,7 +95,7 @@ func TestBudget(t *testing.T) {
 		{"under every limit", Budget{Tokens: 500_000, Output: 20_000, APICalls: 12, Context: 160_000, CostUSD: 4.2}, ""},
 		{"tokens over", Budget{Tokens: 400_000, Output: -1, APICalls: -1, Context: -1, CostUSD: -1}, "tokens 500000 > 400000 (--max-tokens)"},
 		{"context and cost over", Budget{Tokens: -1, Output: -1, APICalls: -1, Context: 150_000, CostUSD: 4},
-			"context 160000 > 150000 (--max-context); cost $4.2 > $4 (--max-cost)"},
+			"context 160000 > 150000 (--max-context); cost $4.20 > $4 (--max-cost)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
