@@ -354,7 +354,7 @@ func (v *treeView) drawFull(it item) []item {
 	seen := map[*tree.Node]bool{}
 	for cur := it.n; cur != nil && !seen[cur]; {
 		seen[cur] = true
-		v.printf("%s%s\n", head, v.entryText(cur))
+		v.printf("%s%s\n", head, v.entryText(cur, Width(head)))
 		head = prefix
 		var more []item
 		if v.o.Agents {
@@ -390,7 +390,9 @@ func (v *treeView) drawFull(it item) []item {
 	return nil
 }
 
-func (v *treeView) entryText(n *tree.Node) string {
+// entryText is an entry's line after a prefix of used cells: a prompt's
+// quote is cut to what the terminal leaves of its width (60 at most).
+func (v *treeView) entryText(n *tree.Node, used int) string {
 	th := v.th
 	mark := " "
 	switch {
@@ -404,7 +406,11 @@ func (v *treeView) entryText(n *tree.Node) string {
 	if !n.Timestamp().IsZero() {
 		ts = n.Timestamp().Local().Format("15:04")
 	}
-	desc := entryDesc(v.t, n, v.ro.Redacted)
+	room := 60
+	if v.ro.TTY && v.ro.Width > 0 { // mark, id, time and their gaps: 2+8+1+5+2; the type and quotes, about 8
+		room = min(room, max(v.ro.Width-1-used-26, 8))
+	}
+	desc := entryDesc(v.t, n, v.ro.Redacted, room)
 	if n.Fork {
 		desc += "  ⑂ fork"
 	}
@@ -418,7 +424,7 @@ func (v *treeView) entryText(n *tree.Node) string {
 	return mark + " " + s
 }
 
-func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string) string {
+func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string, room int) string {
 	typ := n.Type
 	if n.Subtype != "" {
 		typ += "/" + n.Subtype
@@ -445,7 +451,7 @@ func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string) string {
 		if n.CompactSummary {
 			typ += " (compaction summary)"
 		}
-		return typ + ` "` + Cut(OneLine(redact(n.Prompt())), 60) + `"`
+		return typ + ` "` + Cut(OneLine(redact(n.Prompt())), room) + `"`
 	case n.Type == "assistant":
 		var parts []string
 		if n.Content&reader.HasThinking != 0 {
