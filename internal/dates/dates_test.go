@@ -93,6 +93,10 @@ func TestParseZone(t *testing.T) {
 			if err == nil || !strings.HasPrefix(err.Error(), "--tz "+`"`) {
 				t.Errorf("ParseZone(%q) = %v, %v, want a --tz error", tc.in, loc, err)
 			}
+		case tc.want == "Local": // time.Local, whose name is TZ's when TZ is set
+			if err != nil || loc != time.Local {
+				t.Errorf("ParseZone(%q) = %v, %v, want time.Local", tc.in, loc, err)
+			}
 		case err != nil || loc.String() != tc.want:
 			t.Errorf("ParseZone(%q) = %v, %v, want %s", tc.in, loc, err, tc.want)
 		}

@@ -178,10 +178,16 @@ func (g *grepView) hit(h *search.Hit, lbl string, day bool, lw int) {
 		th.Dim(Safe(lead)), grepFitAround(th, before, match, after, max(room, 10)))
 }
 
+// context prints a line around a hit (-C), set apart from the hits
+// without colour too: "·" where a hit has a space (grep's "-" for ":").
+// A text of only spaces is no context.
 func (g *grepView) context(agent string, c search.Context, day bool, lw int) {
 	th := g.ro.Theme
+	if strings.TrimSpace(c.Excerpt) == "" && c.Kind != "tool_use" {
+		return
+	}
 	lbl := grepLabel(agent, c.Role, c.Kind, c.Tool)
-	prefix := "  " + grepHitTime(c.Time, day) + "  " + grepPad(lbl, lw) + "  "
+	prefix := "· " + grepHitTime(c.Time, day) + "  " + grepPad(lbl, lw) + "  "
 	lead := ""
 	if c.Kind == "tool_use" {
 		lead = c.Field + ": "

@@ -101,7 +101,7 @@ func results(rs ...*search.Result) iter.Seq[*search.Result] {
 
 func sampleResult(id string) *search.Result {
 	s := &session.Session{ID: id, Path: "/p/-w/" + id + ".jsonl", ProjectDir: "/p/-w"}
-	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.Local) // shown in local time: the same in any zone
 	return &search.Result{
 		Target: search.Target{Session: s, Info: &session.Info{Session: s, Title: "Fix it", Project: "/w/app", UpdatedAt: at}},
 		Count:  1,
@@ -229,5 +229,20 @@ func TestGrepSessionRowsAlign(t *testing.T) {
 		if w := Width(rows[0]); w != 79 { // the title fills the width, one column to spare
 			t.Errorf("mode %v, colour %v: a row %d wide, want 79: %s", mode, tc.colour, w, rows[0])
 		}
+	}
+}
+
+// Context lines (-C) are set apart from hits without colour: "·" where a
+// hit line has a space; a context of only spaces is not printed.
+func TestGrepContextLines(t *testing.T) {
+	r := sampleResult("5c0375b4-0000-4000-8000-000000000000")
+	at := r.Hits[0].Time
+	r.Hits[0].Before = []search.Context{{Role: search.RoleAssistant, Kind: "text", Time: at.Add(-time.Minute), Excerpt: "let me look"}}
+	r.Hits[0].After = []search.Context{{Role: search.RoleAssistant, Kind: "text", Time: at.Add(time.Minute), Excerpt: "\n\n  "}}
+	var b bytes.Buffer
+	Grep(&b, results(r), Options{TTY: true, Width: 100, Theme: NewTheme(false)}, GrepOptions{ShowPattern: "needle", Now: at.Add(time.Hour)})
+	lines := strings.Split(b.String(), "\n")
+	if lines[1] != "· 09:59  assistant  let me look" || lines[2] != "  10:00  user       say needle!" || strings.HasPrefix(lines[3], "·") {
+		t.Errorf("got\n%s", b.String())
 	}
 }
