@@ -20,6 +20,9 @@ func (w *walker) header() (*headerView, error) {
 		Prompts: h.Prompts, APICalls: h.Total.APICalls, Subagents: h.Subagents,
 		Redacted: w.o.Redact != nil, Generator: clean(w.o.Generator),
 	}
+	if h.PromptsShown != h.Prompts { // the others are on branches the page does not show
+		hv.PromptsOn = fmt.Sprintf(" (%d on this branch)", h.PromptsShown)
+	}
 	var models []string
 	for _, m := range h.Models {
 		models = append(models, w.str(render.ShortModel(m)))

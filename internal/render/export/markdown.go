@@ -94,7 +94,7 @@ func (s *mdSink) begin(h *headerView) {
 	row("Branch", escInline(h.Branch))
 	row("Models", escInline(h.Models))
 	row("Time", escInline(h.Time))
-	act := fmt.Sprintf("%s · %s", plural(h.Prompts, "prompt"), plural(int(h.APICalls), "API call"))
+	act := fmt.Sprintf("%s%s · %s", plural(h.Prompts, "prompt"), h.PromptsOn, plural(int(h.APICalls), "API call"))
 	if h.Subagents > 0 {
 		act += " · " + plural(h.Subagents, "subagent")
 	}

@@ -17,6 +17,7 @@ type headerView struct {
 	Time       string // "2026-01-02 10:00 UTC → 11:30 (1h30m)"
 	StartISO   string
 	Prompts    int
+	PromptsOn  string // " (7 on this branch)" when the page shows fewer ("": all)
 	APICalls   int64
 	Subagents  int
 	Tokens     string // "1.2M"

@@ -136,7 +136,7 @@ func (t *Terminal) Header(h Header) {
 	}
 	prompts := plural(h.Prompts, "prompt")
 	if h.PromptsShown != h.Prompts {
-		prompts += fmt.Sprintf(" (%d shown)", h.PromptsShown)
+		prompts += fmt.Sprintf(" (%d shown)", h.PromptsShown) // the others on other branches, or before --tail
 	}
 	act := []string{prompts, plural(int(h.Total.APICalls), "API call")}
 	if h.Subagents > 0 {
