@@ -34,6 +34,7 @@ type ExportOptions struct {
 	leafSet  bool
 	Agents   bool
 	NoRedact bool
+	NoThink  bool
 }
 
 // NewCmdExport builds `cctx export`. runF replaces the run function in tests.
@@ -83,6 +84,7 @@ with a note.`,
 	fl.StringVar(&o.Leaf, "leaf", "", "export the branch ending at `UUID` (or a unique prefix) instead of the active one")
 	fl.BoolVar(&o.Agents, "agents", false, "include subagent conversations, folded under their call")
 	fl.BoolVar(&o.NoRedact, "no-redact", false, "keep secrets and the home path as they are")
+	fl.BoolVar(&o.NoThink, "no-thinking", false, "leave the model's thinking out (it is folded in, by default)")
 	return c
 }
 
@@ -164,7 +166,7 @@ func exportRun(o *ExportOptions) error {
 }
 
 func (o *ExportOptions) renderOptions(s *session.Session, format export.Format) export.Options {
-	opts := export.Options{Format: format, Location: time.Local, Generator: "cctx " + buildinfo.Version(Version)}
+	opts := export.Options{Format: format, Location: time.Local, Generator: "cctx " + buildinfo.Version(Version), NoThinking: o.NoThink}
 	if !o.NoRedact {
 		opts.Redact = redact.New(o.F.Env.Home).Bytes
 	}

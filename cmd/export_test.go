@@ -336,3 +336,18 @@ func TestExportPagePolicy(t *testing.T) {
 		t.Errorf("the page has a script or a refresh")
 	}
 }
+
+// --no-thinking leaves the model's thinking out of either format; by
+// default it is in (folded in a page).
+func TestExportNoThinking(t *testing.T) {
+	for _, format := range []string{"md", "html"} {
+		with := run(t, false, nil, "export", "--dir", samples, "b3edadab", "--format", format)
+		without := run(t, false, nil, "export", "--dir", samples, "b3edadab", "--format", format, "--no-thinking")
+		if with.code != 0 || without.code != 0 || !strings.Contains(strings.ToLower(with.out), "thinking") {
+			t.Fatalf("%s: exit %d/%d, thinking in the default: %v", format, with.code, without.code, strings.Contains(strings.ToLower(with.out), "thinking"))
+		}
+		if strings.Contains(without.out, "∴") || strings.Contains(strings.ToLower(without.out), "class=\"thinking") {
+			t.Errorf("%s --no-thinking: thinking left in", format)
+		}
+	}
+}

@@ -56,10 +56,12 @@ type Options struct {
 	// written (paths, names, the title): redact.Redactor.Bytes.
 	Redact func([]byte) []byte
 	// Location is the time zone of the times shown; nil: UTC.
-	Location  *time.Location
-	MaxText   int    // 0: DefaultMaxText
-	MaxImage  int    // 0: DefaultMaxImage
-	Generator string // what wrote the file ("cctx 1.2.0"), in its footer
+	// NoThinking leaves the model's thinking out (export --no-thinking).
+	NoThinking bool
+	Location   *time.Location
+	MaxText    int    // 0: DefaultMaxText
+	MaxImage   int    // 0: DefaultMaxImage
+	Generator  string // what wrote the file ("cctx 1.2.0"), in its footer
 }
 
 // Stats is what an export did.

@@ -86,6 +86,9 @@ func (w *walker) assistant(lv *level, n *tree.Node, raw []byte) error {
 			kept, cut := cutText(t, w.o.MaxText)
 			w.out.text(&textView{Text: w.txt(kept), Cut: cut})
 		case "thinking", "redacted_thinking":
+			if w.o.NoThinking {
+				continue
+			}
 			t := strings.TrimSpace(b.Text)
 			kept, cut := cutText(t, w.o.MaxText)
 			w.out.thinking(&thinkingView{Text: w.txt(kept), Cut: cut, Chars: render.Thousands(int64(len([]rune(t)))), Redacted: b.Type == "redacted_thinking"})
