@@ -72,7 +72,7 @@ func TestTokensPlanViews(t *testing.T) {
 func TestTokensCurrentBlock(t *testing.T) {
 	root := liveTree(t)
 	r := run(t, true, nil, "tokens", "--dir", root, "--by", "block", "--color", "never")
-	for _, want := range []string{"2026-11-21 20:00–01:00 UTC", "2026-11-22 10:00–15:00 UTC ●", "Current block  10:00 → 15:00 UTC",
+	for _, want := range []string{"BLOCK (UTC)", "2026-11-21 20:00–01:00  ", "2026-11-22 10:00–15:00 ●", "Current block  10:00 → 15:00 UTC",
 		"2h00m elapsed, 3h00m left", "used       303k tokens", "burn rate  303k tokens/h", "projected  1.21M tokens"} {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("no %q in\n%s", want, r.out)
@@ -340,3 +340,17 @@ func TestTokensWatchSilentCache(t *testing.T) {
 type writerFunc func(p []byte) (int, error)
 
 func (w writerFunc) Write(p []byte) (int, error) { return w(p) }
+
+// An hour or block table names its zone once, in the header, when every
+// row has the same; across a change of summer time each row keeps its
+// own (CEST, CET).
+func TestTokensTimeGroupsNameTheirZone(t *testing.T) {
+	r := run(t, true, nil, "tokens", "--dir", samples, "--by", "hour", "--tz", "UTC", "--color", "never")
+	if !strings.Contains(r.out, "HOUR (UTC)") || strings.Contains(r.out, ":00 UTC ") {
+		t.Errorf("one zone:\n%s", r.out)
+	}
+	r = run(t, true, nil, "tokens", "--dir", samples, "--by", "hour", "--tz", "Europe/Paris", "--color", "never")
+	if strings.Contains(r.out, "HOUR (") || !strings.Contains(r.out, "CEST") || !strings.Contains(r.out, "CET ") {
+		t.Errorf("summer and winter time:\n%s", r.out)
+	}
+}

@@ -64,14 +64,33 @@ func tokensGroups(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 	if to.By == tokens.ByAgentType {
 		cols = []string{"TYPE", "RUNS>"}
 	}
+	zone := zoneOf(rep)
+	groups := rep.GroupBy(to.By)
+	// An hour or a block names its zone once, in the header, when every
+	// row has the same (a key cut to fit lost it from every row).
+	abbr := ""
+	if o.TTY && (to.By == tokens.ByBlock || to.By == tokens.ByHour) && len(groups) > 0 {
+		abbr = groups[0].Start.In(zone).Format("MST")
+		for _, g := range groups {
+			if g.Key != "" && (g.Start.In(zone).Format("MST") != abbr || g.End.In(zone).Format("MST") != abbr) {
+				abbr = ""
+				break
+			}
+		}
+		if abbr != "" {
+			cols[0] += " (" + abbr + ")"
+		}
+	}
 	header := append(cols, tokenColumns...)
 	t := NewTable(o, header...)
-	zone := zoneOf(rep)
 	var rows [][]string
-	for _, g := range rep.GroupBy(to.By) {
+	for _, g := range groups {
 		key := g.Key
 		if o.TTY {
 			key = groupLabel(to.By, g, zone, o.Now)
+			if abbr != "" {
+				key = strings.Replace(key, " "+abbr, "", 1)
+			}
 		}
 		row := []string{Safe(key)}
 		if to.By == tokens.ByAgentType {
