@@ -152,7 +152,7 @@ func exportRun(o *ExportOptions) error {
 	}
 	// What show shows, with the usage counted as show counts it; the
 	// export redacts what it writes itself (and counts it).
-	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{Leaf: leaf, Agents: o.Agents}, nil, nil)
+	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{Leaf: leaf, Agents: o.Agents, Warn: f.Report().Warn}, nil, nil)
 	if err != nil {
 		return err
 	}

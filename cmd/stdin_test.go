@@ -128,3 +128,22 @@ func TestTokensHintsAtAgentsForMissingTranscripts(t *testing.T) {
 		t.Errorf("a session with every agent: stderr %q", r.errOut)
 	}
 }
+
+// show and export --agents of a transcript on standard input say which
+// agents they cannot show (their transcripts are files stdin does not
+// bring), as tokens - says it; without --agents nothing is missing.
+func TestStdinAgentsAreSaidMissing(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(samples, "-Users-user-project", "b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "<stdin>:24: --agents: agent a434715 is not shown: its transcript is not read from standard input"
+	for _, args := range [][]string{{"show", "--agents", "-"}, {"export", "--agents", "--format", "md", "-"}} {
+		if r := runStdin(t, string(b), false, args...); r.code != 0 || !strings.Contains(r.errOut, want) {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.errOut)
+		}
+	}
+	if r := runStdin(t, string(b), false, "show", "-"); strings.Contains(r.errOut, "--agents") {
+		t.Errorf("show - without --agents: %q", r.errOut)
+	}
+}

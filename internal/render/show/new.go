@@ -41,6 +41,14 @@ func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *
 	if err != nil {
 		return nil, err
 	}
+	if o.Agents && o.Warn != nil && t.Main != nil && t.Main.Path == "-" {
+		for _, c := range t.Calls {
+			if c.Agent == nil && c.ResultAgentID != "" && c.Result != nil {
+				o.Warn("%s:%d: --agents: agent %s is not shown: its transcript is not read from standard input (name the session, not -, to show it)",
+					t.Main.Name, c.Result.Line, c.ResultAgentID)
+			}
+		}
+	}
 	if red != nil {
 		doc.Header.Path = red.String(doc.Header.Path)
 		doc.Header.Project = red.String(doc.Header.Project)

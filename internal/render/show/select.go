@@ -19,6 +19,10 @@ type Options struct {
 	Agents       bool       // subagent conversations inline under their call
 	Tail         int        // only the last N turns (0: all)
 	Grep         *regexp.Regexp
+	// Warn, when set, is told (with Agents) of the agents a transcript on
+	// standard input names, whose transcripts it cannot bring: shown
+	// without them, that is said, as tokens - says it.
+	Warn func(format string, args ...any)
 }
 
 // maxAgentDepth bounds how deep subagents nest inline (agents spawning
