@@ -42,8 +42,10 @@ func NewCmdGrep(f *Factory, runF func(*GrepOptions) error) *cobra.Command {
 		Long: `Search the text a person reads in sessions: typed prompts, replies, tool
 calls (the command, file path, pattern, description and the other strings of
 their input) and what the tools returned, in subagents too (marked as such).
-Never JSON keys, ids, signatures, base64 data or token counts, and text that
-JSON escaped ("quoted", C:\path, a line break) is found as it reads.
+Never JSON keys, ids, signatures, base64 data or token counts, nor the text
+Claude Code writes itself (a slash command's expansion, which show --all
+shows); text that JSON escaped ("quoted", C:\path, a line break) is found
+as it reads.
 --thinking also searches thinking; --role narrows it to user, assistant,
 tool or thinking (repeatable).
 
