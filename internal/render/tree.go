@@ -314,11 +314,7 @@ func (v *treeView) agentText(a *tree.Agent, indent int) string {
 	if a.Description != "" {
 		// At most 60 columns, and what the line leaves; none when that is
 		// too little to tell anything.
-		width := min(60, room-Width(tail)+Width(mark)-3)
-		if !v.ro.TTY {
-			width = 60
-		}
-		if width >= 12 {
+		if width := min(60, room-Width(tail)+Width(mark)-3); width >= 12 {
 			s += ` "` + Cut(Safe(v.ro.Redacted(a.Description)), width) + `"`
 		}
 	}
