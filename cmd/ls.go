@@ -133,8 +133,8 @@ func lsNotes(f *Factory, list session.Listing, finder *session.Finder, filters s
 	if list.Matched > len(list.Sessions) {
 		rep.Info("%d of %d sessions shown (--all shows every one)", len(list.Sessions), list.Matched)
 	}
-	if list.Empty > 0 && (f.IO.IsStdoutTTY() || list.Matched == 0) {
-		rep.Info("%d file(s) without conversation hidden (--empty lists them)", list.Empty)
+	if n := len(list.Hidden); n > 0 && (f.IO.IsStdoutTTY() || list.Matched == 0) {
+		rep.Info("%d file(s) without conversation hidden (--empty lists them)", n)
 	}
 	if len(list.Sessions) > 0 && f.IO.IsStdoutTTY() && !f.Globals.JSON {
 		rep.Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)

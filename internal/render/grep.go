@@ -200,7 +200,7 @@ func (g *grepView) context(agent string, c search.Context, day bool, lw int) {
 // hits, and cctx resume.
 func (g *grepView) footer(r *search.Result) {
 	th := g.ro.Theme
-	if r.Session.Path == "-" {
+	if r.Session.Path == session.StdinPath {
 		return
 	}
 	show := []string{"cctx"}

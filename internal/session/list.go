@@ -29,8 +29,7 @@ type ListOptions struct {
 type Listing struct {
 	Sessions []*Info
 	Matched  int        // sessions that passed the filters, before Limit
-	Empty    int        // metadata-only or empty files left out
-	Hidden   []*Session // those files (--strict checks them too)
+	Hidden   []*Session // metadata-only or empty files left out (--strict checks them too)
 	Found    int        // session files found, before any filter
 }
 
@@ -119,7 +118,6 @@ func (f *Finder) List(o ListOptions) Listing {
 			f.Report.Note("%s: starts with a sidechain entry; not listed as a session", in.Path)
 			continue
 		case in.Empty && !o.IncludeEmpty:
-			out.Empty++
 			out.Hidden = append(out.Hidden, in.Session)
 			continue
 		case !o.keeps(in):

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/redact"
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
@@ -41,7 +42,7 @@ func New(t *tree.Tree, src *tree.Source, prices *tokens.Prices, o Options, red *
 	if err != nil {
 		return nil, err
 	}
-	if o.Agents && o.Warn != nil && t.Main != nil && t.Main.Path == "-" {
+	if o.Agents && o.Warn != nil && t.Main != nil && t.Main.Path == session.StdinPath {
 		for _, c := range t.Calls {
 			if c.Agent == nil && c.ResultAgentID != "" && c.Result != nil {
 				o.Warn("%s:%d: --agents: agent %s is not shown: its transcript is not read from standard input (name the session, not -, to show it)",
