@@ -79,7 +79,7 @@ with a note.`,
 		},
 	}
 	fl := c.Flags()
-	fl.Var(flagval.OneOf(&o.Format, "html, md"), "format", "`html|md` (md or markdown; default: from the -o extension, else html)")
+	fl.Var(flagval.OneOf(&o.Format, "html, md"), "format", "output `FORMAT`: html or md (also markdown); default: from the -o extension, else html")
 	fl.VarP(flagval.New(&o.Output, flagval.File), "output", "o", "write to `FILE` instead of stdout")
 	fl.StringVar(&o.Leaf, "leaf", "", "export the branch ending at `UUID` (or a unique prefix) instead of the active one")
 	fl.BoolVar(&o.Agents, "agents", false, "include subagent conversations, folded under their call")
