@@ -41,7 +41,7 @@ if [ ! -d "$DIR/projects" ]; then
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cctx-bench-grep.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-go build -o "$WORK/cctx" .
+CGO_ENABLED=0 go build -o "$WORK/cctx" . # as make build does
 P="$DIR/projects"
 
 echo "== machine"

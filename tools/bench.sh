@@ -52,7 +52,7 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg) (other processes on the cores make 
 echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (dirty)')"
 echo
 
-go build -o "$WORK/cctx" .
+CGO_ENABLED=0 go build -o "$WORK/cctx" . # as make build does
 go build -o "$WORK/gencorpus" ./tools/gencorpus
 
 # measure NAME CMD...: measure_run CMD... (tools/measure.sh); NAME labels

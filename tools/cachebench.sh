@@ -27,7 +27,7 @@ TIME=/usr/bin/time
 if [ -n "${BIN:-}" ]; then
 	CCTX=$(realpath "$BIN") # another build, to measure it against this one
 else
-	go build -o "$WORK/cctx" .
+	CGO_ENABLED=0 go build -o "$WORK/cctx" . # as make build does
 	CCTX=$WORK/cctx
 fi
 unset CCTX_NO_CACHE

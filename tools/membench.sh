@@ -37,7 +37,7 @@ echo "git: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --qui
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 if [ -z "${BIN:-}" ]; then
-	go build -o "$WORK/cctx" .
+	CGO_ENABLED=0 go build -o "$WORK/cctx" . # as make build does
 	BIN=$WORK/cctx
 fi
 go build -o "$WORK/gencorpus" ./tools/gencorpus
