@@ -47,12 +47,13 @@ session's leaves, --project to the folders sessions ran in, and --by,
   PowerShell, in $PROFILE:  cctx completion powershell | Out-String | Invoke-Expression
 
 'cctx completion SHELL --help' has the system-wide variants (docs/shell.md).`
-		// Without a shell it teaches; a shell cctx has no script for is a
-		// usage error that names the ones it has.
+		// Without a shell, or with one cctx has no script for, a usage
+		// error that names the ones it has: nothing on stdout, where
+		// `source <(cctx completion)` would run the help as a script.
 		c.Args = cobra.ArbitraryArgs
 		c.RunE = func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return c.Help()
+				return usageErrorf("%s needs SHELL: bash, zsh, fish or powershell (see '%s --help')", c.CommandPath(), c.CommandPath())
 			}
 			return usageErrorf("no completion script for the shell %q: give bash, zsh, fish or powershell", args[0])
 		}

@@ -208,6 +208,10 @@ func TestCompletionCommand(t *testing.T) {
 	if r := run(t, false, nil, "--help"); !strings.Contains(r.out, "completion") {
 		t.Errorf("completion is not in --help:\n%s", r.out)
 	}
+	// Without a shell: a usage error, and nothing for `source <(…)` to run.
+	if r := run(t, false, nil, "completion"); r.code != 2 || r.out != "" || !strings.Contains(r.errOut, "cctx completion needs SHELL: bash, zsh, fish or powershell") {
+		t.Errorf("completion without a shell: exit %d, stdout %q, stderr %q; want 2, nothing, and the shells cctx has", r.code, r.out, r.errOut)
+	}
 	if r := run(t, false, nil, "completion", "tcsh"); r.code != 2 || !strings.Contains(r.errOut, `shell "tcsh": give bash, zsh, fish or powershell`) {
 		t.Errorf("completion tcsh: exit %d, stderr %q; want 2 and the shells cctx has", r.code, r.errOut)
 	}
