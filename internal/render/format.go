@@ -94,6 +94,27 @@ func Ago(t, now time.Time) string {
 	return t.Local().Format("2006-01-02")
 }
 
+// agoWidth is the width of AgoCell: "2006-01-02".
+const agoWidth = 10
+
+// AgoCell is Ago for a column of fixed width (agoWidth), where rows are
+// written before the widest is known: a time in the future is "future",
+// its date left to the commands that show one session.
+func AgoCell(t, now time.Time) string {
+	switch d := now.Sub(t); {
+	case t.IsZero():
+		return "-"
+	case d < -session.ClockSlack:
+		return "future"
+	case d < 0:
+		return "just now" // within the clock's slack
+	}
+	if a := Ago(t, now); Width(a) <= agoWidth {
+		return a
+	}
+	return t.Local().Format("2006-01-02")
+}
+
 // Timestamp formats a time of tab-separated output as JSON does
 // (JSONTimeLayout), or "" for the zero time: a script that reads both gets
 // the same text for the same time.

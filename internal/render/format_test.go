@@ -160,3 +160,27 @@ func TestAgo(t *testing.T) {
 		}
 	}
 }
+
+// AgoCell is Ago in a column of fixed width: never wider than a date.
+func TestAgoCell(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.Local)
+	for _, tc := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Time{}, "-"},
+		{now.Add(-5 * time.Minute), "5m ago"},
+		{now.Add(-50 * time.Hour), "2d ago"},
+		{now.Add(-40 * 24 * time.Hour), "2026-10-18"},
+		{now.Add(10 * time.Second), "just now"}, // within the clock's slack
+		{now.Add(270 * 24 * time.Hour), "future"},
+	} {
+		got := AgoCell(tc.t, now)
+		if got != tc.want {
+			t.Errorf("AgoCell(%v) = %q, want %q", tc.t, got, tc.want)
+		}
+		if Width(got) > agoWidth {
+			t.Errorf("AgoCell(%v) = %q: wider than %d", tc.t, got, agoWidth)
+		}
+	}
+}

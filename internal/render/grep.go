@@ -91,7 +91,10 @@ func (g *grepView) session(r *search.Result) {
 			head += fmt.Sprintf("%5d  ", r.Count)
 		}
 		when, place := g.metaCells(r)
-		head += th.Dim(grepPad(when, 10)) + "  " + th.Dim(grepPad(CutLeft(place, grepPlaceWidth), grepPlaceWidth)) + "  "
+		if when != "" {
+			when = AgoCell(g.updated(r), g.o.Now)
+		}
+		head += th.Dim(grepPad(when, agoWidth)) + "  " + th.Dim(grepPad(CutLeft(place, grepPlaceWidth), grepPlaceWidth)) + "  "
 		fmt.Fprintf(g.w, "%s%s\n", head, g.titleCell(r, StyledWidth(head)+1)) // one column to spare, as tables keep it
 		return
 	}
@@ -146,11 +149,15 @@ func (g *grepView) metaCells(r *search.Result) (when, place string) {
 	if p == "" {
 		p = r.Session.ProjectKey()
 	}
-	t := r.Session.ModTime
+	return Ago(g.updated(r), g.o.Now), Safe(grepTilde(p, g.o.Home))
+}
+
+// updated is a session's last activity: its listing's, else its file's.
+func (g *grepView) updated(r *search.Result) time.Time {
 	if r.Info != nil {
-		t = r.Info.UpdatedAt
+		return r.Info.UpdatedAt
 	}
-	return Ago(t, g.o.Now), Safe(grepTilde(p, g.o.Home))
+	return r.Session.ModTime
 }
 
 func (g *grepView) titleCell(r *search.Result, used int) string {
