@@ -46,7 +46,7 @@ them: an agent's numbers equal its row in "cctx tokens <session> --by agent".
 toolUseResult.totalTokens (the size of the agent's last API call) is checked
 against the transcript; a mismatch is a warning.
 
--v adds the first line of each prompt and the transcript's path.`,
+-v adds the first line of each prompt and the transcript's path.` + "\n\n" + render.PipeHelp(render.AgentsPipeTables),
 		Example: `  cctx agents latest
   cctx agents 3f2a -v
   cctx agents 3f2a --json | jq -r '.agents[] | [.agent_id, .status, .total.total_tokens] | @tsv'`,

@@ -45,7 +45,7 @@ count prompts, API calls (deduplicated) and tokens, subagents included; with
 --strict it parses and checks every line.
 
 Files without any conversation (empty, or only metadata) are left out unless
---empty is given.`,
+--empty is given.` + "\n\n" + render.PipeHelp(render.LsPipeTables),
 		Example: `  cctx ls
   cctx ls -l --since 7d
   cctx ls --project ~/src/app --limit 10

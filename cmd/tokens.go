@@ -66,7 +66,7 @@ block), or the sum with --budget-total. Counts accept k, M and G suffixes.
 --format markdown writes a table for $GITHUB_STEP_SUMMARY or a pull request,
 budgets marked ✔/✘; --format ndjson streams --by response as one JSON object
 a line. --watch redraws the current block (or --by day: today) every 5 s
-(--watch=N: every N) until Ctrl-C; in a pipe one snapshot per interval.`,
+(--watch=N: every N) until Ctrl-C; in a pipe one snapshot per interval.` + "\n\n" + render.PipeHelp(render.TokensPipeTables),
 		Example: `  cctx tokens latest
   cctx tokens --since 7d --by day
   cctx tokens --by block --since 2d            # 5-hour plan windows, the current one last
