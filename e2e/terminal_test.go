@@ -188,9 +188,13 @@ func TestPseudoTerminal(t *testing.T) {
 			}
 		}
 		// 40 columns (a split pane): ls keeps id, activity and title;
-		// tokens the key, total and cost.
+		// tokens the key, total and cost (a response its time, context
+		// and cost; a tool its calls and tokens); agents the id, tokens
+		// and cost.
 		for _, args := range [][]string{{"ls"}, {"ls", "-l"}, {"tokens"}, {"tokens", "--by", "agent"}, {"tokens", "--by", "project"},
-			{"tokens", "--by", "day"}, {"tokens", "--by", "hour"}, {"tokens", "--by", "agent-type"}} {
+			{"tokens", "--by", "day"}, {"tokens", "--by", "hour"}, {"tokens", "--by", "agent-type"},
+			{"tokens", "b3edadab"}, {"tokens", "--by", "response"}, {"tokens", "--by", "tool"}, {"tokens", "--by", "model"},
+			{"agents", "ef958aa1"}, {"agents", "-v", "ef958aa1"}, {"agents", "c7d3d95c"}} {
 			r := onTTY(t, []string{"COLUMNS=40"}, append(args, "--dir", samples)...)
 			expect(t, r, 0, strings.Join(args, " "))
 			for _, l := range strings.Split(strings.TrimSuffix(sgr.ReplaceAllString(r.stdout, ""), "\n"), "\n") {

@@ -126,8 +126,21 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 			}
 		}
 	}
+	// The notes under the table, wrapped to a terminal as the table fits it.
+	note := func(s string) error {
+		lines := []string{s}
+		if ro.TTY {
+			lines = wrapWords(s, ro.Width-1)
+		}
+		for _, l := range lines {
+			if _, err := fmt.Fprintln(w, th.Dim(l)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if other := otherRows(res); other != "" {
-		if _, err := fmt.Fprintln(w, th.Dim("also: "+other)); err != nil {
+		if err := note("also: " + other); err != nil {
 			return err
 		}
 	}
@@ -140,8 +153,7 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		}
 	}
 	// Data, so stdout: the share of the session the table does not show.
-	_, err := fmt.Fprintln(w, th.Dim(fmt.Sprintf("main conversation: %s tokens in %d API calls", Count(res.Main.Tokens), res.Main.APICalls)))
-	return err
+	return note(fmt.Sprintf("main conversation: %s tokens in %d API calls", Count(res.Main.Tokens), res.Main.APICalls))
 }
 
 func agentsToolUse(a *agents.Agent) string {

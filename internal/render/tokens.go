@@ -368,6 +368,10 @@ func tokensTables(w io.Writer, rep *tokens.Report, o Options, to TokensOptions) 
 		t.Shrink(agentCol, 8, false)
 		t.Optional(agentCol+2, agentCol+4, agentCol+5) // INPUT, CACHE W, CACHE R: CONTEXT sums them
 		t.Optional(agentCol, agentCol+1)               // AGENT, MODEL, on the narrowest
+		t.Optional(agentCol + 3)                       // OUTPUT: CONTEXT and COST stay
+		if multi {
+			t.Optional(1) // SESSION, last: a 40-column terminal has room for TIME, CONTEXT, COST
+		}
 		for i := range rep.Responses {
 			r := &rep.Responses[i]
 			u := r.Usage

@@ -237,6 +237,7 @@ func toolsTable(w io.Writer, tr *tokens.ToolReport, o Options) error {
 	}
 	t := NewTable(o, "TOOL", "CALLS>", "ERRORS>", "RESULTS>", "~TOKENS>", "IMAGES>")
 	t.Shrink(0, 16, false)
+	t.Optional(5, 3, 2) // IMAGES, RESULTS (~TOKENS estimates them), ERRORS: CALLS and ~TOKENS stay
 	for _, g := range tr.Tools {
 		t.Row(append([]string{Safe(g.Tool)}, cells(g)...)...)
 	}
