@@ -20,8 +20,8 @@
 //   - every file is written to a temporary name, synced and renamed into
 //     place: a run killed at any point leaves every archived file whole,
 //     and the next run finishes the work (see recoverEntry);
-//   - files are 0600 and folders 0700 (transcripts hold secrets); a
-//     symlink out of the roots is not followed.
+//   - files are 0600 and folders 0700 (transcripts hold secrets); links
+//     are followed where the listing follows them (findSources).
 package archive
 
 import (

@@ -346,29 +346,47 @@ func childRun() {
 	os.Exit(0)
 }
 
-// A symlink out of the roots is not followed; one inside is.
+// Links are followed where the listing follows them: a project folder, a
+// session file or a session folder may be a symlink wherever it points
+// (history moved to another disk), and is archived as ls lists it; inside
+// a session folder a link is said and left (a loop cannot trap the walk).
 func TestArchiveSymlinks(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
 	}
 	src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
-	outside := t.TempDir()
-	write(t, outside, "secret.jsonl", line(1, "secret"))
-	os.Symlink(filepath.Join(outside, "secret.jsonl"), filepath.Join(src, "-p", sid1+"x.jsonl"))
-	os.Symlink(outside, filepath.Join(src, "-out"))
-	os.Symlink(filepath.Join(src, "-q"), filepath.Join(src, "-q-link"))
+	moved := t.TempDir() // another disk
+	write(t, moved, "-moved/"+sid3+".jsonl", line(1, "moved project"))
+	write(t, moved, "elsewhere.jsonl", line(1, "moved session"))
+	write(t, moved, sid4+"/subagents/agent-m1.jsonl", line(1, "moved session folder"))
+	write(t, moved, "stray.jsonl", line(1, "not a transcript of this session"))
+	os.Symlink(filepath.Join(moved, "-moved"), filepath.Join(src, "-moved"))
+	os.Symlink(filepath.Join(moved, "elsewhere.jsonl"), filepath.Join(src, "-p", sid4+".jsonl"))
+	os.Symlink(filepath.Join(moved, sid4), filepath.Join(src, "-p", sid4))
+	os.Symlink(filepath.Join(moved, "stray.jsonl"), filepath.Join(src, "-p", sid1, "subagents", "agent-s1.jsonl"))
+	os.Symlink(filepath.Join(src, "-p", sid1), filepath.Join(src, "-p", sid1, "subagents", "loop"))
 	var errOut bytes.Buffer
 	res := run(t, src, dir, Options{Report: diag.New(&errOut, false, false)})
-	if strings.Count(errOut.String(), "a symlink out of the roots") != 2 {
-		t.Errorf("stderr %q", errOut.String())
-	}
-	for _, f := range files(t, dir) {
-		if strings.Contains(f, "secret") || strings.Contains(f, "-out") {
-			t.Errorf("archived %s from outside the roots", f)
+	for _, rel := range []string{"-moved/" + sid3 + ".jsonl.zst", "-p/" + sid4 + ".jsonl.zst", "-p/" + sid4 + "/subagents/agent-m1.jsonl.zst"} {
+		if _, err := os.Stat(filepath.Join(dir, "projects", filepath.FromSlash(rel))); err != nil {
+			t.Errorf("a linked %s is not archived: %v", rel, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "projects", "-q-link", "agent-f1.jsonl.zst")); err != nil || res.Files != 6 {
-		t.Errorf("a link inside the root: %v (%d files)", err, res.Files)
+	for _, f := range files(t, dir) {
+		if strings.Contains(f, "agent-s1") || strings.Contains(f, "loop") {
+			t.Errorf("archived %s, a link inside a session folder", f)
+		}
+	}
+	if n := strings.Count(errOut.String(), "a symlink, not followed"); n != 2 {
+		t.Errorf("%d links said, want 2 (agent-s1, loop): %q", n, errOut.String())
+	}
+	if res.Files != 8 {
+		t.Errorf("%d files archived, want 8 (5 of the tree, 3 linked)", res.Files)
+	}
+	// --status counts the linked sessions like the others: archived now.
+	st, err := GetStatus([]session.Root{{ProjectsDir: src}}, dir, t.TempDir(), time.Now(), nil)
+	if err != nil || st.Sessions != 4 || st.Files != 8 || st.PendingFiles != 0 {
+		t.Errorf("status after the run: %d sessions, %d files, %d not archived (%v); want 4, 8, 0", st.Sessions, st.Files, st.PendingFiles, err)
 	}
 }
 

@@ -37,9 +37,13 @@ func (s source) TopLevel() bool { return strings.Count(s.Rel, "/") == 1 }
 
 // findSources lists the transcripts under the roots: in each project
 // folder, every .jsonl file, and in each session folder (<id>/) every
-// .jsonl and .meta.json, at any depth. A symlink is followed only when it
-// points inside its root; a link out of the roots is said and left. Two
-// roots holding the same path: the first is archived, the second said.
+// .jsonl and .meta.json, at any depth. Links are followed where the
+// listing follows them (docs/rules.md, "Links and paths"), so that every
+// session cctx lists is archived: a project folder, a session file or a
+// session folder may be a symlink, wherever it points (history moved to
+// another disk); inside a session folder a link is said and left, so that
+// a loop cannot trap the walk. Two roots holding the same path: the first
+// is archived, the second said.
 func findSources(roots []session.Root, rep *diag.Reporter) []source {
 	var out []source
 	seen := map[string]string{}
@@ -49,7 +53,7 @@ func findSources(roots []session.Root, rep *diag.Reporter) []source {
 			rep.Warn("%s: %v", r.ProjectsDir, err)
 			continue
 		}
-		w := &walker{root: base, rep: rep}
+		w := &walker{rep: rep}
 		ents, err := os.ReadDir(r.ProjectsDir)
 		if err != nil {
 			rep.Warn("%s: %v", r.ProjectsDir, err)
@@ -68,7 +72,7 @@ func findSources(roots []session.Root, rep *diag.Reporter) []source {
 		} else {
 			for _, e := range ents {
 				p := filepath.Join(r.ProjectsDir, e.Name())
-				if dir, ok := w.follow(p, e); ok && dir {
+				if dir, ok := w.follow(p, e, true); ok && dir {
 					found = append(found, w.project(p, e.Name())...)
 				}
 			}
@@ -87,23 +91,21 @@ func findSources(roots []session.Root, rep *diag.Reporter) []source {
 }
 
 type walker struct {
-	root string // the root, symlinks resolved
-	rep  *diag.Reporter
+	rep *diag.Reporter
 }
 
 // follow says whether p (an entry of a directory) is a directory, and
-// whether it may be read: a symlink only when it stays inside the root.
-func (w *walker) follow(p string, e os.DirEntry) (dir, ok bool) {
+// whether it may be read; links only where links are taken (links).
+func (w *walker) follow(p string, e os.DirEntry, links bool) (dir, ok bool) {
 	if e.Type()&os.ModeSymlink == 0 {
 		return e.IsDir(), e.IsDir() || e.Type().IsRegular()
 	}
-	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		w.rep.Warn("%s: %v", p, err)
-		return false, false
-	}
-	if rel, err := filepath.Rel(w.root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		w.rep.Warn("%s: a symlink out of the roots (to %s), not followed", p, target)
+	if !links {
+		// Said when it stands for a transcript or a folder, as the
+		// listing says it, so that a missing agent is not a mystery.
+		if st, err := os.Stat(p); strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".meta.json") || err == nil && st.IsDir() {
+			w.rep.Warn("%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", p)
+		}
 		return false, false
 	}
 	st, err := os.Stat(p)
@@ -125,7 +127,7 @@ func (w *walker) project(dir, key string) []source {
 	var out []source
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		isDir, ok := w.follow(p, e)
+		isDir, ok := w.follow(p, e, true)
 		switch {
 		case !ok:
 		case isDir && session.IsSessionID(e.Name()):
@@ -152,7 +154,7 @@ func (w *walker) sessionFolder(dir, rel string, depth int) []source {
 	var out []source
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		isDir, ok := w.follow(p, e)
+		isDir, ok := w.follow(p, e, false)
 		switch {
 		case !ok:
 		case isDir:
