@@ -33,7 +33,11 @@ type Reporter struct {
 	files     int // files that could not be read
 	perFile   map[string]int
 	capped    []string // files whose line warnings passed perFileLimit, in order
-	redact    func(string) string
+	// The same for agents whose tokens are not counted (UnlinkedAgent,
+	// UnreadAgent): five a file, then how many more.
+	agentsPerFile map[string]int
+	agentsCapped  []string
+	redact        func(string) string
 }
 
 // Redact makes every line the Reporter prints pass fn first (--redact:
@@ -57,7 +61,7 @@ func (r *Reporter) text(s string) string {
 // the run) prints as a warning what would otherwise be a note, so that a
 // failing run always says why.
 func New(w io.Writer, verbose, strict bool) *Reporter {
-	return &Reporter{w: &batchWriter{w: w}, verbose: verbose, strict: strict, perFile: map[string]int{}}
+	return &Reporter{w: &batchWriter{w: w}, verbose: verbose, strict: strict, perFile: map[string]int{}, agentsPerFile: map[string]int{}}
 }
 
 // Batch runs fn, and writes what the Reporter says meanwhile at once when
@@ -252,7 +256,9 @@ func (r *Reporter) Note(format string, args ...any) {
 // Line reports a skipped transcript line. Every skipped line counts as a
 // warning (for --strict); a file prints only its first few unless -v, and
 // a truncated last line (a live session) is a note unless --strict. An
-// agent whose tokens are not counted is always said.
+// agent whose tokens are not counted is said apart from the lines, its
+// first few a file too, and how many more at the end (Flush): a report
+// over a history of hundreds of such agents buried its budget lines.
 func (r *Reporter) Line(is reader.Issue) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -271,7 +277,14 @@ func (r *Reporter) Line(is reader.Issue) {
 		// Not a line skipped but an agent's tokens left out of the
 		// totals: said however many lines of the file were bad, and not
 		// one of the file's few (a hint may point at it).
-		fmt.Fprintf(r.w, "cctx: warning: %s\n", r.text(is.Error()))
+		n := r.agentsPerFile[is.File] + 1
+		r.agentsPerFile[is.File] = n
+		switch {
+		case r.verbose || n <= perFileLimit:
+			fmt.Fprintf(r.w, "cctx: warning: %s\n", r.text(is.Error()))
+		case n == perFileLimit+1:
+			r.agentsCapped = append(r.agentsCapped, is.File)
+		}
 		return
 	}
 	n := r.perFile[is.File] + 1
@@ -293,5 +306,9 @@ func (r *Reporter) Flush() {
 		n := r.perFile[file] - perFileLimit
 		fmt.Fprintf(r.w, "cctx: warning: %s: %d more line warning(s) (-v shows each)\n", r.text(file), n)
 	}
-	r.capped = nil
+	for _, file := range r.agentsCapped {
+		n := r.agentsPerFile[file] - perFileLimit
+		fmt.Fprintf(r.w, "cctx: warning: %s: %d more agent(s) whose tokens are not counted (-v names each)\n", r.text(file), n)
+	}
+	r.capped, r.agentsCapped = nil, nil
 }

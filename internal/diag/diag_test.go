@@ -58,6 +58,35 @@ func TestAMissingAgentIsSaidPastTheCap(t *testing.T) {
 	}
 }
 
+// Agents whose tokens are not counted have their own cap: five a file,
+// then how many more at the end (a history of hundreds of them buried a
+// CI job's budget lines); -v names each; --strict counts every one.
+func TestMissingAgentsAreCappedPerFile(t *testing.T) {
+	for _, verbose := range []bool{false, true} {
+		var b strings.Builder
+		r := New(&b, verbose, false)
+		for i := 1; i <= perFileLimit+3; i++ {
+			r.Line(reader.Issue{File: "a.jsonl", Line: i, Kind: reader.UnlinkedAgent, Detail: fmt.Sprintf("a%d", i)})
+		}
+		r.Line(reader.Issue{File: "b.jsonl", Line: 1, Kind: reader.UnreadAgent, Detail: "b1"})
+		r.Flush()
+		out := b.String()
+		said, summary := strings.Count(out, "the Agent/Task result names agent a"), "cctx: warning: a.jsonl: 3 more agent(s) whose tokens are not counted (-v names each)"
+		switch {
+		case !verbose && (said != perFileLimit || !strings.Contains(out, summary)):
+			t.Errorf("%d agents said (want %d) and the summary %q:\n%s", said, perFileLimit, summary, out)
+		case verbose && (said != perFileLimit+3 || strings.Contains(out, "more agent(s)")):
+			t.Errorf("-v: %d agents said, want every one (%d), no summary:\n%s", said, perFileLimit+3, out)
+		}
+		if !strings.Contains(out, "b.jsonl:1: the Agent/Task result names agent b1") {
+			t.Errorf("another file's agent not said:\n%s", out)
+		}
+		if r.Warnings() != perFileLimit+4 {
+			t.Errorf("warnings %d, want %d", r.Warnings(), perFileLimit+4)
+		}
+	}
+}
+
 func TestVerbosePrintsEverythingAndNotes(t *testing.T) {
 	var b strings.Builder
 	r := New(&b, true, false)
