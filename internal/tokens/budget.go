@@ -105,7 +105,7 @@ func (b Budget) Check(t Total) []Violation {
 		switch {
 		case t.Cost > b.CostUSD:
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost),
-				LowerBound: !t.CostKnown(), Estimated: t.CostEstimated()})
+				LowerBound: !t.CostKnown() || t.pico == maxPico, Estimated: t.CostEstimated()})
 		case !t.CostKnown():
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD),
 				Unknown: fmt.Sprintf("$%s priced, %d call(s) of unpriced models; see --pricing", usd(t.Cost), t.UnpricedCalls)})

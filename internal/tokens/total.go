@@ -44,7 +44,7 @@ type Total struct {
 // Micros is the cost in millionths of a dollar, rounded half up from the
 // exact sum: what cost_usd and every tab-separated cost say, the same
 // however the total was summed.
-func (t Total) Micros() int64 { return (t.pico + 500_000) / 1_000_000 }
+func (t Total) Micros() int64 { return addPico(t.pico, 500_000) / 1_000_000 }
 
 // CostKnown reports whether every response was priced.
 func (t Total) CostKnown() bool { return t.UnpricedCalls == 0 }
@@ -173,7 +173,7 @@ func (t *Total) addPriced(r *Response, cost float64, priced, est bool) {
 		t.OutputUnderstated++
 	}
 	if priced {
-		t.pico += int64(math.Round(cost * 1e12))
+		t.pico = addPico(t.pico, picoOf(cost))
 		t.Cost = float64(t.pico) / 1e12
 		if est {
 			t.EstimatedCalls++
@@ -181,6 +181,33 @@ func (t *Total) addPriced(r *Response, cost float64, priced, est bool) {
 	} else {
 		t.UnpricedCalls++
 	}
+}
+
+// maxPico is the largest cost a total holds, $9,223,372.04: a sum that
+// would pass it stays there. Usage numbers are read up to 2^40 tokens each
+// (reader), so a crafted transcript can price one response above it, and
+// an int64 that wrapped would make a total negative and let a --max-cost
+// budget pass; at the cap every budget is exceeded.
+const maxPico = math.MaxInt64
+
+// picoOf is a response's cost in 10⁻¹² USD, rounded, at most maxPico.
+func picoOf(cost float64) int64 {
+	p := math.Round(cost * 1e12)
+	switch {
+	case p >= maxPico: // float64(maxPico) is 2^63, itself out of range
+		return maxPico
+	case p <= 0: // never below 0: prices are not negative
+		return 0
+	}
+	return int64(p)
+}
+
+// addPico adds two costs, at most maxPico.
+func addPico(a, b int64) int64 {
+	if b > 0 && a > maxPico-b {
+		return maxPico
+	}
+	return a + b
 }
 
 // Merge adds another total.
@@ -196,7 +223,7 @@ func (t *Total) Merge(o Total) {
 	t.APICalls += o.APICalls
 	t.MaxContext = max(t.MaxContext, o.MaxContext)
 	t.OutputUnderstated += o.OutputUnderstated
-	t.pico += o.pico
+	t.pico = addPico(t.pico, o.pico)
 	t.Cost = float64(t.pico) / 1e12
 	t.UnpricedCalls += o.UnpricedCalls
 	t.EstimatedCalls += o.EstimatedCalls

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"github.com/cctx-dev/cctx/internal/reader"
 	"math/rand/v2"
 	"testing"
 )
@@ -23,6 +24,41 @@ func TestAppendMicrosAsFloat(t *testing.T) {
 		got, want := string(appendMicros(nil, m)), string(appendFloat(nil, float64(m)/1e6))
 		if got != want {
 			t.Fatalf("appendMicros(%d) = %s, appendFloat = %s", m, got, want)
+		}
+	}
+}
+
+// A cost past what a total holds stays at the cap, never wraps below it:
+// usage is read up to 2^40 tokens a number, so a crafted transcript can
+// price a response at $80M, and a total that wrapped negative let a
+// --max-cost budget pass.
+func TestCostSaturatesInsteadOfWrapping(t *testing.T) {
+	huge := Response{Model: "claude-opus-4-1", Usage: reader.Usage{Input: 1<<40 - 1, Output: 1<<40 - 1}}
+	small := Response{Model: "claude-opus-4-1", Usage: reader.Usage{Input: 1000, Output: 1000}}
+	p := DefaultPrices()
+	for _, tc := range []struct {
+		name string
+		rs   []Response
+	}{
+		{"one response past the cap", []Response{huge}},
+		{"three", []Response{huge, huge, huge}},
+		{"a small one after the cap", []Response{huge, small}},
+		{"a small one before", []Response{small, huge, huge}},
+	} {
+		tot := Sum(tc.rs, p)
+		if tot.pico != maxPico || tot.Cost <= 0 || tot.Micros() != maxPico/1_000_000 {
+			t.Errorf("%s: pico %d, cost %v, micros %d; want the cap %d", tc.name, tot.pico, tot.Cost, tot.Micros(), int64(maxPico))
+		}
+		var merged Total
+		merged.Merge(tot)
+		merged.Merge(tot)
+		if merged.pico != maxPico {
+			t.Errorf("%s: two merged: pico %d, want the cap", tc.name, merged.pico)
+		}
+		b := NoBudget
+		b.CostUSD = 1
+		if v := b.Check(tot); len(v) == 0 || !v[0].LowerBound {
+			t.Errorf("%s: a $1 budget on a capped total: %+v; want exceeded, at least", tc.name, v)
 		}
 	}
 }
