@@ -194,3 +194,28 @@ func TestTokensBudgetJSONHasNumbers(t *testing.T) {
 		})
 	}
 }
+
+// A line gjson reads but a strict parser refuses (a raw ESC or TAB inside
+// a string) is still in show --json, written as \u escapes: one such line
+// made the whole document fail with encoding/json's error.
+func TestShowJSONWithRawControlBytes(t *testing.T) {
+	p := writeSession(t,
+		"{\"type\":\"user\",\"uuid\":\"u1\",\"parentUuid\":null,\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"timestamp\":\"2026-11-22T10:00:00Z\",\"message\":{\"role\":\"user\",\"content\":\"clear\x1b[2J\tscreen\"}}",
+		"{\"type\":\"assistant\",\"uuid\":\"a1\",\"parentUuid\":\"u1\",\"sessionId\":\"11111111-2222-3333-4444-555555555555\",\"timestamp\":\"2026-11-22T10:00:01Z\",\"message\":{\"id\":\"m1\",\"role\":\"assistant\",\"model\":\"claude-opus-4-5\",\"content\":[{\"type\":\"text\",\"text\":\"done\x07\"}],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}")
+	r := run(t, false, nil, "show", "--json", p)
+	var doc struct {
+		Messages []struct {
+			Raw     map[string]any   `json:"raw"`
+			Content []map[string]any `json:"content"`
+		} `json:"messages"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.out), &doc) != nil || len(doc.Messages) != 2 {
+		t.Fatalf("exit %d, %d bytes, stderr %q", r.code, len(r.out), r.errOut)
+	}
+	if got := doc.Messages[0].Raw["message"].(map[string]any)["content"]; got != "clear\x1b[2J\tscreen" {
+		t.Errorf("the raw line's text: %q", got)
+	}
+	if got := doc.Messages[1].Content[0]["text"]; got != "done\a" {
+		t.Errorf("the block's text: %q", got)
+	}
+}

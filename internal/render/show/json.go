@@ -107,7 +107,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 		UUID: n.UUID, ParentUUID: optional(n.ParentUUID), Type: n.Type, Subtype: optional(n.Subtype),
 		Role: optional(n.Role()), Timestamp: optTime(n.Timestamp()), Model: optional(n.Model()),
 		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID()), ToolUseID: optional(it.For),
-		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: raw, Content: []json.RawMessage{},
+		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: reader.StrictJSON(raw), Content: []json.RawMessage{},
 	}
 	if n.Agent() != nil {
 		m.AgentID = optional(n.Agent().ID)
@@ -119,7 +119,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 			m.Content = append(m.Content, tb)
 			continue
 		}
-		m.Content = append(m.Content, json.RawMessage(b.Raw))
+		m.Content = append(m.Content, reader.StrictJSON([]byte(b.Raw)))
 	}
 	if r := d.Usage(n); r != nil {
 		u := r.Usage
