@@ -60,10 +60,17 @@ func TestRedactCoversEveryCommand(t *testing.T) {
 		`{"type":"user","uuid":"r1","parentUuid":"a1",`+base+`,"timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"connect `+pass+` /Users/bobuser/.env"}]}}`,
 		`{"type":"assistant","uuid":"a2","parentUuid":"r1",`+base+`,"timestamp":"2026-01-01T10:00:03Z","requestId":"r2","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t2","name":"Task","input":{"description":"connect alice.smith@example.com","prompt":"`+paste+`","subagent_type":"general-purpose"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
 		`{"type":"user","uuid":"r2","parentUuid":"a2",`+base+`,"timestamp":"2026-01-01T10:00:09Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,"content":"connect failed: `+key+`"}]}}`,
-		`{"type":"assistant","uuid":"a3","parentUuid":"r2",`+base+`,"timestamp":"2026-01-01T10:00:10Z","requestId":"r3","message":{"id":"m3","role":"assistant","model":"claude-opus-4-6","content":[{"type":"text","text":"connect `+paste+`"}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+		`{"type":"assistant","uuid":"a3","parentUuid":"r2",`+base+`,"timestamp":"2026-01-01T10:00:10Z","requestId":"r3","message":{"id":"m3","role":"assistant","model":"claude-opus-4-6-alice.smith@example.com","content":[{"type":"text","text":"connect `+paste+`"}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+	))
+	// A subagent whose sidecar's type and description, which no line
+	// holds, are shown under its call.
+	agentDir := filepath.Join(strings.ReplaceAll(cwd, "/", "-"), id, "subagents")
+	writeFile(t, root, filepath.Join(agentDir, "agent-a5ec0e7ed.meta.json"), `{"agentType":"general-purpose dave.jones@example.com","description":"connect alice.smith@example.com","toolUseId":"t2"}`)
+	writeFile(t, root, filepath.Join(agentDir, "agent-a5ec0e7ed.jsonl"), lines(
+		`{"type":"assistant","uuid":"s1","parentUuid":null,"isSidechain":true,"agentId":"a5ec0e7ed",`+base+`,"timestamp":"2026-01-01T10:00:04Z","requestId":"r4","message":{"id":"m4","role":"assistant","model":"claude-haiku-4-5","content":[{"type":"text","text":"ok"}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
 	))
 	runs := [][]string{
-		{"ls"}, {"ls", "-l"}, {"ls", "--json"}, {"show", id}, {"show", "--full", id}, {"show", "--json", id}, {"show", "--raw", id}, {"show", "--final", id},
+		{"ls"}, {"ls", "-l"}, {"ls", "--json"}, {"show", id}, {"show", "--full", id}, {"show", "--json", id}, {"show", "--agents", id}, {"show", "--agents", "--json", id}, {"show", "--raw", id}, {"show", "--final", id},
 		{"tree", id}, {"tree", "--full", id}, {"tree", "--json", id}, {"tokens"}, {"tokens", "--by", "project"}, {"tokens", "--json", id},
 		{"agents", id}, {"agents", "-v", id}, {"agents", "--json", id}, {"grep", "connect"}, {"grep", "--json", "connect"}, {"grep", "-C", "1", "connect", id},
 		{"export", id}, {"export", "--format", "html", id},

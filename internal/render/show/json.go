@@ -91,8 +91,9 @@ func (d *Doc) Session() SessionJSON {
 		Prompts: h.Prompts, PromptsShown: h.PromptsShown, ContinuesFrom: optional(h.Continues), Subagents: h.Subagents, Branches: len(d.Tree.Leaves()),
 		ActiveLeafUUID: optional(h.Leaf), Messages: len(d.Items), Usage: h.Total,
 	}
-	if s.Models == nil {
-		s.Models = []string{}
+	s.Models = make([]string, 0, len(h.Models))
+	for _, m := range h.Models {
+		s.Models = append(s.Models, d.redacted(m))
 	}
 	if !h.Start.IsZero() {
 		s.DurationSeconds = int64(h.End.Sub(h.Start).Seconds())
@@ -105,7 +106,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 	n := it.Node
 	m := MessageJSON{
 		UUID: n.UUID, ParentUUID: optional(n.ParentUUID), Type: n.Type, Subtype: optional(n.Subtype),
-		Role: optional(n.Role()), Timestamp: optTime(n.Timestamp()), Model: optional(n.Model()),
+		Role: optional(n.Role()), Timestamp: optTime(n.Timestamp()), Model: optional(d.redacted(n.Model())),
 		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID()), ToolUseID: optional(it.For),
 		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: reader.StrictJSON(raw), Content: []json.RawMessage{},
 	}

@@ -69,6 +69,16 @@ func NewTerminal(w io.Writer, doc *Doc, o TermOptions) *Terminal {
 	return t
 }
 
+// redacted is s as --redact shows it: the fields the view takes from the
+// tree (models, an agent's sidecar), not from a line it reads redacted.
+// Following, every field comes from a line read redacted.
+func (t *Terminal) redacted(s string) string {
+	if t.doc == nil {
+		return s
+	}
+	return t.doc.redacted(s)
+}
+
 // Flush writes out what is buffered.
 func (t *Terminal) Flush() error { return t.w.Flush() }
 
@@ -124,7 +134,7 @@ func (t *Terminal) Header(h Header) {
 	}
 	var models []string
 	for _, m := range h.Models {
-		models = append(models, clean(render.ShortModel(m)))
+		models = append(models, clean(render.ShortModel(t.redacted(m))))
 	}
 	row("models", strings.Join(models, ", "))
 	if !h.Start.IsZero() {
@@ -423,7 +433,7 @@ func (t *Terminal) assistant(e reader.Entry, n *tree.Node, raw []byte, depth int
 			parts = append(parts, th.Dim(ts))
 		}
 		if e.Model != "" {
-			parts = append(parts, th.Dim(clean(render.ShortModel(e.Model))))
+			parts = append(parts, th.Dim(clean(render.ShortModel(t.redacted(e.Model)))))
 		}
 		if n != nil && t.doc != nil {
 			if r := t.doc.Usage(n); r != nil {
@@ -599,10 +609,10 @@ func (t *Terminal) agentLink(a *tree.Agent, depth int) {
 	th := t.th
 	parts := []string{"↳ agent " + clean(a.ID)}
 	if a.Type != "" {
-		parts[0] += " (" + clean(a.Type) + ")"
+		parts[0] += " (" + clean(t.redacted(a.Type)) + ")"
 	}
 	if a.Description != "" {
-		parts = append(parts, strings.TrimSpace(clean(firstLine(a.Description))))
+		parts = append(parts, strings.TrimSpace(clean(firstLine(t.redacted(a.Description)))))
 	}
 	uses := 0
 	for _, n := range a.Nodes {
