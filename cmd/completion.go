@@ -161,15 +161,7 @@ func (f *Factory) sessionArgs(max int) completeFunc {
 // projects completes --project: the folders sessions ran in, most
 // recently active first.
 func (f *Factory) projects(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	var out []string
-	for _, p := range f.quietFinder().Projects() {
-		for _, v := range []string{p.Path, render.TildePath(p.Path, f.Env.Home)} {
-			if strings.HasPrefix(v, toComplete) {
-				out = append(out, render.Completion(v, render.Plural(p.Sessions, "session file", "session files")+", last written "+render.Ago(p.Updated, f.Now())))
-				break
-			}
-		}
-	}
+	out := render.ProjectCompletions(f.quietFinder().Projects(), toComplete, f.Env.Home, f.Now())
 	if len(out) == 0 {
 		return nil, cobra.ShellCompDirectiveFilterDirs
 	}

@@ -1,9 +1,12 @@
 package render
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/cctx-dev/cctx/internal/resume"
+	"github.com/cctx-dev/cctx/internal/session"
 )
 
 func TestResumeCommand(t *testing.T) {
@@ -55,5 +58,26 @@ func TestCompletionText(t *testing.T) {
 	}
 	if got := Completion("latest", ""); got != "latest" {
 		t.Errorf("%q", got)
+	}
+}
+
+// A value goes onto the command line as it is: one that is not plain text
+// is no candidate, never the raw bytes (a cwd written with escapes).
+func TestProjectCompletionsLeaveHostileValuesOut(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	projects := []session.Project{
+		{Path: "/w/app", Sessions: 2, Updated: now.Add(-time.Hour)},
+		{Path: "/w/\x1b[2J\x1b]52;c;ZXZpbA==\x07evil", Sessions: 1, Updated: now},
+		{Path: "/w/tab\there", Sessions: 1, Updated: now},
+		{Path: "/w/\u202eRTL", Sessions: 1, Updated: now},
+		{Path: "/home/me/src", Sessions: 1, Updated: now},
+	}
+	got := ProjectCompletions(projects, "", "/home/me", now)
+	want := []string{"/w/app\t2 session files, last written 1h ago", "/home/me/src\t1 session file, last written just now"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := ProjectCompletions(projects, "~/", "/home/me", now); len(got) != 1 || !strings.HasPrefix(got[0], "~/src\t") {
+		t.Errorf("under ~: %q", got)
 	}
 }
