@@ -568,6 +568,36 @@ func TestAgentsWarnsOnce(t *testing.T) {
 	}
 }
 
+// An agent's sidecar that is a link is not read (it could bring a file
+// from anywhere in as the agent's type and description), and is said; a
+// sidecar that is a file of the folder is.
+func TestAgentSidecarLinkIsNotFollowed(t *testing.T) {
+	root := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                       lines(userLine("main", "")),
+		"-p/" + id1 + "/subagents/agent-a.jsonl":     lines(userLine("a", "")),
+		"-p/" + id1 + "/subagents/agent-a.meta.json": `{"agentType":"Explore"}`,
+		"-p/" + id1 + "/subagents/agent-b.jsonl":     lines(userLine("b", "")),
+		"elsewhere/secret.json":                      `{"agentType":"secret"}`,
+	})
+	symlink(t, filepath.Join(root, "elsewhere", "secret.json"), filepath.Join(root, "-p", id1, "subagents", "agent-b.meta.json"))
+	var stderr bytes.Buffer
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false, false))
+	s, err := f.Resolve(id1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	metas := map[string]string{}
+	for _, a := range f.Agents(s) {
+		metas[a.ID] = a.MetaPath
+	}
+	if metas["a"] == "" || metas["b"] != "" || len(metas) != 2 {
+		t.Errorf("sidecars %q: want agent-a's only", metas)
+	}
+	if !strings.Contains(stderr.String(), "agent-b.meta.json: a symlink, not followed") {
+		t.Errorf("the link is not said: %q", stderr.String())
+	}
+}
+
 // A listing looks for subagents only in the session folders its project
 // folder listing showed (a session folder as a link too); a session that
 // is followed sees a folder made after it was listed.

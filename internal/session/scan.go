@@ -662,7 +662,7 @@ func (f *Finder) walkAgents(out []Agent, dir string, listed bool) []Agent {
 			// Not followed, so that a loop cannot trap the walk and a
 			// link cannot bring in a file from elsewhere; said, so that a
 			// missing transcript is not a mystery.
-			if isAgentName(d.Name()) || isDir(p) {
+			if isAgentName(d.Name()) || strings.HasSuffix(d.Name(), ".meta.json") || isDir(p) {
 				f.warnOnce(p, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", p)
 			}
 		case !isAgentName(d.Name()):
@@ -712,7 +712,10 @@ func agentFile(p string) (Agent, bool) {
 		a.Size = reader.TextSize(p, a.Size)
 	}
 	stem, _ := TranscriptStem(p)
-	if meta := stem + ".meta.json"; fileExists(meta) {
+	// The sidecar only as a file of the folder itself: a link is not
+	// followed, as an agent transcript that is one is not (walkAgents
+	// says so).
+	if meta := stem + ".meta.json"; regularNoFollow(meta) {
 		a.MetaPath = meta
 	}
 	return a, true
@@ -947,5 +950,11 @@ func appendLines(out [][]byte, b []byte, atFileStart, atFileEnd bool) [][]byte {
 
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// regularNoFollow reports whether p is a regular file, not a link to one.
+func regularNoFollow(p string) bool {
+	st, err := os.Lstat(p)
 	return err == nil && st.Mode().IsRegular()
 }
