@@ -365,8 +365,15 @@ func TestArchiveSymlinks(t *testing.T) {
 	os.Symlink(filepath.Join(moved, sid4), filepath.Join(src, "-p", sid4))
 	os.Symlink(filepath.Join(moved, "stray.jsonl"), filepath.Join(src, "-p", sid1, "subagents", "agent-s1.jsonl"))
 	os.Symlink(filepath.Join(src, "-p", sid1), filepath.Join(src, "-p", sid1, "subagents", "loop"))
+	os.Symlink(filepath.Join(moved, "gone.jsonl"), filepath.Join(src, "-p", "55555555-5555-4555-8555-555555555555.jsonl"))
 	var errOut bytes.Buffer
-	res := run(t, src, dir, Options{Report: diag.New(&errOut, false, false)})
+	rep := diag.New(&errOut, false, false)
+	res := run(t, src, dir, Options{Report: rep})
+	// A link to nothing is a file that cannot be read (exit 1), said as
+	// the listing says it.
+	if rep.UnreadableFiles() != 1 || !strings.Contains(errOut.String(), "55555555-5555-4555-8555-555555555555.jsonl: no such file or directory") {
+		t.Errorf("a dangling link: %d unreadable, stderr %q", rep.UnreadableFiles(), errOut.String())
+	}
 	for _, rel := range []string{"-moved/" + sid3 + ".jsonl.zst", "-p/" + sid4 + ".jsonl.zst", "-p/" + sid4 + "/subagents/agent-m1.jsonl.zst"} {
 		if _, err := os.Stat(filepath.Join(dir, "projects", filepath.FromSlash(rel))); err != nil {
 			t.Errorf("a linked %s is not archived: %v", rel, err)

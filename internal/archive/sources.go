@@ -110,7 +110,9 @@ func (w *walker) follow(p string, e os.DirEntry, links bool) (dir, ok bool) {
 	}
 	st, err := os.Stat(p)
 	if err != nil {
-		w.rep.Warn("%s: %v", p, err)
+		// A link to nothing, or a loop of links: a file that cannot be
+		// read, said as the listing says it (the run exits 1).
+		w.rep.FileError(p, err)
 		return false, false
 	}
 	return st.IsDir(), st.IsDir() || st.Mode().IsRegular()
