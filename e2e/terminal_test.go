@@ -204,6 +204,20 @@ func TestPseudoTerminal(t *testing.T) {
 				}
 			}
 		}
+		// grep: headers, hits and -l/-c rows fit; the commands it suggests
+		// ("→ cctx … show …") are whole, to be copied.
+		for _, cols := range []int{40, 60, 80, 120} {
+			for _, args := range [][]string{{"grep", "worktree"}, {"grep", "-C", "1", "subagent"}, {"grep", "-l", "worktree"}, {"grep", "-c", "worktree"}} {
+				r := onTTY(t, []string{fmt.Sprintf("COLUMNS=%d", cols)}, append(args, "--dir", samples)...)
+				expect(t, r, 0, strings.Join(args, " "))
+				for _, l := range strings.Split(strings.TrimSuffix(sgr.ReplaceAllString(r.stdout, ""), "\n"), "\n") {
+					if w := render.Width(l); w >= cols && !strings.HasPrefix(strings.TrimSpace(l), "→ cctx") {
+						t.Errorf("%v at %d columns: a line %d wide: %q", args, cols, w, l)
+						break
+					}
+				}
+			}
+		}
 		for _, args := range [][]string{{"ls"}, {"tokens"}, {"tokens", "--by", "agent"}} {
 			r := onTTY(t, []string{"COLUMNS=200"}, append(args, "--dir", samples)...)
 			if strings.Contains(r.stdout, "left out") {

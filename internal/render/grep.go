@@ -94,13 +94,17 @@ func (g *grepView) session(r *search.Result) {
 		if when != "" {
 			when = AgoCell(g.updated(r), g.o.Now)
 		}
-		head += th.Dim(grepPad(when, agoWidth)) + "  " + th.Dim(grepPad(CutLeft(place, grepPlaceWidth), grepPlaceWidth)) + "  "
-		fmt.Fprintf(g.w, "%s%s\n", head, g.titleCell(r, StyledWidth(head)+1)) // one column to spare, as tables keep it
+		head += th.Dim(grepPad(when, agoWidth)) + "  "
+		// The project column as wide as the terminal leaves beside a
+		// title of 20 (the same for every row: they stream), none when
+		// under 8; the title takes the rest, one column to spare.
+		if pw := min(grepPlaceWidth, g.ro.Width-1-StyledWidth(head)-2-20); pw >= 8 {
+			head += th.Dim(grepPad(CutLeft(place, pw), pw)) + "  "
+		}
+		fmt.Fprintf(g.w, "%s%s\n", head, g.titleCell(r, g.ro.Width-1-StyledWidth(head)))
 		return
 	}
-	meta := g.meta(r)
-	hits := grepPlural(r.Count, "hit")
-	fmt.Fprintf(g.w, "%s  %s  %s\n", id, g.titleCell(r, Width(shortID(r.Session.ID, true))+6+Width(meta)+Width(hits)), th.Dim(meta+" · "+hits))
+	g.header(r, id)
 	day := grepSameDay(r)
 	labels := make([]string, len(r.Hits))
 	lw := 0
@@ -111,6 +115,9 @@ func (g *grepView) session(r *search.Result) {
 			lw = max(lw, Width(grepLabel(h.AgentID, c.Role, c.Kind, c.Tool)))
 		}
 	}
+	// A label takes at most a quarter of the terminal: an agent's label
+	// (its id, a tool) is cut, not the text the hit is about.
+	lw = min(lw, max(6, (g.ro.Width-1)/4))
 	for i, h := range r.Hits {
 		for _, c := range h.Before {
 			g.context(h.AgentID, c, day, lw)
@@ -124,16 +131,52 @@ func (g *grepView) session(r *search.Result) {
 	fmt.Fprintln(g.w)
 }
 
-// meta is a session header's project and last activity.
-// The project is cut from the left as ls cuts it, so that the title, cut
-// to what the header leaves, keeps its room. A transcript on standard
-// input has neither a project nor a file time.
-func (g *grepView) meta(r *search.Result) string {
+// header is a session's line above its hits: id, title, then project,
+// last activity and hits, dim. It fits the terminal (one column to spare):
+// the title keeps 20 columns while the project is cut from the left (as
+// ls cuts it) down to 8, then left out; a terminal too narrow for even 10
+// of title has the rest on a line of its own.
+func (g *grepView) header(r *search.Result, id string) {
+	th := g.ro.Theme
 	when, place := g.metaCells(r)
-	if when == "" {
-		return place
+	hits := grepPlural(r.Count, "hit")
+	meta := func(pw int) string {
+		parts := []string{}
+		if pw > 0 {
+			parts = append(parts, CutLeft(place, pw))
+		}
+		if when != "" {
+			parts = append(parts, when)
+		}
+		return strings.Join(append(parts, hits), " · ")
 	}
-	return CutLeft(place, 32) + " · " + when
+	fixed := Width(shortID(r.Session.ID, true)) + 4
+	pw := min(32, Width(place))
+	if when == "" {
+		pw = Width(place) // standard input: the place is what it says
+	}
+	room := func() int { return g.ro.Width - 1 - fixed - Width(meta(pw)) }
+	for pw > 8 && room() < 20 {
+		pw--
+	}
+	if room() < 20 && when != "" {
+		pw = 0
+	}
+	if room() < 10 {
+		// The rest under the title, the project cut or left out as above.
+		rest := g.ro.Width - 1 - (fixed - 2)
+		pw = min(32, Width(place))
+		for pw > 8 && Width(meta(pw)) > rest {
+			pw--
+		}
+		if Width(meta(pw)) > rest && when != "" {
+			pw = 0
+		}
+		fmt.Fprintf(g.w, "%s  %s\n", id, g.titleCell(r, rest))
+		fmt.Fprintf(g.w, "%s%s\n", strings.Repeat(" ", fixed-2), th.Dim(Cut(meta(pw), rest)))
+		return
+	}
+	fmt.Fprintf(g.w, "%s  %s  %s\n", id, g.titleCell(r, room()), th.Dim(meta(pw)))
 }
 
 // grepPlaceWidth is the project column of grep -l and -c on a terminal.
@@ -160,18 +203,20 @@ func (g *grepView) updated(r *search.Result) time.Time {
 	return r.Session.ModTime
 }
 
-func (g *grepView) titleCell(r *search.Result, used int) string {
+// titleCell is the session's title cut to room columns (10 at least).
+func (g *grepView) titleCell(r *search.Result, room int) string {
 	t := Safe(g.ro.Redacted(grepTitle(r)))
 	if t == "" {
-		return g.ro.Theme.Dim("(untitled)")
+		return g.ro.Theme.Dim(Cut("(untitled)", max(10, room)))
 	}
-	return g.ro.Theme.Bold(Cut(t, max(20, g.ro.Width-used)))
+	return g.ro.Theme.Bold(Cut(t, max(10, room)))
 }
 
 func (g *grepView) hit(h *search.Hit, lbl string, day bool, lw int) {
 	th := g.ro.Theme
-	prefix := "  " + grepHitTime(h.Time, day) + "  " + grepPad(lbl, lw) + "  "
-	room := g.ro.Width - Width(prefix)
+	lbl = grepPad(Cut(lbl, lw), lw)
+	prefix := "  " + grepHitTime(h.Time, day) + "  " + lbl + "  "
+	room := g.ro.Width - 1 - Width(prefix) // one column to spare
 	var lead string
 	if h.Abandoned {
 		lead = "(abandoned branch) "
@@ -180,9 +225,10 @@ func (g *grepView) hit(h *search.Hit, lbl string, day bool, lw int) {
 		lead += h.Field + ": "
 	}
 	before, match, after := grepParts(h)
-	room -= Width(Safe(lead))
-	fmt.Fprintf(g.w, "%s%s%s\n", th.Dim("  "+grepHitTime(h.Time, day)+"  ")+grepPaintRole(th, h.Role, grepPad(lbl, lw))+"  ",
-		th.Dim(Safe(lead)), grepFitAround(th, before, match, after, max(room, 10)))
+	lead = Cut(Safe(lead), max(0, room/2)) // the match keeps half the room at least
+	room -= Width(lead)
+	fmt.Fprintf(g.w, "%s%s%s\n", th.Dim("  "+grepHitTime(h.Time, day)+"  ")+grepPaintRole(th, h.Role, lbl)+"  ",
+		th.Dim(lead), grepFitAround(th, before, match, after, max(room, 10)))
 }
 
 // context prints a line around a hit (-C), set apart from the hits
@@ -194,13 +240,13 @@ func (g *grepView) context(agent string, c search.Context, day bool, lw int) {
 		return
 	}
 	lbl := grepLabel(agent, c.Role, c.Kind, c.Tool)
-	prefix := "· " + grepHitTime(c.Time, day) + "  " + grepPad(lbl, lw) + "  "
+	prefix := "· " + grepHitTime(c.Time, day) + "  " + grepPad(Cut(lbl, lw), lw) + "  "
 	lead := ""
 	if c.Kind == "tool_use" {
 		lead = c.Field + ": "
 	}
 	text := Safe(lead + grepOneLine(c.Excerpt))
-	fmt.Fprintln(g.w, th.Dim(prefix+Cut(text, max(10, g.ro.Width-Width(prefix)))))
+	fmt.Fprintln(g.w, th.Dim(prefix+Cut(text, max(10, g.ro.Width-1-Width(prefix)))))
 }
 
 // footer suggests the commands that open the session: cctx show on the
