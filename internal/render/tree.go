@@ -70,6 +70,9 @@ func (v *treeView) render() error {
 	if line := head + "  " + strings.Join(counts, " · "); width == 0 || Width(line) <= width {
 		v.printf("%s  %s\n", th.Bold(head), th.Dim(strings.Join(counts, " · ")))
 	} else { // the counts under the id, wrapped, on a narrow terminal
+		if Width(head) > width {
+			head = t.SessionID // the id whole, to be copied
+		}
 		v.printf("%s\n", th.Bold(head))
 		for _, l := range FitParts(counts, " · ", width-2, 0) {
 			v.printf("  %s\n", th.Dim(l))
@@ -213,26 +216,56 @@ func (v *treeView) runText(r tree.Run, indent int) string {
 			last = n.Timestamp()
 		}
 	}
-	parts := []string{Plural(len(r.Nodes), "entry", "entries")}
+	count := Plural(len(r.Nodes), "entry", "entries")
+	span := ""
 	if !first.IsZero() {
-		tm := v.clock(first)
-		if l := v.clock(last); l != tm {
-			tm += "–" + l
+		span = v.clock(first)
+		if l := v.clock(last); l != span {
+			fl, ll := first.Local(), last.Local()
+			if fl.YearDay() != ll.YearDay() || fl.Year() != ll.Year() {
+				span = fl.Format("01-02 15:04") // a run over two days says both
+			}
+			span += "–" + l
 		}
-		parts = append(parts, tm)
 	}
-	if tok := tokens.NodesTokens(r.Nodes); tok > 0 {
-		parts = append(parts, Count(tok)+" tok")
+	tok := ""
+	if n := tokens.NodesTokens(r.Nodes); n > 0 {
+		tok = Count(n) + " tok"
 	}
-	s := strings.Join(parts, " · ")
 	suffix := ""
 	if r.End.Fork {
 		starts, _ := v.lay.Branches(r.End)
 		suffix = fmt.Sprintf("  ⑂ %d branches", len(starts))
 	}
-	if l := tree.PromptLabel(r.Nodes); l != "" {
-		s += "  " + v.quote(l, indent+2+Width(s)+4+Width(suffix))
-	} else {
+	label := tree.PromptLabel(r.Nodes)
+	// On a terminal the line fits: the tokens, then the times, are left
+	// out before the prompt is cut below 8 columns, and then the prompt.
+	text := func(parts ...string) string {
+		var kept []string
+		for _, p := range parts {
+			if p != "" {
+				kept = append(kept, p)
+			}
+		}
+		return strings.Join(kept, " · ")
+	}
+	s := text(count, span, tok)
+	if v.ro.TTY && label != "" {
+		room := func(s string) int { return v.ro.Width - 1 - (indent + 2 + Width(s) + 4 + Width(suffix)) }
+		for _, try := range []string{text(count, span), count} {
+			if room(s) >= 8 {
+				break
+			}
+			s = try
+		}
+		if room(s) < 8 {
+			label = ""
+		}
+	}
+	switch {
+	case label != "":
+		s += "  " + v.quote(label, indent+2+Width(s)+4+Width(suffix))
+	case tree.PromptLabel(r.Nodes) == "":
 		s += "  " + noPromptLabel(r.Nodes)
 	}
 	return s + suffix
@@ -299,17 +332,24 @@ func (v *treeView) agentText(a *tree.Agent, indent int) string {
 	room := 1 << 30 // what the terminal leaves of its width (one column to spare)
 	if v.ro.TTY && v.ro.Width > 0 {
 		room = v.ro.Width - 1 - indent - Width(head) - Width(mark)
+		if room < 0 && a.Type != "" { // the narrowest: the id alone
+			head = "agent " + Safe(a.ID)
+			room = v.ro.Width - 1 - indent - Width(head) - Width(mark)
+		}
 	}
 	// A narrow terminal: the counts go before the line passes the width,
-	// the least telling first (entries, then tool calls).
+	// the least telling first (entries, then tool calls), then all.
 	var rest []string
-	for _, set := range [][]string{{calls, tok, entries}, {calls, tok}, {tok}, {calls}} {
+	for _, set := range [][]string{{calls, tok, entries}, {calls, tok}, {tok}, {calls}, nil} {
 		rest = slices.DeleteFunc(slices.Clone(set), func(s string) bool { return s == "" })
 		if len(rest) > 0 && 3*len(rest)+Width(strings.Join(rest, "")) <= room {
 			break
 		}
 	}
-	tail := " · " + strings.Join(rest, " · ") + mark
+	tail := mark
+	if len(rest) > 0 {
+		tail = " · " + strings.Join(rest, " · ") + mark
+	}
 	s := head
 	if a.Description != "" {
 		// At most 60 columns, and what the line leaves; none when that is
@@ -391,9 +431,10 @@ func (v *treeView) drawFull(it item) []item {
 func (v *treeView) entryText(n *tree.Node, used int) string {
 	th := v.th
 	mark := " "
+	active := n.Active || v.t.Trails(n)
 	switch {
 	case n.Agent() != nil:
-	case n.Active:
+	case active:
 		mark = th.Green("●")
 	default:
 		mark = "○"
@@ -414,7 +455,7 @@ func (v *treeView) entryText(n *tree.Node, used int) string {
 	if n.IsCompactBoundary() {
 		return mark + " " + th.Yellow(s+"  "+junctionText(n))
 	}
-	if n.Agent() == nil && !n.Active {
+	if n.Agent() == nil && !active {
 		s = th.Dim(s)
 	}
 	return mark + " " + s

@@ -881,6 +881,19 @@ func (t *Tree) ResultNodes(id string) []*Node { return t.results[id] }
 // Empty when there is no leaf.
 func (t *Tree) ActivePath() []*Node { return t.active }
 
+// Trails reports whether n follows the active leaf on its branch without
+// being conversation (the attachments, a turn's duration or a hook's
+// output written after the last message): not on the path to the leaf,
+// which ends at a message, but not off the active branch either.
+func (t *Tree) Trails(n *Node) bool {
+	for cur := n; cur != nil && t.Leaf != nil && !cur.IsConversation(); cur = cur.Parent {
+		if cur.Parent == t.Leaf {
+			return true
+		}
+	}
+	return false
+}
+
 // Context is the part of the active path the model still saw at the end:
 // from the last compact_boundary on (the whole path when there is none).
 func (t *Tree) Context() []*Node {

@@ -1042,3 +1042,31 @@ func TestAFileThatIsNotATranscriptIsSaid(t *testing.T) {
 		t.Errorf("a first line being written: %v %s", err, stderr.String())
 	}
 }
+
+// What follows the active leaf without being conversation (a hook's
+// summary, progress) trails it: on the active branch as it is drawn,
+// though not on the path to the leaf; the same lines after a message of
+// an abandoned branch do not.
+func TestTrails(t *testing.T) {
+	tr, _ := build(t,
+		user("u1", "", "first", 0),
+		asst("a1", "u1", "m1", 1),
+		hook("h1", "a1", 2), // after a reply that was branched from
+		user("u2", "a1", "second", 3),
+		asst("a2", "u2", "m2", 4),
+		hook("h2", "a2", 5),
+		progress("p2", "h2", 6),
+		user("u3", "a1", "third", 7),
+		asst("a3", "u3", "m3", 8),
+		hook("h3", "a3", 9),
+		progress("p3", "h3", 10),
+	)
+	if tr.Leaf == nil || tr.Leaf.UUID != "a3" {
+		t.Fatalf("leaf %v, want a3", tr.Leaf)
+	}
+	for id, want := range map[string]bool{"h3": true, "p3": true, "h2": false, "p2": false, "h1": false, "a3": false, "u1": false} {
+		if got := tr.Trails(tr.byUUID.get(id)); got != want {
+			t.Errorf("Trails(%s) = %v, want %v", id, got, want)
+		}
+	}
+}
