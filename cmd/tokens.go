@@ -64,7 +64,7 @@ session is checked on its own, each group with --by (--by block: every
 block), or the sum with --budget-total. Counts accept k, M and G suffixes.
 
 --format markdown writes a table for $GITHUB_STEP_SUMMARY or a pull request,
-budgets marked ✔/✘; --format ndjson streams --by response as one JSON object
+budgets marked ✔/✘; --format ndjson streams the responses (--by response) as one JSON object
 a line. --watch redraws the current block (or --by day: today) every 5 s
 (--watch=N: every N) until Ctrl-C; in a pipe one snapshot per interval.` + "\n\n" + render.PipeHelp(render.TokensPipeTables),
 		Example: `  cctx tokens latest

@@ -19,7 +19,7 @@ func (o *TokensOptions) addFlags(c *cobra.Command) {
 	fl.Var(dates.Date(&o.Until), "until", "only responses until `DATE` (a bare date includes that day)")
 	fl.Var(flagval.New(&o.Pricing, flagval.File), "pricing", "price table `FILE` (JSON) instead of the embedded one")
 	fl.Var(dates.Zone(&o.TZ), "tz", "time `ZONE` of hours, days, weeks, months and blocks (IANA name such as Europe/Paris, UTC, or local; default local)")
-	fl.Var(flagval.OneOf(&o.Format, strings.Join(tokens.Formats, ", ")), "format", "output `FORMAT`: table (aligned on a terminal, tab-separated in a pipe), json, markdown, ndjson (--by response)")
+	fl.Var(flagval.OneOf(&o.Format, strings.Join(tokens.Formats, ", ")), "format", "output `FORMAT`: table (aligned on a terminal, tab-separated in a pipe), json, markdown, ndjson (the responses: --by response)")
 	fl.Var(tokens.WatchFlag(&o.Watch), "watch", "redraw the current block (--by day: today) until Ctrl-C, every N seconds given as --watch=N (alone: every "+tokens.DefaultWatch+")")
 	fl.Lookup("watch").NoOptDefVal = tokens.DefaultWatch
 	fl.Var(flagval.New(&o.MaxTokens, flagval.Count), "max-tokens", "fail (exit 3) above `N` total tokens")

@@ -164,6 +164,10 @@ func TestTokensPlanFlags(t *testing.T) {
 		{args: []string{"tokens", "--format", "markdown", "--max-cost", "3"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatMarkdown }},
 		{args: []string{"tokens", "--format", "md"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatMarkdown }}, // export's name
 		{args: []string{"tokens", "--by", "response", "--format", "ndjson"}, check: func(o *TokensOptions) bool { return o.plan.Format == tokens.FormatNDJSON }},
+		// ndjson lists responses: --by response is implied.
+		{args: []string{"tokens", "--format", "ndjson"}, check: func(o *TokensOptions) bool {
+			return o.plan.Format == tokens.FormatNDJSON && o.plan.By == tokens.ByResponse
+		}},
 		{args: []string{"tokens", "--by", "tool"}, check: func(o *TokensOptions) bool { return o.plan.By == tokens.ByTool }},
 		{args: []string{"tokens", "--watch"}, check: func(o *TokensOptions) bool {
 			return o.plan.Interval == 5*time.Second && o.plan.By == tokens.ByBlock && len(o.Sessions) == 0 && o.plan.Window.Since.Equal(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
@@ -177,7 +181,7 @@ func TestTokensPlanFlags(t *testing.T) {
 		{args: []string{"tokens", "--tz", "Mars/Olympus"}, wantErr: `--tz "Mars/Olympus": not a time zone`},
 		{args: []string{"tokens", "--format", "yaml"}, wantErr: `--format "yaml": choose one of table, json, markdown, ndjson`},
 		{args: []string{"tokens", "--format", "markdown", "--json"}, wantErr: "--json and --format markdown: choose one"},
-		{args: []string{"tokens", "--format", "ndjson"}, wantErr: "use it with --by response"},
+		{args: []string{"tokens", "--format", "ndjson", "--by", "model"}, wantErr: "--format ndjson lists responses, not --by model"},
 		{args: []string{"tokens", "--by", "response", "--format", "ndjson", "--max-cost", "1"}, wantErr: "drop the --max-* flags"},
 		{args: []string{"tokens", "--watch", "--by", "model"}, wantErr: "--by block (the default) or --by day"},
 		{args: []string{"tokens", "--watch=0"}, wantErr: `--watch "0": give the seconds`},

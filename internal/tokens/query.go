@@ -107,9 +107,12 @@ func (q Query) format(p *Plan) error {
 		return fmt.Errorf("--json and --format %s: choose one", q.Format)
 	}
 	if p.Format == FormatNDJSON {
+		if p.By == "" {
+			p.By = ByResponse // the one grouping it lists: implied
+		}
 		switch {
 		case p.By != ByResponse:
-			return fmt.Errorf("--format ndjson lists responses: use it with --by response")
+			return fmt.Errorf("--format ndjson lists responses, not --by %s: drop --by (or give --by response)", p.By)
 		case p.Budget.Set():
 			return fmt.Errorf("--format ndjson prints no totals to check budgets on: drop the --max-* flags, or use --format json")
 		}
