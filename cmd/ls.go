@@ -133,11 +133,14 @@ func lsNotes(f *Factory, list session.Listing, finder *session.Finder, filters s
 	if list.Matched > len(list.Sessions) {
 		rep.Info("%d of %d sessions shown (--all shows every one)", len(list.Sessions), list.Matched)
 	}
-	if n := len(list.Hidden); n > 0 && (f.IO.IsStdoutTTY() || list.Matched == 0) {
+	// A file without conversation has no cwd: whether it is of --project
+	// is not known, and it is not said to be.
+	if n := len(list.Hidden); n > 0 && filters.Project == "" && (f.IO.IsStdoutTTY() || list.Matched == 0) {
 		rep.Info("%d file(s) without conversation hidden (--empty lists them)", n)
 	}
 	if len(list.Sessions) > 0 && f.IO.IsStdoutTTY() && !f.Globals.JSON {
-		rep.Hint("cctx resume <id> reopens a session in Claude Code, from the directory it ran in", nil)
+		// A note (-v), not a hint under every listing: said once, it is noise.
+		rep.Note("cctx resume <id> reopens a session in Claude Code, from the directory it ran in")
 	}
 	archiveHint(f, finder)
 }

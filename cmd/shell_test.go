@@ -430,12 +430,16 @@ func TestResumeRuns(t *testing.T) {
 	}
 }
 
-// ls on a terminal ends with a hint to resume; a pipe gets none.
+// ls on a terminal says how to resume under -v only (under every listing
+// it was noise); a pipe never.
 func TestLsHintsAtResume(t *testing.T) {
-	if r := run(t, true, nil, "ls", "--dir", samples); !strings.Contains(r.errOut, "cctx: hint: cctx resume <id>") {
+	if r := run(t, true, nil, "ls", "-v", "--dir", samples); !strings.Contains(r.errOut, "cctx: note: cctx resume <id>") {
+		t.Errorf("terminal, -v: %q", r.errOut)
+	}
+	if r := run(t, true, nil, "ls", "--dir", samples); strings.Contains(r.errOut, "resume") {
 		t.Errorf("terminal: %q", r.errOut)
 	}
-	if r := run(t, false, nil, "ls", "--dir", samples); strings.Contains(r.errOut, "resume") {
+	if r := run(t, false, nil, "ls", "-v", "--dir", samples); strings.Contains(r.errOut, "resume") {
 		t.Errorf("pipe: %q", r.errOut)
 	}
 }

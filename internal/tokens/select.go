@@ -187,16 +187,19 @@ func (r *Report) CheckBudgets(b Budget, total bool) []ScopedViolation {
 	return out
 }
 
-// MissingAgentsSession is the first session (as read) whose totals lack
-// agents whose transcript is missing (SessionReport.MissingAgents), not
-// read from standard input; "" when none does.
-func (r *Report) MissingAgentsSession() string {
+// MissingAgentsSessions are the sessions whose totals lack agents whose
+// transcript is missing (SessionReport.MissingAgents), not read from
+// standard input: the first (as read), "" when none, and how many.
+func (r *Report) MissingAgentsSessions() (first string, n int) {
 	for _, sr := range r.all {
 		if len(sr.MissingAgents) > 0 && sr.Session.Path != session.StdinPath {
-			return sr.ID
+			if n == 0 {
+				first = sr.ID
+			}
+			n++
 		}
 	}
-	return ""
+	return first, n
 }
 
 // UnpricedModels are the models of the report's responses that have no
