@@ -173,3 +173,25 @@ func TestAgentsWarnsAboutAnUnpricedMainModel(t *testing.T) {
 		t.Errorf("exit %d stderr %q", r.code, r.errOut)
 	}
 }
+
+// An agent whose transcript is missing has usage that is not known: "–"
+// on a terminal, not 0; the total row of rows that are not all subagents
+// is "total", not "0 subagents".
+func TestAgentsUnknownUsage(t *testing.T) {
+	r := run(t, true, nil, "agents", "c7d3d95c", "--dir", samples, "--color", "never")
+	var row, foot string
+	for _, l := range strings.Split(r.out, "\n") {
+		switch {
+		case strings.HasPrefix(l, "ab81802"):
+			row = l
+		case strings.HasPrefix(l, "total"), strings.Contains(l, "subagent"):
+			foot = l
+		}
+	}
+	if n := strings.Count(" "+row+" ", " – "); n != 3 || strings.Contains(row, "$0.00") {
+		t.Errorf("the missing agent's row: %q", row)
+	}
+	if !strings.HasPrefix(foot, "total ") {
+		t.Errorf("the total row: %q\n%s", foot, r.out)
+	}
+}

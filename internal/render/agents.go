@@ -29,10 +29,13 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 			if id == "" {
 				id = "-" // no agent: an empty cell would read as the main conversation, as in tokens
 			}
+			calls, tok, cost := strconv.FormatInt(a.Total.APICalls, 10), strconv.FormatInt(a.Total.Tokens, 10), agentsCost(a.Total, false)
+			if a.Status == agents.StatusMissing { // no transcript: not 0, unknown (empty, as an unknown cost is)
+				calls, tok, cost = "", "", ""
+			}
 			row := []string{id, agentsToolUse(a), Safe(a.ParentID), strconv.Itoa(a.Depth),
 				Safe(a.Type), Safe(a.Description), Safe(strings.Join(a.Models, ",")), a.Status,
-				strconv.FormatInt(a.Total.APICalls, 10), strconv.FormatInt(a.Total.Tokens, 10), agentsCost(a.Total, false),
-				strconv.FormatInt(a.DurationMs, 10), strconv.Itoa(a.ToolUses)}
+				calls, tok, cost, strconv.FormatInt(a.DurationMs, 10), strconv.Itoa(a.ToolUses)}
 			if verbose {
 				row = append(row, Safe(agentsFirstLine(a.Prompt)), Safe(a.Path))
 			}
@@ -88,9 +91,12 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		if a.DurationMs > 0 {
 			dur = Duration(time.Duration(a.DurationMs) * time.Millisecond)
 		}
+		calls, tok, cost := agentsCount(a.Total.APICalls), Count(a.Total.Tokens), agentsCost(a.Total, true)
+		if a.Status == agents.StatusMissing { // no transcript: its usage is not known, not 0 (its result says its tools)
+			calls, tok, cost = "–", "–", "–"
+		}
 		row := []string{id, Safe(a.Type), desc, agentsModels(a.Models),
-			agentsStatus(a, th), agentsCount(a.Total.APICalls), Count(a.Total.Tokens), agentsCost(a.Total, true),
-			dur, strconv.Itoa(a.ToolUses), Cut(Safe(a.ParentID), 12)}
+			agentsStatus(a, th), calls, tok, cost, dur, strconv.Itoa(a.ToolUses), Cut(Safe(a.ParentID), 12)}
 		if verbose {
 			row = append(row, Safe(agentsFirstLine(ro.Redacted(a.Prompt))), Safe(TildePath(a.Path, ro.Home)))
 		}
@@ -99,7 +105,11 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 	// The total row counts subagents as every command counts them (a
 	// transcript that is not Claude Code's own); the other rows are said
 	// apart, under the table.
-	foot := []string{Plural(res.Subagents, "subagent", "subagents"), "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
+	label := Plural(res.Subagents, "subagent", "subagents")
+	if len(res.Agents) != res.Subagents {
+		label = "total" // the rows hold agents of Claude Code's own, or calls without one
+	}
+	foot := []string{label, "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
 	if verbose {
 		foot = append(foot, "", "")
 	}
