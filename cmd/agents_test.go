@@ -195,3 +195,15 @@ func TestAgentsUnknownUsage(t *testing.T) {
 		t.Errorf("the total row: %q\n%s", foot, r.out)
 	}
 }
+
+// --by agent-type counts runs from transcripts: the agents without one are
+// not among them, and stderr says how many, in a pipe too.
+func TestAgentTypeSaysWhatItCannotCount(t *testing.T) {
+	r := run(t, false, nil, "tokens", "--by", "agent-type", "--dir", samples)
+	if r.code != 0 || !strings.Contains(r.errOut, "cctx: 1 agent without a transcript is not among the runs") {
+		t.Errorf("exit %d, stderr %q", r.code, r.errOut)
+	}
+	if r := run(t, false, nil, "tokens", "--by", "model", "--dir", samples); strings.Contains(r.errOut, "among the runs") {
+		t.Errorf("--by model: %q", r.errOut)
+	}
+}

@@ -121,11 +121,11 @@ func tokensRun(o *TokensOptions) error {
 	if note := res.Total.UnderstatedNote(); note != "" {
 		f.Report().Note("%s", note)
 	}
-	if id, n := res.MissingAgentsSessions(); n > 0 && f.IO.IsStdoutTTY() && !f.Globals.JSON {
-		if id = render.Short(id); n > 1 { // which one is for the warnings to say, not the hint
-			id = "<session>"
-		}
-		f.Report().Hint("cctx agents "+id+" lists each Agent/Task call of a session with the transcript it left, or why there is none", nil)
+	if n := res.MissingAgentCount(); n > 0 && o.plan.By == tokens.ByAgentType {
+		f.Report().Info("%s without a transcript %s not among the runs (their type is in cctx agents <session>)", render.Plural(n, "agent", "agents"), map[bool]string{true: "is", false: "are"}[n == 1])
+	}
+	if arg := res.MissingAgentsArg(); arg != "" && f.IO.IsStdoutTTY() && !f.Globals.JSON {
+		f.Report().Hint("cctx agents "+arg+" lists each Agent/Task call of a session with the transcript it left, or why there is none", nil)
 	}
 	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)

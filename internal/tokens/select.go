@@ -187,19 +187,31 @@ func (r *Report) CheckBudgets(b Budget, total bool) []ScopedViolation {
 	return out
 }
 
-// MissingAgentsSessions are the sessions whose totals lack agents whose
+// MissingAgentCount is how many agents the report's sessions name whose
+// transcript is missing: in no total, and no run of --by agent-type.
+func (r *Report) MissingAgentCount() int {
+	n := 0
+	for _, sr := range r.all {
+		n += len(sr.MissingAgents)
+	}
+	return n
+}
+
+// MissingAgentsArg is the session argument that shows the agents whose
 // transcript is missing (SessionReport.MissingAgents), not read from
-// standard input: the first (as read), "" when none, and how many.
-func (r *Report) MissingAgentsSessions() (first string, n int) {
+// standard input: the short id of the one session that has any,
+// "<session>" when several have, "" when none has.
+func (r *Report) MissingAgentsArg() string {
+	arg := ""
 	for _, sr := range r.all {
 		if len(sr.MissingAgents) > 0 && sr.Session.Path != session.StdinPath {
-			if n == 0 {
-				first = sr.ID
+			if arg != "" {
+				return "<session>"
 			}
-			n++
+			arg = sr.ID[:min(8, len(sr.ID))]
 		}
 	}
-	return first, n
+	return arg
 }
 
 // UnpricedModels are the models of the report's responses that have no
