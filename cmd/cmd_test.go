@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,16 +275,19 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// The candidates of an ambiguous prefix, the most recently active first,
+// as ls lists them.
 func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 	dir := t.TempDir()
-	for _, id := range []string{"abcd1111-1111-4111-8111-111111111111", "abcd2222-2222-4222-8222-222222222222"} {
+	for i, id := range []string{"abcd1111-1111-4111-8111-111111111111", "abcd2222-2222-4222-8222-222222222222", "abcd3333-3333-4333-8333-333333333333"} {
 		os.MkdirAll(filepath.Join(dir, "-p"), 0o755)
-		os.WriteFile(filepath.Join(dir, "-p", id+".jsonl"), []byte(`{"type":"user","cwd":"/w","timestamp":"2026-01-01T00:00:00Z","message":{"content":"x"}}`+"\n"), 0o644)
+		ts := fmt.Sprintf("2026-01-0%dT00:00:00Z", []int{2, 3, 1}[i])
+		os.WriteFile(filepath.Join(dir, "-p", id+".jsonl"), []byte(`{"type":"user","cwd":"/w","timestamp":"`+ts+`","message":{"content":"x"}}`+"\n"), 0o644)
 	}
 	r := run(t, false, nil, "tokens", "--dir", dir, "abcd")
-	if r.code != 2 || !strings.Contains(r.errOut, "abcd1111-1111-4111-8111-111111111111  2026-01-01T00:00:00.000Z  /w") ||
-		!strings.Contains(r.errOut, "abcd2222") {
-		t.Errorf("exit %d stderr %q", r.code, r.errOut)
+	i1, i2, i3 := strings.Index(r.errOut, "abcd1111"), strings.Index(r.errOut, "abcd2222"), strings.Index(r.errOut, "abcd3333")
+	if r.code != 2 || !strings.Contains(r.errOut, "abcd1111-1111-4111-8111-111111111111  2026-01-02T00:00:00.000Z  /w") || !(i2 < i1 && i1 < i3) {
+		t.Errorf("exit %d stderr %q; want 2222, 1111, 3333 (newest first)", r.code, r.errOut)
 	}
 }
 

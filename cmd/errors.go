@@ -57,9 +57,8 @@ func cobraMessage(msg string) string {
 // project and last activity.
 func candidates(cands []*session.Session) []string {
 	var out []string
-	for _, s := range cands {
-		project, updated := s.Describe()
-		out = append(out, fmt.Sprintf("%s  %-24s  %s", s.ID, render.Timestamp(updated), project)) // the project last: aligned
+	for _, d := range session.DescribeNewestFirst(cands) {
+		out = append(out, fmt.Sprintf("%s  %-24s  %s", d.ID, render.Timestamp(d.Updated), d.Project)) // the project last: aligned
 	}
 	return out
 }

@@ -356,7 +356,8 @@ func TestEmptyOrMisplacedFlagValues(t *testing.T) {
 }
 
 // The candidates of an ambiguous prefix are aligned: id, last activity
-// (a fixed width), then the project, whatever its length.
+// (a fixed width), then the project, whatever its length; the most
+// recently active first.
 func TestCandidatesAlign(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	lines := candidates([]*session.Session{
@@ -367,7 +368,7 @@ func TestCandidatesAlign(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("%q", lines)
 	}
-	for _, cell := range [][3]string{{"2026-01-02", "2026-01-02", ""}, {"-home", "-x", "-y"}} {
+	for _, cell := range [][3]string{{"2026-01-02", "2026-01-02", ""}, {"-x", "-home", "-y"}} {
 		a, b := strings.Index(lines[0], cell[0]), strings.Index(lines[1], cell[1])
 		c := a
 		if cell[2] != "" {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/cctx-dev/cctx/internal/diag"
@@ -35,4 +36,23 @@ func (s *Session) Describe() (project string, updated time.Time) {
 		updated = in.UpdatedAt
 	}
 	return project, updated
+}
+
+// Described is a session with its project and last activity (Describe).
+type Described struct {
+	*Session
+	Project string
+	Updated time.Time
+}
+
+// DescribeNewestFirst describes sessions, the most recently active first,
+// as ls lists them (the candidates of an ambiguous prefix).
+func DescribeNewestFirst(ss []*Session) []Described {
+	out := make([]Described, len(ss))
+	for i, s := range ss {
+		out[i].Session = s
+		out[i].Project, out[i].Updated = s.Describe()
+	}
+	slices.SortStableFunc(out, func(a, b Described) int { return b.Updated.Compare(a.Updated) })
+	return out
 }
