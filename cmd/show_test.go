@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/cctx-dev/cctx/internal/render"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -1083,5 +1084,24 @@ func TestShowFollowReportsEachBrokenLineOnce(t *testing.T) {
 				t.Errorf("%d warning(s), stderr %q, want %q", f.Report().Warnings(), errOut.String(), tt.warns)
 			}
 		})
+	}
+}
+
+// A tool call's line fits the terminal however long the tool's name: an
+// MCP tool's is cut from the left (mcp__<server>__<tool>: the tool is at
+// the end) before its summary goes under 20 columns.
+func TestShowLongToolNameFits(t *testing.T) {
+	name := "mcp__plugin_" + strings.Repeat("very-long-server-name_", 6) + "_ctx_batch_execute"
+	p := writeSession(t,
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"11111111-2222-3333-4444-555555555555","timestamp":"2026-11-22T10:00:00Z","message":{"role":"user","content":"run it"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"11111111-2222-3333-4444-555555555555","timestamp":"2026-11-22T10:00:01Z","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"t1","name":"`+name+`","input":{"cwd":"/w/app","commands":["ls"]}}],"usage":{"input_tokens":1,"output_tokens":1}}}`)
+	r := run(t, true, nil, "show", "--no-pager", "--color", "never", p)
+	for _, l := range strings.Split(r.out, "\n") {
+		if !strings.Contains(l, "▸") {
+			continue
+		}
+		if w := render.Width(l); w >= 120 || !strings.Contains(l, "ctx_batch_execute") {
+			t.Errorf("a %d-column line at 120 (the tool's name kept at its end): %q", w, l)
+		}
 	}
 }

@@ -513,10 +513,25 @@ func (t *Terminal) toolUse(b reader.Block, n *tree.Node, depth int) {
 	in := reader.ParseToolInput(b.Input)
 	summary := clean(toolSummary(b.Name, b.Input, in))
 	head := "▸ " + clean(b.Name)
+	if room := t.o.Width - 1 - 4*depth - 2; t.o.Width > 0 && !t.o.Full && width(head)+1+20 > room {
+		// A long name (an MCP tool's) is cut before its summary goes
+		// under 20 columns; a line narrower than both has the name alone.
+		if w := max(room-21, min(room, 14)); strings.HasPrefix(b.Name, "mcp__") {
+			head = "▸ " + render.CutLeft(clean(b.Name), w-2) // mcp__<server>__<tool>: the tool is at the end
+		} else {
+			head = cutWidth(head, w)
+		}
+		if summary != "" && room-width(head)-1 < 8 {
+			summary = ""
+		}
+	}
 	line := th.Bold(th.Green(head))
 	if summary != "" {
 		if !t.o.Full {
-			summary = cutWidth(summary, t.cutAt(depth, 2+width(head)+1))
+			summary = cutWidth(summary, max(8, t.cutAt(depth, 2+width(head)+1)))
+			if t.o.Width > 0 {
+				summary = cutWidth(summary, t.o.Width-1-4*depth-2-width(head)-1)
+			}
 		}
 		line += " " + summary
 	}
