@@ -195,7 +195,8 @@ func TestPseudoTerminal(t *testing.T) {
 			{"tokens", "--by", "day"}, {"tokens", "--by", "hour"}, {"tokens", "--by", "agent-type"},
 			{"tokens", "b3edadab"}, {"tokens", "--by", "response"}, {"tokens", "--by", "tool"}, {"tokens", "--by", "model"},
 			{"agents", "ef958aa1"}, {"agents", "-v", "ef958aa1"}, {"agents", "c7d3d95c"},
-			{"tree", "ef958aa1"}, {"tree", "--agents", "ef958aa1"}, {"tree", "b3edadab"}, {"tree", "c7d3d95c"}, {"tree", "5c0375b4"}} {
+			{"tree", "ef958aa1"}, {"tree", "--agents", "ef958aa1"}, {"tree", "b3edadab"}, {"tree", "c7d3d95c"}, {"tree", "5c0375b4"},
+			{"show", "ef958aa1"}, {"show", "c7d3d95c"}, {"show", "5c0375b4"}} {
 			r := onTTY(t, []string{"COLUMNS=40"}, append(args, "--dir", samples)...)
 			expect(t, r, 0, strings.Join(args, " "))
 			for _, l := range strings.Split(strings.TrimSuffix(sgr.ReplaceAllString(r.stdout, ""), "\n"), "\n") {

@@ -119,7 +119,11 @@ func (t *Terminal) Header(h Header) {
 			t.printf("%s %s\n", th.Dim(fmt.Sprintf("%-8s", label)), value)
 		}
 	}
-	row("session", th.Bold(clean(h.SessionID)))
+	if id := clean(h.SessionID); t.o.Width > 0 && 9+width(id) > t.o.Width-1 {
+		t.printf("%s\n", th.Bold(id)) // the id whole, to be copied, where the label leaves no room
+	} else {
+		row("session", th.Bold(id))
+	}
 	proj := []string{clean(h.Project)}
 	if w := t.textWidth(0, 9); w > 0 {
 		proj[0] = render.CutLeft(proj[0], w) // a path's telling end kept
@@ -142,7 +146,11 @@ func (t *Terminal) Header(h Header) {
 		if h.End.Local().Format("2006-01-02") != h.Start.Local().Format("2006-01-02") {
 			end = h.End.Local().Format("2006-01-02 15:04")
 		}
-		row("time", fmt.Sprintf("%s → %s (%s)", h.Start.Local().Format("2006-01-02 15:04"), end, render.Duration(h.End.Sub(h.Start))))
+		label := "time"
+		for _, l := range render.FitParts([]string{h.Start.Local().Format("2006-01-02 15:04") + " → " + end, "(" + render.Duration(h.End.Sub(h.Start)) + ")"}, " ", t.textWidth(0, 9), 0) {
+			row(label, l)
+			label = ""
+		}
 	}
 	prompts := plural(h.Prompts, "prompt")
 	if h.PromptsShown != h.Prompts {
@@ -213,6 +221,15 @@ func (t *Terminal) textWidth(depth, extra int) int {
 		return 0
 	}
 	return max(t.o.Width-1-4*depth-extra, 20)
+}
+
+// fit is a line of the view's own (a note, not transcript text) cut to
+// what the terminal leaves after extra columns at depth; whole in a pipe.
+func (t *Terminal) fit(s string, depth, extra int) string {
+	if t.o.Width <= 0 {
+		return s
+	}
+	return cutWidth(s, max(t.o.Width-1-4*depth-extra, 10))
 }
 
 // pipeCut is how wide a cut line (a tool result, a summary) may be when
@@ -483,7 +500,7 @@ func (t *Terminal) thinking(b reader.Block, depth int) {
 		if text != "" {
 			what = render.Thousands(int64(len([]rune(text)))) + " chars, --thinking shows it"
 		}
-		t.printf("%s  %s\n", t.indent(depth), th.Dim("∴ thinking ("+what+")"))
+		t.printf("%s  %s\n", t.indent(depth), th.Dim(t.fit("∴ thinking ("+what+")", depth, 2)))
 		return
 	}
 	t.printf("%s  %s\n", t.indent(depth), th.Dim("∴ thinking"))
@@ -723,7 +740,7 @@ func (t *Terminal) block(depth int, gutter string, ls []string, isErr bool, limi
 		t.printf("%s%s%s\n", t.indent(depth), th.Dim(g), l)
 	}
 	if more > 0 {
-		t.printf("%s%s%s\n", t.indent(depth), cont, th.Dim(fmt.Sprintf("… %s more (--full shows all)", plural(more, "line"))))
+		t.printf("%s%s%s\n", t.indent(depth), cont, th.Dim(t.fit(fmt.Sprintf("… %s more (--full shows all)", plural(more, "line")), depth, width(cont))))
 	}
 }
 
