@@ -117,11 +117,18 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options, again []string) err
 	if s.Settings != "" {
 		src = Safe(TildePath(s.Settings, o.Home))
 	}
-	risk := fmt.Sprintf("%s, %s: Claude Code deletes them within 7 days (cleanupPeriodDays %d, %s)", Plural(len(s.AtRisk), "session", "sessions"), Bytes(s.AtRiskBytes), s.CleanupDays, src)
-	if len(s.AtRisk) > 0 {
-		risk = th.Yellow(risk)
+	parts := []string{fmt.Sprintf("%s, %s:", Plural(len(s.AtRisk), "session", "sessions"), Bytes(s.AtRiskBytes)), "Claude Code deletes them within 7 days",
+		fmt.Sprintf("(cleanupPeriodDays %d, %s)", s.CleanupDays, src)}
+	width := 0
+	if o.TTY && o.Width > 0 {
+		width = o.Width - 1 - 14 // wrapped between its parts, under the value's column
 	}
-	fmt.Fprintf(w, "%-13s %s\n", "at risk", risk)
+	for i, l := range FitParts(parts, " ", width, 0) {
+		if len(s.AtRisk) > 0 {
+			l = th.Yellow(l)
+		}
+		fmt.Fprintf(w, "%-13s %s\n", map[bool]string{true: "at risk", false: ""}[i == 0], l)
+	}
 	for _, r := range s.AtRisk {
 		// Past its date, the cleanup deletes it at Claude Code's next start.
 		when := "deleted after " + r.DeletedAt.Local().Format("2006-01-02")
