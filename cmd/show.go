@@ -154,7 +154,7 @@ func showRun(o *ShowOptions) error {
 		return show.Final(f.Out(), t, leaf, src)
 	}
 	doc, err := show.New(t, src, tokens.DefaultPrices(), show.Options{
-		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: o.grep, Warn: f.Report().Warn,
+		Leaf: leaf, SinceCompact: o.SinceCompact, All: o.All, Agents: o.Agents, Tail: o.Tail, Grep: o.grep, Warn: f.Report().Warn, Title: s.Title(),
 	}, o.redactor(), counted)
 	if err != nil {
 		return err

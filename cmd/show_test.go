@@ -847,7 +847,11 @@ func TestShowFollowPrintsAppendedLines(t *testing.T) {
 				t.Errorf("--raw --follow:\n%s\nwant\n%s", out.String(), want)
 			}
 		}
-		if strings.Count(out.String(), "list the files") != 1 {
+		prompt := "\n  list the files\n" // the prompt, not the header's title
+		if raw {
+			prompt = "list the files"
+		}
+		if strings.Count(out.String(), prompt) != 1 {
 			t.Errorf("a line was shown twice:\n%s", out.String())
 		}
 	}

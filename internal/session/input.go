@@ -38,6 +38,19 @@ func (s *Session) Describe() (project string, updated time.Time) {
 	return project, updated
 }
 
+// Title is the session's title as ls shows it (custom title, else AI
+// title, else last prompt, else summary, else first prompt), "" when it
+// has none or cannot be read (standard input: no head to read ahead).
+func (s *Session) Title() string {
+	if s.Path == StdinPath {
+		return ""
+	}
+	if in, err := Lite(s); err == nil {
+		return in.Title
+	}
+	return ""
+}
+
 // Described is a session with its project and last activity (Describe).
 type Described struct {
 	*Session

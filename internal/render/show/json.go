@@ -18,6 +18,7 @@ import (
 // SessionJSON is the "session" object of the --json document.
 type SessionJSON struct {
 	SessionID       string   `json:"session_id"`
+	Title           *string  `json:"title"`
 	Path            string   `json:"path"`
 	Project         *string  `json:"project"`
 	GitBranch       *string  `json:"git_branch"`
@@ -84,7 +85,7 @@ func optTime(t time.Time) *string { return render.JSONTimeOrNull(t) }
 func (d *Doc) Session() SessionJSON {
 	h := d.Header
 	s := SessionJSON{
-		SessionID: h.SessionID, Path: h.Path, Project: optional(h.Project), GitBranch: optional(h.Branch),
+		SessionID: h.SessionID, Title: optional(d.redacted(h.Title)), Path: h.Path, Project: optional(h.Project), GitBranch: optional(h.Branch),
 		// Whole seconds, as ls and tokens write a session's times: the
 		// same start reads the same in every command.
 		Models: h.Models, StartedAt: optional(render.Timestamp(h.Start)), EndedAt: optional(render.Timestamp(h.End)),

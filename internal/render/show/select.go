@@ -19,6 +19,9 @@ type Options struct {
 	Agents       bool       // subagent conversations inline under their call
 	Tail         int        // only the last N turns (0: all)
 	Grep         *regexp.Regexp
+	// Title is the session's title as ls shows it ("" for none), said
+	// above the rest, so that the session ls named is seen to be the one.
+	Title string
 	// Warn, when set, is told (with Agents) of the agents a transcript on
 	// standard input names, whose transcripts it cannot bring: shown
 	// without them, that is said, as tokens - says it.
@@ -40,6 +43,7 @@ type Item struct {
 // Header is the session summary printed above the conversation.
 type Header struct {
 	SessionID string
+	Title     string
 	Path      string
 	Project   string
 	Branch    string
@@ -151,6 +155,7 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 	rep := report()
 	d.attachUsage(rep)
 	d.Header = header(t, rep, path, d.Items)
+	d.Header.Title = o.Title
 	if o.Leaf != nil {
 		d.Header.Shown, d.Header.OffActive = o.Leaf.UUID, !o.Leaf.Active
 	}

@@ -124,6 +124,13 @@ func (t *Terminal) Header(h Header) {
 	} else {
 		row("session", th.Bold(id))
 	}
+	if h.Title != "" { // as ls shows it: the session ls named is seen to be this one
+		title := clean(t.redacted(h.Title))
+		if w := t.textWidth(0, 9); w > 0 {
+			title = cutWidth(title, w)
+		}
+		row("title", th.Bold(title))
+	}
 	proj := []string{clean(h.Project)}
 	if w := t.textWidth(0, 9); w > 0 {
 		proj[0] = render.CutLeft(proj[0], w) // a path's telling end kept
