@@ -72,7 +72,7 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	pf := root.PersistentFlags()
 	pf.StringArrayVar(&f.Globals.Dirs, "dir", nil, "projects dir, config dir holding projects/, or one project folder (repeatable; default: CLAUDE_CONFIG_DIR or ~/.claude)")
 	f.Globals.Color = "auto"
-	pf.Var(flagval.OneOf(&f.Globals.Color, "auto, always, never"), "color", "colour output: auto, always or never (auto honours NO_COLOR)")
+	pf.Var(flagval.OneOf(&f.Globals.Color, "auto, always, never"), "color", "colour output: auto, always or never (auto honours NO_COLOR; tab-separated data in a pipe stays plain)")
 	pf.BoolVar(&f.Globals.JSON, "json", false, "print JSON (schemas in docs/json.md)")
 	pf.BoolVar(&f.Globals.Redact, "redact", false, "mask secrets (API keys, tokens, passwords, private keys, emails) and home paths in everything printed (docs/redaction.md)")
 	pf.BoolVar(&f.Globals.Strict, "strict", false, "exit 1 if any line was skipped or anything else was warned about")
