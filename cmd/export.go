@@ -231,7 +231,7 @@ func (o *ExportOptions) tell(st export.Stats) {
 	if o.NoRedact {
 		parts = append(parts, "not redacted (--no-redact)")
 	} else {
-		parts = append(parts, fmt.Sprintf("redacted %d secret(s), %d email address(es) and %d other user name(s); the home path is written ~ (--no-redact keeps them)", st.Secrets, st.Emails, st.Users))
+		parts = append(parts, fmt.Sprintf("redacted %d secret(s), %d email address(es) and %d user name(s); the home path is written ~ (--no-redact keeps them)", st.Secrets, st.Emails, st.Users))
 	}
 	o.F.Report().Info("%s", strings.Join(parts, "; "))
 }

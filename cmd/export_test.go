@@ -116,7 +116,7 @@ func TestExportOutputs(t *testing.T) {
 			if !strings.HasPrefix(out, tc.prefix) {
 				t.Errorf("output starts %.60q, want %q", out, tc.prefix)
 			}
-			if !strings.Contains(r.errOut, "redacted 0 secret(s), 0 email address(es) and 8 other user name(s); the home path is written ~ (--no-redact keeps them)\n") {
+			if !strings.Contains(r.errOut, "redacted 0 secret(s), 0 email address(es) and 8 user name(s); the home path is written ~ (--no-redact keeps them)\n") {
 				t.Errorf("stderr does not say what was redacted: %q", r.errOut)
 			}
 		})
@@ -232,7 +232,7 @@ func TestExportRedactsByDefault(t *testing.T) {
 		if !strings.Contains(r.out, "sk-ant-api03-[REDACTED]") || !strings.Contains(r.out, "~/src/app") {
 			t.Errorf("%s: the masks are not in the export", format)
 		}
-		if !strings.Contains(r.errOut, "cctx: redacted 18 secret(s), 0 email address(es) and 0 other user name(s); the home path is written ~") {
+		if !strings.Contains(r.errOut, "cctx: redacted 18 secret(s), 0 email address(es) and 0 user name(s); the home path is written ~") {
 			t.Errorf("%s: stderr %q", format, r.errOut)
 		}
 		r = showRunIO(t, false, "", map[string]string{"HOME": home}, "export", "--dir", filepath.Dir(dir), "2222", "--agents", "--format", format, "--no-redact")

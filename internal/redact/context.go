@@ -600,6 +600,23 @@ func (r *Redactor) scanHomes(b []byte, sp []span) []span {
 	for _, h := range r.home {
 		indexAll(b, h, func(j int) { own(h, j) })
 	}
+	if r.prompt != nil {
+		// name@host, as a shell prompt in a command's output shows the
+		// user and the machine (an email's domain has a dot and a TLD:
+		// scanEmails masks that one first).
+		indexAll(b, r.prompt, func(j int) {
+			if j > 0 && (isNameByte(b[j-1]) || b[j-1] == '-') {
+				return
+			}
+			e := j + len(r.prompt)
+			for e < len(b) && (isAlnum(b[e]) || b[e] == '-' || b[e] == '_' || b[e] == '.') {
+				e++
+			}
+			if e > j+len(r.prompt) {
+				sp = append(sp, span{j, e, UserMask + "@[HOST]"})
+			}
+		})
+	}
 	for _, dir := range [][]byte{[]byte("Users"), []byte("home")} {
 		indexAll(b, dir, func(i int) {
 			for _, f := range r.homeAt {

@@ -45,6 +45,11 @@ type Redactor struct {
 	// homeAt: forms that hold "home" or "Users" at at, found where
 	// another user's home is looked for (no search of their own).
 	homeAt []homeForm
+	// prompt is "<name>@", the user's own name (the last part of a home
+	// /Users/<name> or /home/<name>) as a shell prompt shows it:
+	// name@host in the output of a command is the user's name and the
+	// machine's (scanHomes).
+	prompt []byte
 }
 
 type homeForm struct {
@@ -87,7 +92,24 @@ func New(home string) *Redactor {
 		}
 	}
 	r.home = own
+	if name := ownName(home); len(name) >= 2 {
+		r.prompt = []byte(name + "@")
+	}
 	return r
+}
+
+// ownName is the user's name in a home directory of the usual forms
+// (/Users/<name>, /home/<name>, C:\Users\<name>), else "".
+func ownName(home string) string {
+	i := strings.LastIndexAny(home, `/\`)
+	if i < 0 {
+		return ""
+	}
+	parent := strings.TrimRight(home[:i], `/\`)
+	if p := parent[strings.LastIndexAny(parent, `/\`)+1:]; p != "Users" && p != "home" {
+		return ""
+	}
+	return home[i+1:]
 }
 
 // span is a part of the input to replace.

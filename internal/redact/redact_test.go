@@ -252,3 +252,21 @@ func escapeAll(text string, ascii bool) string {
 	b.WriteString(`"}`)
 	return b.String()
 }
+
+// The user's own name in a shell prompt of a command's output (name@host)
+// is masked with the machine's name; another word before "@" is not, and
+// an email keeps its own mask.
+func TestRedactOwnPrompt(t *testing.T) {
+	for _, tc := range []struct{ home, in, want string }{
+		{"/Users/rashford", "rashford@RICKs-MacBook-Pro docs % ls", "[USER]@[HOST] docs % ls"},
+		{"/home/alice", `"alice@devbox:~/src$ make"`, `"[USER]@[HOST]:~/src$ make"`},
+		{`C:\Users\bob`, "bob@DESKTOP-42 MINGW64", "[USER]@[HOST] MINGW64"},
+		{"/home/alice", "malice@host and alice@example.com", "malice@host and [EMAIL]"},
+		{"/home/alice", "alice@ alone", "alice@ alone"},
+		{"/srv/alice", "alice@host", "alice@host"}, // not a home of the usual forms: no name known
+	} {
+		if got := New(tc.home).String(tc.in); got != tc.want {
+			t.Errorf("home %s: %q → %q, want %q", tc.home, tc.in, got, tc.want)
+		}
+	}
+}
