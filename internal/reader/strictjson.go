@@ -2,7 +2,7 @@ package reader
 
 import (
 	"encoding/json"
-	"strconv"
+	"strings"
 )
 
 // StrictJSON is a line (or a part of one) as JSON any parser reads. The
@@ -35,5 +35,6 @@ func StrictJSON(b []byte) json.RawMessage {
 	if json.Valid(fixed) {
 		return fixed
 	}
-	return json.RawMessage(strconv.AppendQuote(nil, string(b)))
+	q, _ := json.Marshal(strings.ToValidUTF8(string(b), "\ufffd")) // JSON's escapes, never Go's
+	return q
 }

@@ -15,6 +15,7 @@ func TestStrictJSON(t *testing.T) {
 		{"an escaped quote before", "{\"a\":\"q\\\"\x01\"}", `{"a":"q\"\u0001"}`},
 		{"whitespace between values stays", "{\"a\":\t\"x\x02\"}", "{\"a\":\t\"x\\u0002\"}"},
 		{"not JSON: the text as a string", `{"a":tru}`, `"{\"a\":tru}"`},
+		{"not JSON, with controls and bad bytes: a JSON string still", "{\"a\":\"x\\q\x1b[31m\xff\"}", "\"{\\\"a\\\":\\\"x\\\\q\\u001b[31m\ufffd\\\"}\""},
 	} {
 		got := StrictJSON([]byte(tc.in))
 		if string(got) != tc.want {

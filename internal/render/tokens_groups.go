@@ -190,7 +190,7 @@ func StatusLines(w io.Writer, st tokens.Status, by tokens.Grouping, zone *time.L
 	if by == tokens.ByBlock {
 		if st.Rate {
 			lines = append(lines,
-				fmt.Sprintf("  burn rate  %s tokens/h, %s/h", num(int64(st.TokensPerHour)), Cost(st.CostPerHour, st.Total.CostKnown())),
+				fmt.Sprintf("  burn rate  %s tokens/h, %s/h", num(tokens.CountOf(st.TokensPerHour)), Cost(st.CostPerHour, st.Total.CostKnown())),
 				fmt.Sprintf("  projected  %s tokens, %s at %s", num(st.ProjectedTokens), Cost(st.ProjectedCost, st.Total.CostKnown()), end.Format("15:04")))
 		} else {
 			lines = append(lines, "  burn rate  - (one response so far)")

@@ -62,7 +62,7 @@ func (doc *TokensJSON) AddCurrent(rep *tokens.Report, by tokens.Grouping, now ti
 	c := &CurrentJSON{Key: st.Key, Start: JSONTime(st.Start), End: JSONTime(st.End),
 		ElapsedSeconds: int64(st.Elapsed / time.Second), RemainingSeconds: int64(st.Remaining / time.Second), Total: st.Total}
 	if st.Rate {
-		tph, proj := int64(math.Round(st.TokensPerHour)), st.ProjectedTokens
+		tph, proj := tokens.CountOf(st.TokensPerHour), st.ProjectedTokens
 		c.TokensPerHour, c.ProjectedTokens = &tph, &proj
 		if st.Total.CostKnown() {
 			cph, pc := micro(st.CostPerHour), micro(st.ProjectedCost)

@@ -103,7 +103,7 @@ func (b Budget) Check(t Total) []Violation {
 	num("--max-context", b.Context, t.MaxContext)
 	if b.CostUSD >= 0 {
 		switch {
-		case t.Cost > b.CostUSD:
+		case t.Cost > b.CostUSD || t.pico == maxPico: // at the cap the cost is more than any limit
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost),
 				LowerBound: !t.CostKnown() || t.pico == maxPico, Estimated: t.CostEstimated()})
 		case !t.CostKnown():

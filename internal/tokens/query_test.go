@@ -49,7 +49,8 @@ func TestQueryParse(t *testing.T) {
 		{name: "budget before dates", q: Query{MaxTokens: "x", Since: "someday"}, wantErr: "--max-tokens: …"},
 		{name: "bad format", q: Query{Format: "csv"}, wantErr: `--format "csv": choose one of table, json, markdown, ndjson`},
 		{name: "json and markdown", q: Query{JSON: true, Format: "markdown"}, wantErr: "--json and --format markdown: choose one"},
-		{name: "ndjson without --by response", q: Query{Format: "ndjson"}, wantErr: "--format ndjson lists responses: use it with --by response"},
+		{name: "ndjson implies --by response", q: Query{Format: "ndjson"}, check: func(p Plan) bool { return p.Format == FormatNDJSON && p.By == ByResponse }},
+		{name: "ndjson with another --by", q: Query{Format: "ndjson", By: "model"}, wantErr: "--format ndjson lists responses, not --by model: drop --by (or give --by response)"},
 		{name: "ndjson with a budget", q: Query{Format: "ndjson", By: "response", MaxCost: "1"}, wantErr: "--format ndjson prints no totals to check budgets on: drop the --max-* flags, or use --format json"},
 		{name: "ndjson", q: Query{Format: "ndjson", By: "response"}, check: func(p Plan) bool { return p.Format == FormatNDJSON }},
 		{name: "watch", q: Query{Watch: "5"}, check: func(p Plan) bool {

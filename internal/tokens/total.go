@@ -159,14 +159,14 @@ func (t *Total) Add(r *Response, p *Prices) {
 // addPriced counts one response whose price is known (Prices.price).
 func (t *Total) addPriced(r *Response, cost float64, priced, est bool) {
 	u := r.Usage
-	t.Input += u.Input
-	t.Output += u.Output
-	t.CacheCreation += u.CacheCreation
-	t.CacheCreation5m += u.CacheCreation5m
-	t.CacheCreation1h += u.CacheCreation1h
-	t.CacheRead += u.CacheRead
-	t.Tokens += u.Total()
-	t.WebSearch += u.WebSearch
+	t.Input = AddCount(t.Input, u.Input)
+	t.Output = AddCount(t.Output, u.Output)
+	t.CacheCreation = AddCount(t.CacheCreation, u.CacheCreation)
+	t.CacheCreation5m = AddCount(t.CacheCreation5m, u.CacheCreation5m)
+	t.CacheCreation1h = AddCount(t.CacheCreation1h, u.CacheCreation1h)
+	t.CacheRead = AddCount(t.CacheRead, u.CacheRead)
+	t.Tokens = AddCount(t.Tokens, u.Total())
+	t.WebSearch = AddCount(t.WebSearch, u.WebSearch)
 	t.APICalls++
 	t.MaxContext = max(t.MaxContext, u.Context())
 	if r.StreamingStart {
@@ -191,35 +191,45 @@ func (t *Total) addPriced(r *Response, cost float64, priced, est bool) {
 const maxPico = math.MaxInt64
 
 // picoOf is a response's cost in 10⁻¹² USD, rounded, at most maxPico.
-func picoOf(cost float64) int64 {
-	p := math.Round(cost * 1e12)
-	switch {
-	case p >= maxPico: // float64(maxPico) is 2^63, itself out of range
-		return maxPico
-	case p <= 0: // never below 0: prices are not negative
-		return 0
-	}
-	return int64(p)
-}
+func picoOf(cost float64) int64 { return CountOf(cost * 1e12) }
 
 // addPico adds two costs, at most maxPico.
-func addPico(a, b int64) int64 {
-	if b > 0 && a > maxPico-b {
-		return maxPico
+func addPico(a, b int64) int64 { return AddCount(a, b) }
+
+// CountOf is v rounded to a count: 0 for what is not above 0 (NaN too),
+// math.MaxInt64 for what passes it (float64(MaxInt64) is 2^63, itself out
+// of range: converted, it wrapped negative).
+func CountOf(v float64) int64 {
+	v = math.Round(v)
+	switch {
+	case !(v > 0):
+		return 0
+	case v >= math.MaxInt64:
+		return math.MaxInt64
+	}
+	return int64(v)
+}
+
+// AddCount adds two counts that are not negative, at most math.MaxInt64:
+// a crafted transcript's usage (up to 2^40 a number, reader) can sum past
+// an int64, and a sum that wrapped negative would pass every budget.
+func AddCount(a, b int64) int64 {
+	if b > 0 && a > math.MaxInt64-b {
+		return math.MaxInt64
 	}
 	return a + b
 }
 
 // Merge adds another total.
 func (t *Total) Merge(o Total) {
-	t.Input += o.Input
-	t.Output += o.Output
-	t.CacheCreation += o.CacheCreation
-	t.CacheCreation5m += o.CacheCreation5m
-	t.CacheCreation1h += o.CacheCreation1h
-	t.CacheRead += o.CacheRead
-	t.Tokens += o.Tokens
-	t.WebSearch += o.WebSearch
+	t.Input = AddCount(t.Input, o.Input)
+	t.Output = AddCount(t.Output, o.Output)
+	t.CacheCreation = AddCount(t.CacheCreation, o.CacheCreation)
+	t.CacheCreation5m = AddCount(t.CacheCreation5m, o.CacheCreation5m)
+	t.CacheCreation1h = AddCount(t.CacheCreation1h, o.CacheCreation1h)
+	t.CacheRead = AddCount(t.CacheRead, o.CacheRead)
+	t.Tokens = AddCount(t.Tokens, o.Tokens)
+	t.WebSearch = AddCount(t.WebSearch, o.WebSearch)
 	t.APICalls += o.APICalls
 	t.MaxContext = max(t.MaxContext, o.MaxContext)
 	t.OutputUnderstated += o.OutputUnderstated

@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"github.com/cctx-dev/cctx/internal/reader"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -55,10 +56,44 @@ func TestCostSaturatesInsteadOfWrapping(t *testing.T) {
 		if merged.pico != maxPico {
 			t.Errorf("%s: two merged: pico %d, want the cap", tc.name, merged.pico)
 		}
-		b := NoBudget
-		b.CostUSD = 1
-		if v := b.Check(tot); len(v) == 0 || !v[0].LowerBound {
-			t.Errorf("%s: a $1 budget on a capped total: %+v; want exceeded, at least", tc.name, v)
+		for _, limit := range []float64{1, 1e7, 1e12} { // a limit above the cap too: the cost is more
+			b := NoBudget
+			b.CostUSD = limit
+			if v := b.Check(tot); len(v) == 0 || !v[0].LowerBound {
+				t.Errorf("%s: a $%g budget on a capped total: %+v; want exceeded, at least", tc.name, limit, v)
+			}
 		}
+	}
+}
+
+// Counts saturate: a sum or a rate past an int64 stays at its largest
+// value, never wraps negative (a negative total passes every budget).
+func TestCountsSaturate(t *testing.T) {
+	const max = math.MaxInt64
+	for _, tc := range []struct {
+		v    float64
+		want int64
+	}{{0, 0}, {-5, 0}, {math.NaN(), 0}, {2.5, 3}, {1e18, 1e18}, {9.3e18, max}, {math.Inf(1), max}} {
+		if got := CountOf(tc.v); got != tc.want {
+			t.Errorf("CountOf(%v) = %d, want %d", tc.v, got, tc.want)
+		}
+	}
+	for _, tc := range [][3]int64{{1, 2, 3}, {max - 1, 1, max}, {max, 1, max}, {max - 10, max - 10, max}, {5, 0, 5}} {
+		if got := AddCount(tc[0], tc[1]); got != tc[2] {
+			t.Errorf("AddCount(%d, %d) = %d, want %d", tc[0], tc[1], got, tc[2])
+		}
+	}
+	// Token totals too: 2^40 tokens a number, a few million responses.
+	huge := Response{Model: "claude-opus-4-1", Usage: reader.Usage{Input: 1<<40 - 1, Output: 1<<40 - 1, CacheRead: 1<<40 - 1}}
+	var tot Total
+	for range 3_000_000 / 1000 {
+		var part Total
+		for range 1000 {
+			part.Add(&huge, nil)
+		}
+		tot.Merge(part)
+	}
+	if tot.Tokens != max || tot.Input <= 0 || tot.Output <= 0 {
+		t.Errorf("3M responses of 3·2^40 tokens: total %d, input %d, output %d; want the cap, never negative", tot.Tokens, tot.Input, tot.Output)
 	}
 }

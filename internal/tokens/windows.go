@@ -249,7 +249,7 @@ func (r *Report) Current(g Grouping, now time.Time) (Status, bool) {
 		s.TokensPerHour = float64(grp.Total.Tokens) / h
 		s.CostPerHour = grp.Total.Cost / h
 		left := s.Remaining.Hours()
-		s.ProjectedTokens = grp.Total.Tokens + int64(math.Round(s.TokensPerHour*left))
+		s.ProjectedTokens = AddCount(grp.Total.Tokens, CountOf(s.TokensPerHour*left))
 		s.ProjectedCost = grp.Total.Cost + s.CostPerHour*left
 	}
 	return s, true
