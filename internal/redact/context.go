@@ -605,7 +605,7 @@ func (r *Redactor) scanHomes(b []byte, sp []span) []span {
 		// user and the machine (an email's domain has a dot and a TLD:
 		// scanEmails masks that one first).
 		indexAll(b, r.prompt, func(j int) {
-			if j > 0 && (isNameByte(b[j-1]) || b[j-1] == '-') {
+			if j > 0 && glued(b, j) { // after a line break or a colour, as a prompt is: not glued
 				return
 			}
 			e := j + len(r.prompt)
@@ -705,7 +705,27 @@ func glued(b []byte, i int) bool {
 	if u, ok := uEscapeBefore(b, i); ok {
 		c, esc = u, false
 	}
-	return (isNameByte(c) || c == '-') && !esc
+	return (isNameByte(c) || c == '-') && !esc && !afterSGR(b, i)
+}
+
+// afterSGR reports whether b[:i] ends with a colour sequence (ESC [ … m,
+// its ESC raw or written \u001b as JSON has it): a terminal's output
+// colours a path or a prompt, and the "m" is no part of what follows.
+func afterSGR(b []byte, i int) bool {
+	if i < 3 || b[i-1] != 'm' {
+		return false
+	}
+	j := i - 2
+	for j >= 0 && (isDigit(b[j]) || b[j] == ';') {
+		j--
+	}
+	if j < 1 || b[j] != '[' {
+		return false
+	}
+	if b[j-1] == 0x1b {
+		return true
+	}
+	return j >= 6 && bytes.EqualFold(b[j-6:j], []byte(`\u001b`)) && escapingAt(b, j-6)
 }
 
 func isNameByte(c byte) bool {

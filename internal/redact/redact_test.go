@@ -264,6 +264,14 @@ func TestRedactOwnPrompt(t *testing.T) {
 		{"/home/alice", "malice@host and alice@example.com", "malice@host and [EMAIL]"},
 		{"/home/alice", "alice@ alone", "alice@ alone"},
 		{"/srv/alice", "alice@host", "alice@host"}, // not a home of the usual forms: no name known
+		// As prompts are in a line's JSON: after a line break, a tab, a colour.
+		{"/home/alice", `{"output":"total 3\nalice@devbox:~/src$ ls"}`, `{"output":"total 3\n[USER]@[HOST]:~/src$ ls"}`},
+		{"/home/alice", `"\talice@devbox"`, `"\t[USER]@[HOST]"`},
+		{"/home/alice", `"x\u001b[01;32malice@devbox\u001b[0m"`, `"x\u001b[01;32m[USER]@[HOST]\u001b[0m"`},
+		{"/home/alice", "\x1b[32malice@devbox", "\x1b[32m[USER]@[HOST]"},
+		// Another user's home after a colour, as ls --color prints it.
+		{"/home/alice", `"\u001b[31m/Users/bob/src"`, `"\u001b[31m/Users/[USER]/src"`},
+		{"/home/alice", "\x1b[31m/home/bob/x", "\x1b[31m/home/[USER]/x"},
 	} {
 		if got := New(tc.home).String(tc.in); got != tc.want {
 			t.Errorf("home %s: %q → %q, want %q", tc.home, tc.in, got, tc.want)
