@@ -94,6 +94,10 @@ func TestClean(t *testing.T) {
 		{"rtl \u202eevil\u202c \u2066x\u2069", `rtl \u202eevil\u202c \u2066x\u2069`},
 		{"bad \xff byte", `bad \ufffd byte`},
 		{"lone cr\rhere", `lone cr\x0dhere`},
+		// Invisible characters, as show writes them (termsafe): a hidden
+		// instruction in tag characters, a zero-width space.
+		{"tag\U000e0069\U000e0067 zw\u200bsp", `tag\U000e0069\U000e0067 zw\u200bsp`},
+		{"emoji 👩\u200d💻 kept", "emoji 👩\u200d💻 kept"},
 	} {
 		if got := clean(tc.in); got != tc.want {
 			t.Errorf("clean(%q) = %q, want %q", tc.in, got, tc.want)

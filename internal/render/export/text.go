@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/cctx-dev/cctx/internal/termsafe"
 	"strings"
 	"unicode/utf8"
 
@@ -35,10 +36,8 @@ func clean(s string) string {
 			// CRLF: the LF follows.
 		case r == utf8.RuneError && size == 1:
 			b.WriteString(`\ufffd`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case bidi(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
+		case termsafe.Unsafe(r):
+			b.Write(termsafe.AppendRune(nil, r)) // \x1b, \u202e, \U000e0041: as show writes them
 		default:
 			b.WriteRune(r)
 		}
@@ -47,15 +46,9 @@ func clean(s string) string {
 	return b.String()
 }
 
-func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || bidi(r)
-}
-
-// bidi reports the invisible controls that reorder displayed text
-// ("Trojan Source"), as internal/termsafe does.
-func bidi(r rune) bool {
-	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
-}
+// unsafeRune is what clean escapes: termsafe's rule (controls, bidi and
+// invisible characters), one home for it, and a bad byte.
+func unsafeRune(r rune) bool { return r == utf8.RuneError || termsafe.Unsafe(r) }
 
 // line is one line of transcript text (a label, a summary): clean, its
 // newlines and tabs as spaces, at most n runes.
