@@ -366,6 +366,8 @@ func TestArchiveSymlinks(t *testing.T) {
 	os.Symlink(filepath.Join(moved, "stray.jsonl"), filepath.Join(src, "-p", sid1, "subagents", "agent-s1.jsonl"))
 	os.Symlink(filepath.Join(src, "-p", sid1), filepath.Join(src, "-p", sid1, "subagents", "loop"))
 	os.Symlink(filepath.Join(moved, "gone.jsonl"), filepath.Join(src, "-p", "55555555-5555-4555-8555-555555555555.jsonl"))
+	os.Symlink(filepath.Join(moved, "gone.txt"), filepath.Join(src, "-p", "notes.txt")) // not a transcript: left, as ls leaves it
+	os.Symlink(filepath.Join(moved, "unmounted"), filepath.Join(src, "-gone"))
 	var errOut bytes.Buffer
 	rep := diag.New(&errOut, false, false)
 	res := run(t, src, dir, Options{Report: rep})

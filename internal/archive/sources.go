@@ -110,9 +110,17 @@ func (w *walker) follow(p string, e os.DirEntry, links bool) (dir, ok bool) {
 	}
 	st, err := os.Stat(p)
 	if err != nil {
-		// A link to nothing, or a loop of links: a file that cannot be
-		// read, said as the listing says it (the run exits 1).
-		w.rep.FileError(p, err)
+		// A link to nothing, or a loop of links. One named as a
+		// transcript is a file that cannot be read, said as the listing
+		// says it (the run exits 1); another (notes.txt, a project
+		// folder on a disk not mounted) is left as the listing leaves
+		// it, said only with -v.
+		name := e.Name()
+		if strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zst") || session.IsSessionID(name) {
+			w.rep.FileError(p, err)
+		} else {
+			w.rep.Note("%s: %v, not archived", p, diag.FileErrorText(p, err))
+		}
 		return false, false
 	}
 	return st.IsDir(), st.IsDir() || st.Mode().IsRegular()
