@@ -822,6 +822,10 @@ func (w Warning) String() string {
 
 // Tree is the model of one session.
 type Tree struct {
+	// trails is what follows the active leaf without being conversation
+	// (Trails), found at the first call (the views ask from one goroutine).
+	trails NodeSet
+
 	SessionID string
 	Main      *File
 	Files     []*File // main first, then each agent file
@@ -886,12 +890,23 @@ func (t *Tree) ActivePath() []*Node { return t.active }
 // output written after the last message): not on the path to the leaf,
 // which ends at a message, but not off the active branch either.
 func (t *Tree) Trails(n *Node) bool {
-	for cur := n; cur != nil && t.Leaf != nil && !cur.IsConversation(); cur = cur.Parent {
-		if cur.Parent == t.Leaf {
-			return true
+	if t.trails == nil {
+		t.trails = t.NewNodeSet()
+		// Down from the leaf, through what is not conversation: once for
+		// the tree, not a walk up from each node (a long run of progress
+		// lines made that quadratic).
+		for stack := []*Node{t.Leaf}; t.Leaf != nil && len(stack) > 0; {
+			cur := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, c := range cur.Children() {
+				if !c.IsConversation() && !t.trails.Has(c) {
+					t.trails.Add(c)
+					stack = append(stack, c)
+				}
+			}
 		}
 	}
-	return false
+	return t.trails.Has(n)
 }
 
 // Context is the part of the active path the model still saw at the end:
