@@ -208,8 +208,8 @@ func TestPseudoTerminal(t *testing.T) {
 		}
 		// grep: headers, hits and -l/-c rows fit; the commands it suggests
 		// ("→ cctx … show …") are whole, to be copied.
-		for _, cols := range []int{40, 60, 80, 120} {
-			for _, args := range [][]string{{"grep", "worktree"}, {"grep", "-C", "1", "subagent"}, {"grep", "-l", "worktree"}, {"grep", "-c", "worktree"}} {
+		for _, cols := range []int{40, 45, 50, 60, 80, 120} {
+			for _, args := range [][]string{{"grep", "worktree"}, {"grep", "-C", "1", "subagent"}, {"grep", "-C", "1", "the"}, {"grep", "-l", "worktree"}, {"grep", "-c", "worktree"}} {
 				r := onTTY(t, []string{fmt.Sprintf("COLUMNS=%d", cols)}, append(args, "--dir", samples)...)
 				expect(t, r, 0, strings.Join(args, " "))
 				for _, l := range strings.Split(strings.TrimSuffix(sgr.ReplaceAllString(r.stdout, ""), "\n"), "\n") {

@@ -115,9 +115,13 @@ func (g *grepView) session(r *search.Result) {
 			lw = max(lw, Width(grepLabel(h.AgentID, c.Role, c.Kind, c.Tool)))
 		}
 	}
-	// A label takes at most a quarter of the terminal: an agent's label
-	// (its id, a tool) is cut, not the text the hit is about.
-	lw = min(lw, max(6, (g.ro.Width-1)/4))
+	// A label takes at most a quarter of the terminal, and leaves the text
+	// 10 columns beside the time: an agent's label (its id, a tool) is
+	// cut, not the text the hit is about.
+	if len(r.Hits) > 0 {
+		timeW := Width(grepHitTime(r.Hits[0].Time, day))
+		lw = min(lw, max(6, (g.ro.Width-1)/4), max(3, g.ro.Width-1-2-timeW-2-2-10))
+	}
 	for i, h := range r.Hits {
 		for _, c := range h.Before {
 			g.context(h.AgentID, c, day, lw)
@@ -225,7 +229,7 @@ func (g *grepView) hit(h *search.Hit, lbl string, day bool, lw int) {
 		lead += h.Field + ": "
 	}
 	before, match, after := grepParts(h)
-	lead = Cut(Safe(lead), max(0, room/2)) // the match keeps half the room at least
+	lead = Cut(Safe(lead), max(0, min(room/2, room-10))) // the match keeps half the room, and 10 columns
 	room -= Width(lead)
 	fmt.Fprintf(g.w, "%s%s%s\n", th.Dim("  "+grepHitTime(h.Time, day)+"  ")+grepPaintRole(th, h.Role, lbl)+"  ",
 		th.Dim(lead), grepFitAround(th, before, match, after, max(room, 10)))
