@@ -27,6 +27,8 @@ func TestParse(t *testing.T) {
 		{in: "2026-01-31", endOfDay: true, want: time.Date(2026, 2, 1, 0, 0, 0, 0, paris).Add(-time.Nanosecond)},
 		{in: "2026-01-31T15:04:05Z", endOfDay: true, want: time.Date(2026, 1, 31, 15, 4, 5, 0, time.UTC)},
 		{in: "2026-01-31T15:04", want: time.Date(2026, 1, 31, 15, 4, 0, 0, paris)},
+		{in: "2026-01-31T15:04Z", want: time.Date(2026, 1, 31, 15, 4, 0, 0, time.UTC)}, // minutes with a zone too
+		{in: "2026-01-31T15:04+02:00", want: time.Date(2026, 1, 31, 13, 4, 0, 0, time.UTC)},
 		{in: "2026-01-31 15:04", want: time.Date(2026, 1, 31, 15, 4, 0, 0, paris)},
 		{in: "30m", want: now.Add(-30 * time.Minute)},
 		{in: "12h", want: now.Add(-12 * time.Hour)},
