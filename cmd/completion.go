@@ -62,10 +62,12 @@ session's leaves, --project to the folders sessions ran in, and --by,
 	_ = root.RegisterFlagCompletionFunc("dir", dirs)
 	for _, c := range root.Commands() {
 		switch c.Name() {
-		case "show", "tree", "agents", "resume":
-			c.ValidArgsFunction = f.sessionArgs(1)
+		case "show", "tree", "agents", "resume", "export":
+			c.ValidArgsFunction = f.sessionArgs(1, 0)
 		case "tokens":
-			c.ValidArgsFunction = f.sessionArgs(-1)
+			c.ValidArgsFunction = f.sessionArgs(-1, 0)
+		case "grep": // PATTERN, then sessions
+			c.ValidArgsFunction = f.sessionArgs(-1, 1)
 		}
 		if c.Flags().Lookup("project") != nil {
 			_ = c.RegisterFlagCompletionFunc("project", f.projects)
@@ -78,11 +80,9 @@ session's leaves, --project to the folders sessions ran in, and --by,
 			_ = c.RegisterFlagCompletionFunc("role", fixed("user", "assistant", "tool", "thinking"))
 		case "archive":
 			_ = c.RegisterFlagCompletionFunc("to", dirs)
-		}
-		if c.Name() == "export" {
+		case "export":
 			_ = c.RegisterFlagCompletionFunc("format", fixed("html\tone self-contained page", "md\tGitHub-flavoured Markdown"))
-		}
-		if c.Name() == "tokens" {
+		case "tokens":
 			var by []string
 			for _, g := range append(tokens.Groupings, tokens.ByTool) {
 				by = append(by, string(g)+"\t"+groupingHelp[g])
@@ -130,14 +130,16 @@ func (f *Factory) quietFinder() *session.Finder {
 }
 
 // sessionArgs completes <session> arguments (at most max; < 0: any
-// number): the recent sessions whose id starts with what was typed,
-// newest first, described by title, project and last activity. What
-// looks like a path is left to the shell's file completion.
-func (f *Factory) sessionArgs(max int) completeFunc {
+// number) after the skip arguments before them (grep's PATTERN): the
+// recent sessions whose id starts with what was typed, newest first,
+// described by title, project and last activity. What looks like a path
+// is left to the shell's file completion.
+func (f *Factory) sessionArgs(max, skip int) completeFunc {
 	return func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		if max >= 0 && len(args) >= max {
+		if len(args) < skip || max >= 0 && len(args)-skip >= max {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
+		args = args[skip:]
 		if strings.ContainsAny(toComplete, `/\.~`) {
 			return nil, cobra.ShellCompDirectiveDefault
 		}

@@ -94,6 +94,17 @@ func TestCompleteSessions(t *testing.T) {
 			t.Errorf("la: %q", cs)
 		}
 	})
+	t.Run("export's session, and grep's after its pattern", func(t *testing.T) {
+		if cs, _, _ := complete(t, "export", "--dir", samples, "B3"); len(cs) != 1 || cs[0][0] != "b3edadab-bca0-4054-9b41-f7ffa6941260" {
+			t.Errorf("export: %q", cs)
+		}
+		if cs, dir, _ := complete(t, "grep", "--dir", samples, ""); len(cs) != 0 || dir != ":4" {
+			t.Errorf("grep's pattern: %q %s; want nothing to complete", cs, dir)
+		}
+		if cs, _, _ := complete(t, "grep", "--dir", samples, "needle", "b3", ""); len(values(cs)) != len(ids)+1 {
+			t.Errorf("grep's sessions after the pattern and one: %q", cs)
+		}
+	})
 	t.Run("one session argument only", func(t *testing.T) {
 		if cs, dir, _ := complete(t, "show", "--dir", samples, "b3edadab", ""); len(cs) != 0 || dir != ":4" {
 			t.Errorf("second argument of show: %q %s", cs, dir)
