@@ -272,7 +272,16 @@ func (g *grepView) footer(r *search.Result) {
 		show = append(show, "--thinking")
 	}
 	show = append(show, "--grep", grepShellQuote(g.o.ShowPattern))
-	fmt.Fprintln(g.w, th.Dim("  → "+Safe(strings.Join(show, " "))))
+	// The active branch's command only when a hit is on it (or in an
+	// agent, which show --agents reaches from there): one that found
+	// nothing was a dead end.
+	onActive := false
+	for _, h := range r.Hits {
+		onActive = onActive || !h.Abandoned
+	}
+	if onActive {
+		fmt.Fprintln(g.w, th.Dim("  → "+Safe(strings.Join(show, " "))))
+	}
 	if r.Abandoned {
 		for _, h := range r.Hits {
 			if h.Abandoned && h.UUID != "" {

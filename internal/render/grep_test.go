@@ -160,6 +160,20 @@ func TestGrepTerminalView(t *testing.T) {
 	}
 }
 
+// Hits only on an abandoned branch: the command that opens the active
+// branch (where show --grep finds nothing) is not suggested, the --leaf
+// one is.
+func TestGrepSuggestsOnlyCommandsThatFind(t *testing.T) {
+	r := sampleResult("5c0375b4-0000-4000-8000-000000000000")
+	r.Hits[0].Abandoned, r.Hits[0].UUID, r.Abandoned = true, "u1", true
+	var b bytes.Buffer
+	Grep(&b, results(r), Options{TTY: true, Width: 100, Theme: NewTheme(false)},
+		GrepOptions{ShowPattern: "needle", Now: r.Hits[0].Time.Add(time.Hour)})
+	if out := b.String(); strings.Contains(out, "show 5c0375b4 --grep") || !strings.Contains(out, "show 5c0375b4 --leaf u1 --grep needle") {
+		t.Errorf("suggestions:\n%s", out)
+	}
+}
+
 // On a terminal a session's header gives the title the room: a long
 // project is cut from the left to 32 columns (as ls and tokens cut it),
 // not the title to its 20-column minimum; a session read from standard
