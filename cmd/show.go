@@ -209,7 +209,7 @@ func (o *ShowOptions) render(w io.Writer, doc *show.Doc, src *tree.Source) error
 
 func (o *ShowOptions) termOptions() show.TermOptions {
 	ro := o.F.Render()
-	to := show.TermOptions{Theme: ro.Theme, Thinking: o.Thinking, Full: o.Full}
+	to := show.TermOptions{Theme: ro.Theme, Thinking: o.Thinking, Full: o.Full, Grep: o.grep}
 	if ro.TTY {
 		to.Width = ro.Width
 	}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"github.com/cctx-dev/cctx/internal/render"
 	"os"
 	"path/filepath"
@@ -1107,5 +1108,27 @@ func TestShowLongToolNameFits(t *testing.T) {
 		if w := render.Width(l); w >= 120 || !strings.Contains(l, "ctx_batch_execute") {
 			t.Errorf("a %d-column line at 120 (the tool's name kept at its end): %q", w, l)
 		}
+	}
+}
+
+// show --grep shows the lines of a folded tool result that match, when
+// its first lines do not: the match grep pointed at is on the screen.
+func TestShowGrepUnfoldsTheMatch(t *testing.T) {
+	var out []string
+	for i := range 30 {
+		out = append(out, fmt.Sprintf("line %d", i))
+	}
+	out[17] = "line 17 has the needle"
+	body, _ := json.Marshal(strings.Join(out, "\n"))
+	p := writeSession(t,
+		`{"type":"user","uuid":"u1","parentUuid":null,"sessionId":"11111111-2222-3333-4444-555555555555","timestamp":"2026-11-22T10:00:00Z","message":{"role":"user","content":"list"}}`,
+		`{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"11111111-2222-3333-4444-555555555555","timestamp":"2026-11-22T10:00:01Z","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"seq"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+		`{"type":"user","uuid":"r1","parentUuid":"a1","sessionId":"11111111-2222-3333-4444-555555555555","timestamp":"2026-11-22T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":`+string(body)+`}]}}`)
+	r := run(t, true, nil, "show", "--no-pager", "--color", "never", "--grep", "needle", p)
+	if !strings.Contains(r.out, "line 17 has the needle") || strings.Contains(r.out, "line 0\n") {
+		t.Errorf("the matching line, not the first ones:\n%s", r.out)
+	}
+	if r := run(t, true, nil, "show", "--no-pager", "--color", "never", p); strings.Contains(r.out, "needle") {
+		t.Errorf("without --grep the first lines:\n%s", r.out)
 	}
 }

@@ -25,6 +25,9 @@ type TermOptions struct {
 	// ResultLines is how many lines of a tool result are shown; 0 means
 	// DefaultResultLines.
 	ResultLines int
+	// Grep (show --grep) makes a folded tool result show its lines that
+	// match, where its first lines do not: the match show was asked for.
+	Grep *regexp.Regexp
 }
 
 // DefaultResultLines is how many lines of a tool result the terminal view
@@ -689,9 +692,12 @@ func (t *Terminal) result(b reader.Block, depth int, forID string) {
 	var ls []string
 	hidden := 0
 	if strings.TrimSpace(text) != "" {
-		if t.o.Full {
+		switch {
+		case t.o.Full:
 			ls = lines(text)
-		} else {
+		case t.o.Grep != nil && t.o.Grep.MatchString(text):
+			ls, hidden = matchingLines(text, t.o.Grep, limit)
+		default:
 			ls, hidden = headLines(text, limit)
 		}
 	}
@@ -713,6 +719,24 @@ func (t *Terminal) result(b reader.Block, depth int, forID string) {
 		ls[0] = label + ls[0]
 	}
 	t.block(depth, "    ⎿ ", ls, b.IsError, limit, hidden)
+}
+
+// matchingLines is what a folded result shows under show --grep: its
+// first limit lines when one of them matches, else the first limit lines
+// that match (a match past the fold was not seen); and how many more.
+func matchingLines(text string, re *regexp.Regexp, limit int) (ls []string, hidden int) {
+	all := lines(text)
+	for _, l := range all[:min(limit, len(all))] {
+		if re.MatchString(l) {
+			return all[:min(limit, len(all))], max(0, len(all)-limit)
+		}
+	}
+	for _, l := range all {
+		if re.MatchString(l) && len(ls) < limit {
+			ls = append(ls, l)
+		}
+	}
+	return ls, len(all) - len(ls)
 }
 
 // block prints lines behind a "⎿" gutter: cut to the width (wrapped with
