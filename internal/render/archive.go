@@ -135,8 +135,14 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options, again []string) err
 		if !o.Now.IsZero() && r.DeletedAt.Before(o.Now) {
 			when = "due since " + r.DeletedAt.Local().Format("2006-01-02") + ": deleted at Claude Code's next start"
 		}
-		fmt.Fprintf(w, "  %s  last written %s, %s, %s not archived\n", Safe(r.Session),
-			r.Modified.Local().Format("2006-01-02"), when, Bytes(r.Bytes))
+		parts := []string{Safe(r.Session) + " ", "last written " + r.Modified.Local().Format("2006-01-02") + ",", when + ",", Bytes(r.Bytes) + " not archived"}
+		rowWidth := 0 // a pipe: one line
+		if width > 0 {
+			rowWidth = width + 14 - 2 // the terminal's, less the row's indent
+		}
+		for _, l := range FitParts(parts, " ", rowWidth, 4) { // under the session, indented
+			fmt.Fprintf(w, "  %s\n", l)
+		}
 	}
 	if s.PendingFiles > 0 {
 		run := "cctx archive"
