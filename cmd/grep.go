@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -149,7 +148,7 @@ func (o *GrepOptions) pattern() (*search.Pattern, error) {
 	p, err := search.Compile(o.Pattern, search.PatternOptions{Fold: fold, Fixed: o.Fixed, Word: o.Word})
 	var pe *search.PatternError
 	if errors.As(err, &pe) {
-		return nil, usageErrorf("pattern %s: %v (a regular expression; -F takes it as it is)", strconv.Quote(o.Pattern), pe)
+		return nil, usageErrorf("pattern %s: %v (a regular expression; -F takes it as it is)", search.QuotePattern(o.Pattern), pe)
 	}
 	return p, err
 }

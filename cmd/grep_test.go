@@ -100,7 +100,7 @@ func TestGrepExitCodesAndSmartCase(t *testing.T) {
 		{[]string{"--role", "user", "-c", "needle"}, 0, "\t1", ""},
 		{[]string{"-l", "needle"}, 0, "11111111-2222-3333-4444-555555555555\t", ""},
 		{[]string{"zebra"}, 1, "", ""},
-		{[]string{"foo(bar"}, 2, "", `pattern "foo(bar": missing closing ) at column 4`},
+		{[]string{"foo(bar"}, 2, "", "pattern `foo(bar`: missing closing ) at column 4"},
 		{[]string{"needle", "nosuch"}, 2, "", "no such session"},
 	} {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

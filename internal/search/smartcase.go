@@ -37,13 +37,20 @@ func GrepFlag(p string) (*regexp.Regexp, error) {
 	re, err := SmartCase(p)
 	var pe *PatternError
 	if errors.As(err, &pe) {
-		shown := "`" + p + "`"
-		if strings.ContainsAny(p, "`") || !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
-			shown = strconv.Quote(p) // escapes control characters too
-		}
-		return nil, fmt.Errorf("--grep %s: %s (a regular expression; escape ( [ * + ? with \\)", shown, pe.Msg)
+		return nil, fmt.Errorf("--grep %s: %v (a regular expression; escape ( [ * + ? with \\)", QuotePattern(p), pe)
 	}
 	return re, err
+}
+
+// QuotePattern is a pattern as an error quotes it: as typed between
+// backquotes (%q would double its backslashes), or as Go quotes it when it
+// holds a backquote or what a terminal would not print. grep and show
+// --grep say a bad pattern alike.
+func QuotePattern(p string) string {
+	if strings.ContainsAny(p, "`") || !utf8.ValidString(p) || strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(p) // escapes control characters too
+	}
+	return "`" + p + "`"
 }
 
 // HasCapital reports whether a regular expression has a capital letter

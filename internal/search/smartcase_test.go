@@ -51,10 +51,10 @@ func TestGrepFlag(t *testing.T) {
 		{in: ""},
 		{in: "migration", match: "MIGRATION done"},
 		{in: "Migration", match: "a Migration"},
-		{in: "a(", wantErr: "--grep `a(`: missing closing ) (a regular expression; escape ( [ * + ? with \\)"},
-		{in: `\p{Foo}`, wantErr: "--grep `\\p{Foo}`: invalid character class range (a regular expression; escape ( [ * + ? with \\)"},
-		{in: "a`(", wantErr: "--grep \"a`(\": missing closing ) (a regular expression; escape ( [ * + ? with \\)"},
-		{in: "\x1b[(", wantErr: `--grep "\x1b[(": missing closing ] (a regular expression; escape ( [ * + ? with \)`},
+		{in: "a(", wantErr: "--grep `a(`: missing closing ) at column 2 (a regular expression; escape ( [ * + ? with \\)"},
+		{in: `\p{Foo}`, wantErr: "--grep `\\p{Foo}`: invalid character class range at column 1 (a regular expression; escape ( [ * + ? with \\)"},
+		{in: "a`(", wantErr: "--grep \"a`(\": missing closing ) at column 3 (a regular expression; escape ( [ * + ? with \\)"},
+		{in: "\x1b[(", wantErr: `--grep "\x1b[(": missing closing ] at column 2 (a regular expression; escape ( [ * + ? with \)`},
 		{in: "\xff(", wantErr: `--grep "\xff(": `},
 	} {
 		re, err := GrepFlag(tc.in)
