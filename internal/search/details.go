@@ -65,13 +65,7 @@ func (e *engine) annotate(j *job, res *Result) {
 				h.Abandoned = true
 			}
 			if h.toolUseID != "" {
-				if call := t.ToolUseNode(h.toolUseID); call != nil {
-					for _, u := range call.ToolUses() {
-						if u.ID == h.toolUseID {
-							h.Tool = u.Name
-						}
-					}
-				}
+				h.Tool = toolName(t, h.toolUseID)
 			}
 		}
 		if ctx != nil && len(hs) > 0 {
@@ -162,6 +156,9 @@ func (c *contexts) context(n *tree.Node) (Context, bool) {
 		}
 		x = Context{UUID: n.UUID, Time: n.Timestamp(), Role: role, Kind: rd.Kind, Tool: rd.Tool, Field: rd.Field,
 			Excerpt: cutText(rd.Text, 0, min(len(rd.Text), maxContextExcerpt))}
+		if rd.Kind == reader.KindToolResult && rd.ToolUseID != "" {
+			x.Tool = toolName(c.t, rd.ToolUseID) // "Bash result", as a hit's
+		}
 		found = true
 		return false
 	})
@@ -169,4 +166,17 @@ func (c *contexts) context(n *tree.Node) (Context, bool) {
 		c.used[k] = true
 	}
 	return x, found
+}
+
+// toolName is the name of the tool whose call has id, "" when the call is
+// not in the tree.
+func toolName(t *tree.Tree, id string) string {
+	if call := t.ToolUseNode(id); call != nil {
+		for _, u := range call.ToolUses() {
+			if u.ID == id {
+				return u.Name
+			}
+		}
+	}
+	return ""
 }
