@@ -120,8 +120,10 @@ func (o *ArchiveOptions) where() ([]session.Root, string, error) {
 			roots = append(roots, r)
 		}
 	}
-	if len(roots) == 0 {
-		return nil, "", usageErrorf("no transcripts to archive: no projects directory found%s (an archive is not archived again)", finder.Where())
+	if len(roots) == 0 && len(finder.Roots) > 0 {
+		return nil, "", usageErrorf("no transcripts to archive%s: every root given is an archive, and an archive is not archived again (give Claude Code's projects dir or config dir)", finder.Where())
+	} else if len(roots) == 0 {
+		return nil, "", usageErrorf("no transcripts to archive%s", finder.Where())
 	}
 	dir := o.To
 	if dir == "" {
