@@ -672,8 +672,8 @@ func TestEmptyResultOnATerminal(t *testing.T) {
 		{[]string{"tokens", "--since", "2099-01-01", "--by", "response"}, 0, "cctx: no sessions to count in " + samples + " that match --since 2099-01-01 00:00 (in the future)\n", false},
 		{[]string{"tokens", "b3edadab", "--since", "2099-01-01", "--until", "2099-02-01"}, 0, "cctx: no API call of the session(s) named falls within --since 2099-01-01 00:00 (in the future) and --until\n", false},
 		{[]string{"tokens", "0d3b22c1"}, 0, "cctx: session 0d3b22c1-ba90-4fd3-b8d2-056ffc626725 has no API call\n", true},
-		{[]string{"grep", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},
-		{[]string{"grep", "-c", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session(s)\n", true},
+		{[]string{"grep", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session file(s)\n", true},
+		{[]string{"grep", "-c", "zzqqxxnomatch"}, 1, "cctx: no match for \"zzqqxxnomatch\" in 12 session file(s)\n", true},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			r := run(t, true, nil, append(tc.args, "--dir", samples, "--color", "never")...)

@@ -194,7 +194,7 @@ func grepRun(o *GrepOptions) error {
 	}
 	if !found { // as grep: exit 1; a terminal is also told, as ls and tokens tell it
 		if f.IO.IsStdoutTTY() && !f.Globals.JSON {
-			f.Report().Info("no match for %q in %d session(s)", o.Pattern, stats.Sessions)
+			f.Report().Info("no match for %q in %d session file(s)", o.Pattern, stats.Sessions)
 		}
 		return &silentError{code: ExitError}
 	}
