@@ -54,10 +54,10 @@ and prints. Replies are rendered Markdown (raw HTML shown as text, links
 only to http(s) and mailto, with rel=noopener noreferrer); tool calls fold
 with their results, thinking folds, prompts are listed at the top.
 
-Secrets are redacted by default, as show --redact does it: API keys and
-tokens, private keys, Authorization headers, *_KEY/*_TOKEN/*_SECRET values,
-long random tokens, and your home path (as ~), in every field written.
-stderr says how many were replaced. --no-redact turns it off.
+Secrets are redacted by default, as show --redact does it: keys, tokens,
+Authorization headers, *_KEY/*_TOKEN/*_SECRET values, emails, user names (in
+homes, yours in a shell prompt) and your home (as ~), in every field written.
+stderr says how many were replaced (docs/redaction.md). --no-redact: none.
 
 The format is --format, else the extension of -o (.html, .htm, .md,
 .markdown), else html. Without -o (or with -o -) the file goes to stdout
