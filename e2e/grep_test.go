@@ -72,13 +72,17 @@ func TestGrepOnATerminal(t *testing.T) {
 		"b3edadab  Test file creation and agent thread handling  /Users/user/project",
 		"user       (abandoned branch) Ok make another addition which I will revert later via the checkpoint feature",
 		"assistant  Done, Okarin!",
-		"→ cctx --dir " + samples + " show b3edadab --grep 'revert later'",
 		"--leaf 84944fbf --grep 'revert later'",
 		"→ cctx --dir " + samples + " resume b3edadab",
 	} {
 		if !strings.Contains(plain, want) {
 			t.Errorf("lacks %q\n%s", want, r)
 		}
+	}
+	// The only hit is on an abandoned branch: the active branch's show
+	// --grep would find nothing, and is not offered.
+	if strings.Contains(plain, "show b3edadab --grep") {
+		t.Errorf("offers show --grep on the active branch, where nothing matches\n%s", r)
 	}
 	if !strings.Contains(r.stdout, "\x1b[1m\x1b[31mrevert later\x1b[0m") {
 		t.Errorf("the match is not highlighted\n%q", r.stdout)
