@@ -14,7 +14,6 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/buildinfo"
 	"github.com/cctx-dev/cctx/internal/flagval"
-	"github.com/cctx-dev/cctx/internal/redact"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/render/export"
 	"github.com/cctx-dev/cctx/internal/render/show"
@@ -139,6 +138,9 @@ func exportRun(o *ExportOptions) error {
 	if err != nil {
 		return err
 	}
+	if !o.NoRedact { // stderr's warnings too, as --redact redacts them, before any is said
+		f.Report().Redact(f.redactor().String)
+	}
 	s, t, err := f.loadTree(o.Session, tree.Open)
 	if err != nil {
 		return err
@@ -168,7 +170,7 @@ func exportRun(o *ExportOptions) error {
 func (o *ExportOptions) renderOptions(s *session.Session, format export.Format) export.Options {
 	opts := export.Options{Format: format, Location: time.Local, Generator: "cctx " + buildinfo.Version(Version), NoThinking: o.NoThink}
 	if !o.NoRedact {
-		opts.Redact = redact.New(o.F.Env.Home).Bytes
+		opts.Redact = o.F.redactor().Bytes
 	}
 	if s.Path != session.StdinPath {
 		// A title someone gave the session; else the page is titled by its

@@ -200,7 +200,8 @@ func TestExportRedactsByDefault(t *testing.T) {
 		`{"type":"assistant","uuid":"a2","parentUuid":"a1","sessionId":"` + sid + `","cwd":"` + home + `/src/app","timestamp":"2026-01-02T10:00:06Z","message":{"id":"m1","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"AWS_ACCESS_KEY_ID=` + secrets["aws"] + ` aws s3 ls > ` + home + `/out.txt","description":"list with ` + secrets["jwt"] + `"}}]}}`,
 		`{"type":"user","uuid":"u2","parentUuid":"a2","sessionId":"` + sid + `","cwd":"` + home + `/src/app","timestamp":"2026-01-02T10:00:09Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"` + all + `"}]}}`,
 		`{"type":"assistant","uuid":"a3","parentUuid":"u2","sessionId":"` + sid + `","cwd":"` + home + `/src/app","timestamp":"2026-01-02T10:00:12Z","message":{"id":"m2","role":"assistant","model":"claude-opus-4-6","content":[{"type":"tool_use","id":"t2","name":"Task","input":{"description":"check ` + secrets["github"] + `","prompt":"read ` + home + `/src/app/` + secrets["aws"] + `.txt","subagent_type":"general-purpose"}},{"type":"tool_use","id":"t3","name":"Edit","input":{"file_path":"` + home + `/src/app/.env","old_string":"KEY=old","new_string":"KEY=` + secrets["anthropic"] + `"}}]}}`,
-		`{"type":"user","uuid":"u3","parentUuid":"a3","sessionId":"` + sid + `","cwd":"` + home + `/src/app","timestamp":"2026-01-02T10:00:20Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"found ` + secrets["jwt"] + `"},{"type":"tool_result","tool_use_id":"t3","content":"ok"}]}}`,
+		`{"type":"user","uuid":"u3","parentUuid":"a3","sessionId":"` + sid + `","cwd":"` + home + `/src/app","timestamp":"2026-01-02T10:00:20Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"found ` + secrets["jwt"] + `"}]},"toolUseResult":{"agentId":"` + secrets["github"] + `","status":"completed"}}`,
+		`{"type":"user","uuid":"u4","parentUuid":"u3","sessionId":"` + sid + `","cwd":"` + home + `/src/app","timestamp":"2026-01-02T10:00:21Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t3","content":"ok"}]}}`,
 	}
 	if err := os.WriteFile(filepath.Join(dir, sid+".jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -229,6 +230,11 @@ func TestExportRedactsByDefault(t *testing.T) {
 			t.Fatalf("%s: exit %d %s", format, r.code, r.errOut)
 		}
 		check(format, r.out, false)
+		// stderr too: the warning of the agent whose id is a token.
+		if !strings.Contains(r.errOut, "ghp_[REDACTED]") {
+			t.Errorf("%s: the missing agent's warning: %q", format, r.errOut)
+		}
+		check(format+" stderr", r.errOut, false)
 		if !strings.Contains(r.out, "sk-ant-api03-[REDACTED]") || !strings.Contains(r.out, "~/src/app") {
 			t.Errorf("%s: the masks are not in the export", format)
 		}

@@ -54,7 +54,7 @@ done
 # the size cmd reached when its logic moved out; lower them when it
 # shrinks. A change that must raise them says why in its commit: first see
 # whether what it adds is a fact for internal/ (a parse, a rule, a message).
-cmdcap=2470       # every non-test Go file of cmd (2450 until the ninth session: +20 for flag checks and completions, cmd's own)
+cmdcap=2480       # every non-test Go file of cmd (2450 until the ninth session: +20 for flag checks and completions; +10 in the tenth: completion of export and grep, export's stderr redacted; cmd's own)
 corecap=1524      # ls, show, tree, tokens, agents and what they share
 core="ls show tree tokens agents root factory args errors iostreams pager tokens_flags tokens_watch"
 n=$(cat $(ls cmd/*.go | grep -v _test) | wc -l)

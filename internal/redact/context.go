@@ -705,7 +705,7 @@ func glued(b []byte, i int) bool {
 	if u, ok := uEscapeBefore(b, i); ok {
 		c, esc = u, false
 	}
-	return (isNameByte(c) || c == '-') && !esc && !afterSGR(b, i)
+	return (isNameByte(c) || c == '-') && !esc && !afterSGR(b, i) && !sepBefore(b, i)
 }
 
 // afterSGR reports whether b[:i] ends with a colour sequence (ESC [ … m,

@@ -22,6 +22,8 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Mask replaces a secret. Known prefixes are kept before it ("ghp_" +
@@ -203,9 +205,28 @@ func uEscapeBefore(b []byte, i int) (byte, bool) {
 		v = v<<4 | int(c)
 	}
 	if v >= 0x80 {
+		if separator(rune(v)) {
+			return ' ', true // U+2028 and the like end a word as a space does
+		}
 		return 0x80, true
 	}
 	return byte(v), true
+}
+
+// separator reports a character past ASCII that ends a word, as a space
+// does: spaces, line and paragraph separators, controls, the BOM.
+func separator(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || r == 0x2028 || r == 0x2029 || r == 0xfeff
+}
+
+// sepBefore reports whether b[:i] ends with such a separator written as
+// itself (UTF-8), not escaped.
+func sepBefore(b []byte, i int) bool {
+	if i == 0 || b[i-1] < 0x80 {
+		return false
+	}
+	r, _ := utf8.DecodeLastRune(b[:i])
+	return r != utf8.RuneError && separator(r)
 }
 
 // boundary moves i forward out of a JSON escape it is inside of (\n,

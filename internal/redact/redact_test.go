@@ -278,3 +278,22 @@ func TestRedactOwnPrompt(t *testing.T) {
 		}
 	}
 }
+
+// A key or a home path right after a colour sequence or a line separator
+// (a coloured tool output, as a JSON line writes it or raw) is masked as
+// after a space.
+func TestRedactAfterColourAndSeparators(t *testing.T) {
+	r := New("/home/alice")
+	for _, tc := range []struct{ in, want string }{
+		{`"\u001b[32mAKIAZQ7XK3P9LMN2BVC4\u001b[0m"`, `"\u001b[32mAKIA[REDACTED]\u001b[0m"`},
+		{`"\u001b[0m\u001b[1;34mxoxb-1234567890-abcdefghijZQ"`, `"\u001b[0m\u001b[1;34mxoxb-[REDACTED]"`},
+		{"\x1b[32mAKIAZQ7XK3P9LMN2BVC4", "\x1b[32mAKIA[REDACTED]"},
+		{`"\u2028/home/bob/proj"`, `"\u2028/home/[USER]/proj"`},
+		{"x\u2028/home/bob/proj", "x\u2028/home/[USER]/proj"},
+		{`"32mAKIAZQ7XK3P9LMN2BVC4"`, `"32mAKIAZQ7XK3P9LMN2BVC4"`}, // no colour: a word, left
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

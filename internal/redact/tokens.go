@@ -288,7 +288,8 @@ func scanTokens(b []byte, sp []span) []span {
 
 // scanRun looks for tokens in the run b[s:e].
 func scanRun(b []byte, s, e int, sp []span) []span {
-	s = boundary(b, s) // "\nghp_…": the n belongs to the escape
+	s = boundary(b, s)  // "\nghp_…": the n belongs to the escape
+	s = sgrEnd(b, s, e) // "\u001b[32mAKIA…": the 32m belongs to the colour
 	if e-s < minRun {
 		return sp
 	}
@@ -500,4 +501,28 @@ func entropy(s []byte) float64 {
 		}
 	}
 	return h
+}
+
+// sgrEnd is, when the run b[s:e] starts inside a colour sequence (ESC [
+// params m, the ESC raw or written \u001b), the index just past its "m";
+// else s. A coloured line of a tool's output puts its key right after it.
+func sgrEnd(b []byte, s, e int) int {
+	q := s
+	for q > 0 && (isDigit(b[q-1]) || b[q-1] == ';') {
+		q--
+	}
+	if q == 0 || b[q-1] != '[' {
+		return s
+	}
+	if !(q >= 2 && b[q-2] == 0x1b || q >= 7 && bytes.EqualFold(b[q-7:q-1], []byte(`\u001b`)) && escapingAt(b, q-7)) {
+		return s
+	}
+	p := s
+	for p < e && (isDigit(b[p]) || b[p] == ';') {
+		p++
+	}
+	if p < e && b[p] == 'm' {
+		return p + 1
+	}
+	return s
 }
