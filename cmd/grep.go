@@ -231,7 +231,7 @@ func (o *GrepOptions) searchOptions(pat *search.Pattern, roles search.RoleSet, w
 	}
 	view := render.GrepOptions{
 		Mode: mode, JSON: f.Globals.JSON, Pattern: o.Pattern, ShowPattern: pat.ShowPattern(),
-		Fold: pat.Opts.Fold, Roles: names, Dirs: f.Globals.Dirs, Home: f.Env.Home, Now: f.Now(),
+		Fold: pat.Opts.Fold, Roles: names, Dirs: f.Globals.Dirs, Home: f.Env.Home, Now: f.Now(), Context: o.Context,
 	}
 	return so, view
 }

@@ -28,6 +28,7 @@ type GrepOptions struct {
 	Dirs                 []string // --dir values, repeated in the commands suggested
 	Home                 string   // paths under it are shown with ~
 	Now                  time.Time
+	Context              int // -C: each hit's context_before and context_after, [] when none
 }
 
 // Grep prints each session's hits as the search yields them: on a
@@ -532,8 +533,8 @@ type grepHitJSON struct {
 	Matches       []grepMatch   `json:"matches"`
 	MoreMatches   bool          `json:"more_matches"`
 	Snippet       string        `json:"snippet"`
-	ContextBefore []grepContext `json:"context_before,omitempty"`
-	ContextAfter  []grepContext `json:"context_after,omitempty"`
+	ContextBefore []grepContext `json:"context_before,omitzero"`
+	ContextAfter  []grepContext `json:"context_after,omitzero"`
 }
 
 type grepMatch struct {
@@ -568,7 +569,14 @@ func (g *grepView) jsonSession(r *search.Result, after bool) {
 	}
 	if g.o.Mode == search.Hits {
 		for _, h := range r.Hits {
-			s.Hits = append(s.Hits, grepHitOf(h))
+			hj := grepHitOf(h)
+			if g.o.Context > 0 && hj.ContextBefore == nil {
+				hj.ContextBefore = []grepContext{}
+			}
+			if g.o.Context > 0 && hj.ContextAfter == nil {
+				hj.ContextAfter = []grepContext{}
+			}
+			s.Hits = append(s.Hits, hj)
 		}
 	}
 	if after {

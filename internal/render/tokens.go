@@ -19,13 +19,13 @@ type TokensJSON struct {
 	GroupBy       string          `json:"group_by"`
 	Total         tokens.Total    `json:"total"`
 	Sessions      []SessionTokens `json:"sessions"`
-	Groups        []GroupJSON     `json:"groups,omitempty"`
-	Responses     []ResponseJSON  `json:"responses,omitempty"`
+	Groups        []GroupJSON     `json:"groups,omitzero"`
+	Responses     []ResponseJSON  `json:"responses,omitzero"`
 	Budget        *BudgetJSON     `json:"budget,omitempty"`
 	// With a time grouping, the group that holds now (AddCurrent); with
 	// --by tool, the tools (AddTools).
 	Current    *CurrentJSON `json:"current,omitempty"`
-	Tools      []ToolJSON   `json:"tools,omitempty"`
+	Tools      []ToolJSON   `json:"tools,omitzero"`
 	ToolsTotal *ToolJSON    `json:"tools_total,omitempty"`
 }
 
@@ -198,6 +198,7 @@ func NewTokensJSON(rep *tokens.Report, by tokens.Grouping, withResponses bool) T
 		out.Sessions = append(out.Sessions, st)
 	}
 	if by != tokens.ByResponse && by != "" && by != tokens.ByTool {
+		out.Groups = []GroupJSON{} // [] when no group: a script's .groups[] reads it
 		for _, g := range rep.GroupBy(by) {
 			out.Groups = append(out.Groups, groupJSON(by, g))
 		}

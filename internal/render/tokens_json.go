@@ -135,7 +135,7 @@ func (n *NDJSONWriter) Flush() error { return n.buf.Flush() }
 // the compaction of each total, then the growing of a buffer of
 // megabytes, made most of a warm report's time.
 func (doc TokensJSON) streamJSON(emit func([]byte) error) (ok bool, err error) {
-	if len(doc.Groups) > 0 || len(doc.Responses) > 0 || doc.Budget != nil || doc.Current != nil || len(doc.Tools) > 0 || doc.ToolsTotal != nil {
+	if doc.Groups != nil || doc.Responses != nil || doc.Budget != nil || doc.Current != nil || doc.Tools != nil || doc.ToolsTotal != nil {
 		return false, nil
 	}
 	head := newPiece()

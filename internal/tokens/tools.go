@@ -24,6 +24,9 @@ type ToolGroup struct {
 	// escapes decoded); ResultImages the images they hold.
 	ResultBytes  int64
 	ResultImages int64
+	// estimated is, for a report's total, the sum of its tools' estimates
+	// (each rounded up on its own): the total is their sum, as said.
+	estimated int64
 }
 
 // BytesPerToken is the estimate of EstimatedTokens: Claude's tokenizer
@@ -34,6 +37,9 @@ const BytesPerToken = 4
 // tokens: an estimate, ResultBytes / BytesPerToken rounded up. Images are
 // not in it.
 func (g ToolGroup) EstimatedTokens() int64 {
+	if g.estimated > 0 {
+		return g.estimated
+	}
 	return (g.ResultBytes + BytesPerToken - 1) / BytesPerToken
 }
 
@@ -188,6 +194,7 @@ func Tools(inputs []Input, w Window) *ToolReport {
 	for _, g := range by {
 		rep.Tools = append(rep.Tools, *g)
 		rep.Total.merge(*g)
+		rep.Total.estimated += g.EstimatedTokens()
 	}
 	sort.Slice(rep.Tools, func(i, j int) bool {
 		a, b := rep.Tools[i], rep.Tools[j]
