@@ -3,6 +3,7 @@ package termsafe
 import (
 	"bytes"
 	"encoding/binary"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -111,11 +112,17 @@ func appendCopy(out, b []byte, last, i int) []byte {
 // jsonEscaped reports the characters JSON writes as \u escapes (besides
 // the C0 controls and DEL, which JSON looks at byte by byte).
 func jsonEscaped(r rune) bool {
-	return (r >= 0x80 && r < 0xa0) || bidi(r) || r == 0x2028 || r == 0x2029
+	return (r >= 0x80 && r < 0xa0) || bidi(r) || hidden(r)
 }
 
+// appendEscape writes r as JSON's \u escape: a pair of them (UTF-16
+// surrogates) past the BMP, as a tag character is.
 func appendEscape(out []byte, r rune) []byte {
 	const hex = "0123456789abcdef"
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return appendEscape(appendEscape(out, hi), lo)
+	}
 	return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
 

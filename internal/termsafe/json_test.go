@@ -23,6 +23,8 @@ func TestJSON(t *testing.T) {
 		{"bidi isolates", "{\"a\":\"\u2066x\u2069\"}", `{"a":"\u2066x\u2069"}`},
 		{"bidi marks", "{\"a\":\"\u200e\u200f\u061c\"}", `{"a":"\u200e\u200f\u061c"}`},
 		{"line and paragraph separators", "{\"a\":\"a\u2028b\u2029c\"}", `{"a":"a\u2028b\u2029c"}`},
+		{"invisible: tag characters (surrogate pairs), ZWSP, BOM", "{\"a\":\"x\U000e0069\u200b\ufeffy\"}", `{"a":"x\udb40\udc69\u200b\ufeffy"}`},
+		{"emoji kept, joiner too", "{\"a\":\"👩\u200d💻\"}", "{\"a\":\"👩\u200d💻\"}"},
 		{"a bad byte", "{\"a\":\"caf\xe9\"}", `{"a":"caf\ufffd"}`},
 		{"a bad run is one mark", "{\"a\":\"x\xe2\x9c\xff y\xc0\"}", `{"a":"x\ufffd y\ufffd"}`},
 		{"encoding/json's marks of one bad run", `{"a":"x\ufffd\ufffd\ufffdy"}`, `{"a":"x\ufffdy"}`},
