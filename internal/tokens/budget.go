@@ -120,6 +120,9 @@ func count(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
 // cost_usd is: 5, 0.445, 0.451234 (not cents, which would print a value
 // just over a limit as the limit).
 func usd(v float64) json.Number {
+	if v >= 1e9 { // whole dollars: millionths of it pass an int64 (a --max-cost 1e308 wrapped negative)
+		return json.Number(strconv.FormatFloat(math.Round(v), 'f', 0, 64))
+	}
 	return json.Number(strconv.FormatFloat(float64(int64(v*1e6+0.5))/1e6, 'f', -1, 64))
 }
 

@@ -97,3 +97,19 @@ func TestCountsSaturate(t *testing.T) {
 		t.Errorf("3M responses of 3·2^40 tokens: total %d, input %d, output %d; want the cap, never negative", tot.Tokens, tot.Input, tot.Output)
 	}
 }
+
+// A limit or an amount too large for millionths in an int64 is written in
+// whole dollars, never wrapped negative.
+func TestUSDOfHugeAmounts(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{5, "5"}, {0.4451234, "0.445123"}, {9223372.036854775, "9223372.036855"}, {1e12, "1000000000000"}, {1e20, "100000000000000000000"}} {
+		if got := string(usd(tc.v)); got != tc.want {
+			t.Errorf("usd(%g) = %s, want %s", tc.v, got, tc.want)
+		}
+	}
+	if s := string(usd(1e308)); s[0] != '1' || len(s) != 309 {
+		t.Errorf("usd(1e308) = %.20s… (%d digits)", s, len(s))
+	}
+}
