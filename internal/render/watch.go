@@ -81,8 +81,7 @@ func Watch(w io.Writer, rep *tokens.Report, wo WatchOptions, o Options) error {
 	st, ok := rep.Current(wo.By, wo.Now)
 	if !ok {
 		msg := "No active block: your next message to Claude starts one (5 hours from its hour)."
-		if gs := rep.GroupBy(tokens.ByBlock); len(gs) > 0 && !gs[len(gs)-1].Start.IsZero() {
-			last := gs[len(gs)-1]
+		if last, ok := rep.LastBlock(wo.Now); ok {
 			msg = fmt.Sprintf("No active block: the last one (%s → %s) ended %s, with %s tokens, %s. Your next message starts a new one.",
 				last.Start.In(zone).Format("15:04"), last.End.In(zone).Format("15:04"), Ago(last.End, wo.Now), Count(last.Total.Tokens), costText(last.Total))
 		}

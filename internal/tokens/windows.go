@@ -218,6 +218,18 @@ type Status struct {
 	ProjectedCost   float64
 }
 
+// LastBlock is the last block that started at or before now; false when
+// none did.
+func (r *Report) LastBlock(now time.Time) (Group, bool) {
+	gs := r.GroupBy(ByBlock)
+	for i := len(gs) - 1; i >= 0; i-- {
+		if !gs[i].Start.IsZero() && !gs[i].Start.After(now) {
+			return gs[i], true
+		}
+	}
+	return Group{}, false
+}
+
 // Current is the group of g that holds now, and its status; false when
 // no group does (for blocks: no response in the last five hours, or the
 // last block has ended). A day, hour, week or month without a response
@@ -226,9 +238,10 @@ func (r *Report) Current(g Grouping, now time.Time) (Status, bool) {
 	var grp Group
 	found := false
 	if g == ByBlock {
-		gs := r.GroupBy(ByBlock)
-		if n := len(gs); n > 0 && !now.Before(gs[n-1].Start) && now.Before(gs[n-1].End) {
-			grp, found = gs[n-1], true
+		// The last block that has started: a block to come (a response
+		// stamped in the future, a clock set wrong) hides no live one.
+		if last, ok := r.LastBlock(now); ok && now.Before(last.End) {
+			grp, found = last, true
 		}
 	} else if g.Time() {
 		key, start, end := Period(g, now.In(r.zone()))

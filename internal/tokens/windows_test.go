@@ -219,6 +219,21 @@ func TestCurrentBlock(t *testing.T) {
 	}
 }
 
+// A response stamped in the future (a clock set wrong, a crafted line)
+// makes a block to come: it hides no live block, and is no "last block"
+// that ended.
+func TestCurrentBlockIgnoresBlocksToCome(t *testing.T) {
+	rep := timedReport(t, "2026-01-05T10:15:00Z", "2026-01-05T11:15:00Z", "9999-12-31T23:59:59Z")
+	rep.Zone = time.UTC
+	now := time.Date(2026, 1, 5, 12, 0, 0, 0, time.UTC)
+	if st, ok := rep.Current(ByBlock, now); !ok || st.Key != "2026-01-05T10:00Z" || st.Total.Tokens != 2000 {
+		t.Errorf("the live block: %v, %+v", ok, st.Group)
+	}
+	if last, ok := rep.LastBlock(time.Date(2026, 1, 5, 16, 0, 0, 0, time.UTC)); !ok || last.Key != "2026-01-05T10:00Z" {
+		t.Errorf("the last block that started: %v %s", ok, last.Key)
+	}
+}
+
 // --max-cost with --by block checks every block; without --by, every
 // session; --budget-total the sum.
 func TestBudgetScopes(t *testing.T) {
