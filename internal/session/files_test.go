@@ -670,3 +670,29 @@ func agentKeys(agents []Agent) string {
 	}
 	return b.String()
 }
+
+// A nest of folders under subagents/ deeper than any real one is not
+// walked to the length a path can reach: said once, with the path cut.
+func TestAgentsNestBounded(t *testing.T) {
+	root := write(t, map[string]string{"-p/" + id1 + ".jsonl": lines(userLine("main", ""))})
+	deep := filepath.Join(root, "-p", id1, "subagents")
+	for range 40 {
+		deep = filepath.Join(deep, "dddddddddd")
+	}
+	mkdir(t, deep)
+	if err := os.WriteFile(filepath.Join(deep, "agent-x.jsonl"), []byte(lines(userLine("x", ""))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&stderr, false, false))
+	s, err := f.Resolve(id1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if as := f.Agents(s); len(as) != 0 {
+		t.Errorf("agents %v from 40 folders down", as)
+	}
+	if !strings.Contains(stderr.String(), "nested more than 16 deep") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}

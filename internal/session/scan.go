@@ -618,7 +618,7 @@ func (f *Finder) nestedAgents(s *Session, listed bool) []Agent {
 	if st, err := os.Lstat(sub); err == nil && st.Mode()&fs.ModeSymlink != 0 {
 		f.warnOnce(sub, "%s: a symlink, not followed (agent transcripts are read inside the session's folder only)", sub)
 	} else if err == nil && st.IsDir() {
-		out = f.walkAgents(out, sub, listed)
+		out = f.walkAgents(out, sub, listed, 0)
 	}
 	return out
 }
@@ -648,7 +648,13 @@ func (f *Finder) agentsOf(s *Session, listed bool) []Agent {
 // skips as it does: each folder read with rawfile.ReadDir (one open, the
 // reads and one close), not os.ReadDir, and dir not stat'ed again (a
 // warm listing spent a tenth of its time walking subagents/ folders).
-func (f *Finder) walkAgents(out []Agent, dir string, listed bool) []Agent {
+func (f *Finder) walkAgents(out []Agent, dir string, listed bool, depth int) []Agent {
+	if depth > maxAgentDepth {
+		// Real nests are two or three deep; this is a crafted or broken
+		// tree, not walked to the length a path can reach.
+		f.warnOnce(dir, "%s: folders nested more than %d deep under subagents/, not read further", shortPath(dir), maxAgentDepth)
+		return out
+	}
 	ents, err := rawfile.ReadDir(dir)
 	if err != nil {
 		f.warnOnce(dir, "%s: %v", dir, err)
@@ -657,7 +663,7 @@ func (f *Finder) walkAgents(out []Agent, dir string, listed bool) []Agent {
 		p := filepath.Join(dir, d.Name())
 		switch {
 		case d.IsDir():
-			out = f.walkAgents(out, p, listed)
+			out = f.walkAgents(out, p, listed, depth+1)
 		case d.Type()&fs.ModeSymlink != 0:
 			// Not followed, so that a loop cannot trap the walk and a
 			// link cannot bring in a file from elsewhere; said, so that a
@@ -957,4 +963,24 @@ func fileExists(p string) bool {
 func regularNoFollow(p string) bool {
 	st, err := os.Lstat(p)
 	return err == nil && st.Mode().IsRegular()
+}
+
+// maxAgentDepth bounds the folders walked under a session's subagents/
+// (the archive walks as deep).
+const maxAgentDepth = 16
+
+// shortPath is a path for a warning, its middle cut when it is very
+// long (a deep nest made an 8 KB line), at rune boundaries.
+func shortPath(p string) string {
+	if len(p) <= 300 {
+		return p
+	}
+	a, b := 150, len(p)-150
+	for a > 0 && !utf8.RuneStart(p[a]) {
+		a--
+	}
+	for b < len(p) && !utf8.RuneStart(p[b]) {
+		b++
+	}
+	return p[:a] + "…" + p[b:]
 }
