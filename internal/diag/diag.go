@@ -273,27 +273,20 @@ func (r *Reporter) Line(is reader.Issue) {
 		}
 		return
 	}
+	counts, capped := r.perFile, &r.capped
 	if is.Kind == reader.UnlinkedAgent || is.Kind == reader.UnreadAgent {
 		// Not a line skipped but an agent's tokens left out of the
 		// totals: said however many lines of the file were bad, and not
 		// one of the file's few (a hint may point at it).
-		n := r.agentsPerFile[is.File] + 1
-		r.agentsPerFile[is.File] = n
-		switch {
-		case r.verbose || n <= perFileLimit:
-			fmt.Fprintf(r.w, "cctx: warning: %s\n", r.text(is.Error()))
-		case n == perFileLimit+1:
-			r.agentsCapped = append(r.agentsCapped, is.File)
-		}
-		return
+		counts, capped = r.agentsPerFile, &r.agentsCapped
 	}
-	n := r.perFile[is.File] + 1
-	r.perFile[is.File] = n
+	n := counts[is.File] + 1
+	counts[is.File] = n
 	switch {
 	case r.verbose || n <= perFileLimit:
 		fmt.Fprintf(r.w, "cctx: warning: %s\n", r.text(is.Error()))
 	case n == perFileLimit+1:
-		r.capped = append(r.capped, is.File) // counted in Flush
+		*capped = append(*capped, is.File) // counted in Flush
 	}
 }
 
