@@ -81,16 +81,21 @@ func archiveRun(o *ArchiveOptions) error {
 			return err
 		}
 		if f.Globals.JSON {
-			return render.JSON(f.Out(), render.NewArchiveStatusJSON(st), f.Render())
+			err = render.JSON(f.Out(), render.NewArchiveStatusJSON(st), f.Render())
+		} else {
+			var again []string // the run --status suggests: over the same roots, into the same archive
+			for _, d := range f.Globals.Dirs {
+				again = append(again, "--dir", d)
+			}
+			if o.To != "" {
+				again = append(again, "--to", o.To)
+			}
+			err = render.ArchiveStatus(f.Out(), st, f.Render(), again)
 		}
-		var again []string // the run --status suggests: over the same roots, into the same archive
-		for _, d := range f.Globals.Dirs {
-			again = append(again, "--dir", d)
+		if err != nil {
+			return err
 		}
-		if o.To != "" {
-			again = append(again, "--to", o.To)
-		}
-		return render.ArchiveStatus(f.Out(), st, f.Render(), again)
+		return f.Report().Unreadable() // a transcript it could not see is not "archived", as a run says
 	}
 	res, err := archive.Run(archive.Options{Roots: roots, Dir: dir, NoCompress: o.NoCompress, Report: f.Report(), Now: f.Now, Hook: o.Hook})
 	if err != nil {

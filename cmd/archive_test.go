@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -245,5 +246,26 @@ func TestAnEmptyArchiveIsQuietBesideTheDefaults(t *testing.T) {
 	}
 	if r := run(t, false, nil, "ls", "--dir", arch); !strings.Contains(r.errOut, "no project folders or sessions here") {
 		t.Errorf("ls --dir ARCHIVE (empty): %q", r.errOut)
+	}
+}
+
+// --status exits as a run does when a transcript cannot be read (a link to
+// nothing named as one): 1, the status printed all the same.
+func TestArchiveStatusSaysWhatItCannotRead(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	src := filepath.Join(t.TempDir(), "projects")
+	if err := os.MkdirAll(filepath.Join(src, "-p"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(t.TempDir(), "gone.jsonl"), filepath.Join(src, "-p", "55555555-5555-4555-8555-555555555555.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"archive"}, {"archive", "--status"}, {"archive", "--status", "--json"}} {
+		r := run(t, false, nil, append(args, "--dir", src, "--to", filepath.Join(t.TempDir(), "arch"))...)
+		if r.code != 1 || !strings.Contains(r.errOut, "1 file(s) could not be read") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.errOut)
+		}
 	}
 }
