@@ -31,10 +31,7 @@ func appendTokenCells(row []string, t tokens.Total, o Options) []string {
 	case !o.TTY && t.CostKnown():
 		cost = USDMicros(t.Micros())
 	case o.TTY:
-		cost = Cost(t.Cost, t.CostKnown())
-		if t.CostEstimated() && cost != "?" {
-			cost = "~" + cost
-		}
+		cost = costText(t)
 	}
 	return append(row, cost)
 }
@@ -209,6 +206,9 @@ func costText(t tokens.Total) string {
 	c := Cost(t.Cost, t.CostKnown())
 	if t.CostEstimated() && c != "?" {
 		c = "~" + c
+	}
+	if t.CostCapped() && c != "?" {
+		c = "≥" + c // at the most a total counts: more, not that
 	}
 	return c
 }

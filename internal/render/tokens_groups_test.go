@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
@@ -34,5 +35,19 @@ func TestToolsTableCountsWhole(t *testing.T) {
 	row := strings.Fields(strings.Split(out.String(), "\n")[1])
 	if want := []string{"Bash", "1142", "1203", "3.8", "MiB", "1M", "1500"}; !slices.Equal(row, want) {
 		t.Errorf("row %q, want %q\n%s", row, want, out.String())
+	}
+}
+
+// A cost at the most a total holds is said as "at least" (≥): the true
+// cost of the crafted responses is more.
+func TestCostTextAtTheCap(t *testing.T) {
+	huge := tokens.Response{Model: "claude-opus-4-1", Usage: reader.Usage{Input: 1<<40 - 1, Output: 1<<40 - 1}}
+	capped := tokens.Sum([]tokens.Response{huge, huge}, tokens.DefaultPrices())
+	if got := costText(capped); got != "≥$9223372.04" {
+		t.Errorf("capped: %q", got)
+	}
+	small := tokens.Sum([]tokens.Response{{Model: "claude-opus-4-1", Usage: reader.Usage{Input: 1000}}}, tokens.DefaultPrices())
+	if got := costText(small); strings.HasPrefix(got, "≥") {
+		t.Errorf("not capped: %q", got)
 	}
 }

@@ -103,9 +103,9 @@ func (b Budget) Check(t Total) []Violation {
 	num("--max-context", b.Context, t.MaxContext)
 	if b.CostUSD >= 0 {
 		switch {
-		case t.Cost > b.CostUSD || t.pico == maxPico: // at the cap the cost is more than any limit
+		case t.Cost > b.CostUSD || t.CostCapped(): // at the cap the cost is more than any limit
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD), Actual: usd(t.Cost),
-				LowerBound: !t.CostKnown() || t.pico == maxPico, Estimated: t.CostEstimated()})
+				LowerBound: !t.CostKnown() || t.CostCapped(), Estimated: t.CostEstimated()})
 		case !t.CostKnown():
 			out = append(out, Violation{Flag: "--max-cost", Limit: usd(b.CostUSD),
 				Unknown: fmt.Sprintf("$%s priced, %d call(s) of unpriced models; see --pricing", usd(t.Cost), t.UnpricedCalls)})

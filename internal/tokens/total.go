@@ -46,6 +46,10 @@ type Total struct {
 // however the total was summed.
 func (t Total) Micros() int64 { return addPico(t.pico, 500_000) / 1_000_000 }
 
+// CostCapped reports whether the cost reached the most a total holds
+// (maxPico): the true cost is more.
+func (t Total) CostCapped() bool { return t.pico == maxPico }
+
 // CostKnown reports whether every response was priced.
 func (t Total) CostKnown() bool { return t.UnpricedCalls == 0 }
 
