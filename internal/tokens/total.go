@@ -163,14 +163,7 @@ func (t *Total) Add(r *Response, p *Prices) {
 // addPriced counts one response whose price is known (Prices.price).
 func (t *Total) addPriced(r *Response, cost float64, priced, est bool) {
 	u := r.Usage
-	t.Input = AddCount(t.Input, u.Input)
-	t.Output = AddCount(t.Output, u.Output)
-	t.CacheCreation = AddCount(t.CacheCreation, u.CacheCreation)
-	t.CacheCreation5m = AddCount(t.CacheCreation5m, u.CacheCreation5m)
-	t.CacheCreation1h = AddCount(t.CacheCreation1h, u.CacheCreation1h)
-	t.CacheRead = AddCount(t.CacheRead, u.CacheRead)
-	t.Tokens = AddCount(t.Tokens, u.Total())
-	t.WebSearch = AddCount(t.WebSearch, u.WebSearch)
+	t.addTokens(u.Input, u.Output, u.CacheCreation, u.CacheCreation5m, u.CacheCreation1h, u.CacheRead, u.Total(), u.WebSearch)
 	t.APICalls++
 	t.MaxContext = max(t.MaxContext, u.Context())
 	if r.StreamingStart {
@@ -224,16 +217,22 @@ func AddCount(a, b int64) int64 {
 	return a + b
 }
 
+// addTokens adds the token counts of a response or a total, each at most
+// math.MaxInt64 (AddCount): one place for both.
+func (t *Total) addTokens(in, out, cc, cc5m, cc1h, cr, tokens, web int64) {
+	t.Input = AddCount(t.Input, in)
+	t.Output = AddCount(t.Output, out)
+	t.CacheCreation = AddCount(t.CacheCreation, cc)
+	t.CacheCreation5m = AddCount(t.CacheCreation5m, cc5m)
+	t.CacheCreation1h = AddCount(t.CacheCreation1h, cc1h)
+	t.CacheRead = AddCount(t.CacheRead, cr)
+	t.Tokens = AddCount(t.Tokens, tokens)
+	t.WebSearch = AddCount(t.WebSearch, web)
+}
+
 // Merge adds another total.
 func (t *Total) Merge(o Total) {
-	t.Input = AddCount(t.Input, o.Input)
-	t.Output = AddCount(t.Output, o.Output)
-	t.CacheCreation = AddCount(t.CacheCreation, o.CacheCreation)
-	t.CacheCreation5m = AddCount(t.CacheCreation5m, o.CacheCreation5m)
-	t.CacheCreation1h = AddCount(t.CacheCreation1h, o.CacheCreation1h)
-	t.CacheRead = AddCount(t.CacheRead, o.CacheRead)
-	t.Tokens = AddCount(t.Tokens, o.Tokens)
-	t.WebSearch = AddCount(t.WebSearch, o.WebSearch)
+	t.addTokens(o.Input, o.Output, o.CacheCreation, o.CacheCreation5m, o.CacheCreation1h, o.CacheRead, o.Tokens, o.WebSearch)
 	t.APICalls += o.APICalls
 	t.MaxContext = max(t.MaxContext, o.MaxContext)
 	t.OutputUnderstated += o.OutputUnderstated
