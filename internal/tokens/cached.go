@@ -257,9 +257,9 @@ func encodeFile(c *Counter, f *File, issues []reader.Issue, start *Input) (data 
 		encodeUsage(&e, f.anonUsage)
 	}
 	e.Uvarint(uint64(len(f.sideRoot)))
-	for k, v := range f.sideRoot {
+	for _, k := range slices.Sorted(maps.Keys(f.sideRoot)) { // the same file, the same bytes
 		e.String(k)
-		e.String(v)
+		e.String(f.sideRoot[k])
 	}
 	for _, ids := range []map[string]bool{f.pending, f.answered} {
 		e.Uvarint(uint64(len(ids)))
