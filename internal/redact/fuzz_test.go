@@ -35,8 +35,8 @@ var planted = []struct{ text, secret string }{
 
 // FuzzRedact: a secret of each kind, planted in any text (between spaces),
 // never survives redaction, in the text or in a JSON line holding it (as
-// Claude Code writes one, and as JSON inside a JSON string); a JSON line
-// stays valid JSON.
+// Claude Code writes one, as JSON inside a JSON string, and with every
+// other letter escaped); a JSON line stays valid JSON.
 func FuzzRedact(f *testing.F) {
 	for i := range planted {
 		f.Add("before ", " after", uint8(i))
@@ -53,7 +53,7 @@ func FuzzRedact(f *testing.F) {
 		if got := r.String(text); strings.Count(got, p.secret) > already {
 			t.Fatalf("%q survives in text:\n%q\n→ %q", p.secret, text, got)
 		}
-		for _, content := range []string{quote(text), quote(`{"k":` + quote(text) + `}`)} {
+		for _, content := range []string{quote(text), quote(`{"k":` + quote(text) + `}`), `"` + escapeEvery(text, 2) + `"`} {
 			line := `{"type":"user","message":{"role":"user","content":` + content + `}}`
 			got := r.Bytes([]byte(line))
 			if !json.Valid(got) {

@@ -123,17 +123,115 @@ type span struct {
 // Bytes masks secrets in b and returns the result (b itself when nothing
 // matched).
 func (r *Redactor) Bytes(b []byte) []byte {
+	if text, at := unescapeText(b); text != nil {
+		// A secret with a letter written as an escape (sk-ant-\u0041…) is
+		// found in the text the line stands for, and masked in the line.
+		sp := r.scan(text)
+		if len(sp) == 0 {
+			return b
+		}
+		for i := range sp {
+			sp[i].start, sp[i].end = at[sp[i].start], at[sp[i].end]
+		}
+		return apply(b, sp)
+	}
+	sp := r.scan(b)
+	if len(sp) == 0 {
+		return b
+	}
+	return apply(b, sp)
+}
+
+// scan finds what to mask in b.
+func (r *Redactor) scan(b []byte) []span {
 	var sp []span
 	sp = scanTokens(b, sp)
 	sp = scanAssignments(b, sp)
 	sp = scanURLs(b, sp)
 	sp = scanEmails(b, sp)
 	sp = scanPrivateKeys(b, sp)
-	sp = r.scanHomes(b, sp)
-	if len(sp) == 0 {
-		return b
+	return r.scanHomes(b, sp)
+}
+
+// unescapeText is b with the JSON escapes of printable ASCII characters
+// (\u0041, \/) written as the characters, and where each of its bytes
+// is in b (at[len(text)] is len(b)); nil when b has none. A quote and a
+// backslash stay escaped, so a JSON line keeps its strings, and so do
+// controls and characters past ASCII, which the scanners read escaped
+// (uEscapeBefore). Claude Code never escapes a letter, but another
+// writer of JSON may (Go's escapes <, > and &), and the secret must not
+// get through.
+func unescapeText(b []byte) (text []byte, at []int) {
+	if !hasTextEscape(b) {
+		return nil, nil
 	}
-	return apply(b, sp)
+	text = make([]byte, 0, len(b))
+	at = make([]int, 0, len(b)+1)
+	for i := 0; i < len(b); {
+		if b[i] == '\\' {
+			if c, n := textEscape(b[i:]); n > 0 {
+				text, at = append(text, c), append(at, i)
+				i += n
+				continue
+			}
+			if i+1 < len(b) { // another escape (\n, \", \\): as it is
+				text, at = append(text, b[i], b[i+1]), append(at, i, i+1)
+				i += 2
+				continue
+			}
+		}
+		text, at = append(text, b[i]), append(at, i)
+		i++
+	}
+	return text, append(at, len(b))
+}
+
+// hasTextEscape reports whether b holds an escape textEscape reads: a
+// search for each form (vectorised), not a stop at every backslash of a
+// line full of \n and \".
+func hasTextEscape(b []byte) bool {
+	for _, form := range [...]string{`\u00`, `\/`} {
+		for off := 0; ; {
+			i := bytes.Index(b[off:], []byte(form))
+			if i < 0 {
+				break
+			}
+			i += off
+			if _, n := textEscape(b[i:]); n > 0 && escapingAt(b, i) {
+				return true
+			}
+			off = i + 1
+		}
+	}
+	return false
+}
+
+// textEscape is the printable ASCII character (not a quote or a
+// backslash) that the escape at the start of b is written for, and its
+// length; 0 when b does not start with one.
+func textEscape(b []byte) (byte, int) {
+	if len(b) >= 2 && b[1] == '/' {
+		return '/', 2
+	}
+	if len(b) < 6 || b[1] != 'u' || b[2] != '0' || !isHex(b[3]) || !isHex(b[4]) || !isHex(b[5]) {
+		return 0, 0
+	}
+	v := hexVal(b[3])<<8 | hexVal(b[4])<<4 | hexVal(b[5])
+	if v < 0x21 || v > 0x7e || v == '"' || v == '\\' {
+		return 0, 0
+	}
+	return byte(v), 6
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c <= '9':
+		return int(c - '0')
+	case c >= 'a':
+		return int(c-'a') + 10
+	default:
+		return int(c-'A') + 10
+	}
 }
 
 // String masks secrets in s.
@@ -194,15 +292,7 @@ func uEscapeBefore(b []byte, i int) (byte, bool) {
 	}
 	v := 0
 	for _, c := range b[i-4 : i] {
-		switch {
-		case c <= '9':
-			c -= '0'
-		case c >= 'a':
-			c -= 'a' - 10
-		default:
-			c -= 'A' - 10
-		}
-		v = v<<4 | int(c)
+		v = v<<4 | hexVal(c)
 	}
 	if v >= 0x80 {
 		if separator(rune(v)) {

@@ -297,3 +297,65 @@ func TestRedactAfterColourAndSeparators(t *testing.T) {
 		}
 	}
 }
+
+// A secret with characters written as JSON escapes (\u0041 for A, \/
+// for /, as other writers than Claude Code may write them) is masked as
+// the text it stands for; a quote, a backslash and controls stay
+// escaped, the line stays valid JSON, and an escaped backslash before
+// "u0041" is text, left alone.
+func TestRedactEscapedLetters(t *testing.T) {
+	r := New("/home/me")
+	for _, p := range planted {
+		for _, every := range []int{1, 3} {
+			line := `{"c":"x ` + escapeEvery(p.text, every) + ` y"}`
+			got := r.Bytes([]byte(line))
+			var doc struct{ C string }
+			if err := json.Unmarshal(got, &doc); err != nil {
+				t.Fatalf("not JSON after redaction:\n%s\n→ %s", line, got)
+			}
+			if strings.Contains(doc.C, p.secret) {
+				t.Errorf("%q survives:\n%s\n→ %s", p.secret, line, got)
+			}
+		}
+	}
+	for _, line := range []string{`{"c":"a\\u0041BCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"}`, `{"c":"\"\\\n\u0022"}`} {
+		if got := string(r.Bytes([]byte(line))); got != line {
+			t.Errorf("changed:\n  %s\n→ %s", line, got)
+		}
+	}
+}
+
+// escapeEvery is text as a JSON string's inside, with every n-th letter,
+// digit or slash written as an escape.
+func escapeEvery(text string, n int) string {
+	q := jsonString(text)
+	q = q[1 : len(q)-1]
+	var b strings.Builder
+	k := 0
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		if c == '\\' { // an escape of its own: as it is
+			n := 2
+			if q[i+1] == 'u' {
+				n = 6
+			}
+			b.WriteString(q[i : i+n])
+			i += n - 1
+			continue
+		}
+		if isAlnum(c) || c == '/' {
+			if k%n == 0 {
+				if c == '/' {
+					b.WriteString(`\/`)
+				} else {
+					fmt.Fprintf(&b, `\u%04X`, c)
+				}
+				k++
+				continue
+			}
+			k++
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
