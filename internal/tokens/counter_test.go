@@ -413,6 +413,50 @@ func TestResumedSessionWithTheSameFirstTimestampComesAfterTheOriginal(t *testing
 	}
 }
 
+// The original keeps the responses a resumed session replays from its
+// start by what the files record (its last activity is earlier), not by
+// their modification times: a backup restored without -p, or a touch,
+// gives the original the newer one.
+func TestResumedSessionKeepsItsOrderWhateverTheModificationTimes(t *testing.T) {
+	const a, b = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222"
+	at := func(l, ts string) string { return strings.Replace(l, "2026-01-01T00:00:00Z", ts, 1) }
+	replayed := at(asst("u1", "", "m1", "r1", 1, 10, 0, 100, ""), "2026-01-01T10:00:00Z")
+	for _, tc := range []struct {
+		name        string
+		aOld, equal bool
+	}{
+		{"the original written to first", true, false},
+		{"the original written to last (touched, copied)", false, false},
+		{"the same last activity: the file written to first", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resumed := at(asst("u2", "u1", "m2", "r2", 1, 20, 0, 100, ""), "2026-01-02T10:00:00Z")
+			want := map[string]int64{a: 10, b: 20}
+			if tc.equal { // b's own line is as old as a's: nothing to tell them by but the files
+				resumed = at(asst("u2", "u1", "m2", "r2", 1, 20, 0, 100, ""), "2026-01-01T10:00:00Z")
+			}
+			root := writeTree(t, map[string][]string{"-p/" + a + ".jsonl": {replayed}, "-p/" + b + ".jsonl": {replayed, resumed}})
+			older, newer := time.Now().Add(-time.Hour), time.Now()
+			if !tc.aOld {
+				older, newer = newer, older
+			}
+			os.Chtimes(filepath.Join(root, "-p", a+".jsonl"), older, older)
+			os.Chtimes(filepath.Join(root, "-p", b+".jsonl"), newer, newer)
+			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+			var ins []Input
+			for _, s := range f.Sessions() {
+				ins = append(ins, Input{Session: s, Started: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)})
+			}
+			rep := Build(ins, nil, Window{}, ReadOptions{Strict: true})
+			for _, s := range rep.Sessions {
+				if s.Total.Output != want[s.ID] {
+					t.Errorf("%s: output %d, want %d", s.ID[:1], s.Total.Output, want[s.ID])
+				}
+			}
+		})
+	}
+}
+
 func TestWantedPicksLinesFromTheirStart(t *testing.T) {
 	big := strings.Repeat("x", 1000)
 	tests := []struct {

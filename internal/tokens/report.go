@@ -3,6 +3,7 @@ package tokens
 import (
 	"cmp"
 	"io"
+	"iter"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -269,6 +270,69 @@ func byStart(inputs []Input) []Input {
 	return sorted
 }
 
+// mergeOrder yields a group's sessions in the order they are added to its
+// table, which decides the session a response that several replay is
+// counted in (Counter.Merge): start order (byStart), and among sessions
+// that start together, the one whose own last response is earlier first.
+// A resumed session replays the old one from its first line, so both
+// start together; the old one ended before the other went on from it.
+// The files' modification times, which byStart falls back on, are what a
+// copy or a backup restored without -p sets, not what the sessions did.
+// The counters of such a run are read before any of it is yielded (a run
+// is a session and its resumptions: a few; each is read when the sessions
+// before it are taken, as readInOrder needs); a longer run keeps
+// byStart's order, so that the counters held stay few.
+func mergeOrder(sorted []Input, members []int, counter func(i int) *Counter) iter.Seq[int] {
+	const maxRun = 32
+	return func(yield func(int) bool) {
+		for k := 0; k < len(members); {
+			e := k + 1
+			for e < len(members) && sorted[members[e]].orderTime().Equal(sorted[members[k]].orderTime()) {
+				e++
+			}
+			run := members[k:e]
+			if len(run) > 1 && len(run) <= maxRun {
+				run = slices.Clone(run)
+				last := make(map[int]row, len(run))
+				for _, i := range run {
+					last[i] = latestRow(counter(i))
+				}
+				slices.SortStableFunc(run, func(a, b int) int {
+					ra, rb := last[a], last[b]
+					switch {
+					case ra.hasTime && rb.hasTime && ra.before(&rb):
+						return -1
+					case ra.hasTime && rb.hasTime && rb.before(&ra):
+						return 1
+					}
+					return 0 // byStart's order: the file written to first
+				})
+			}
+			for _, i := range run {
+				if !yield(i) {
+					return
+				}
+			}
+			k = e
+		}
+	}
+}
+
+// latestRow is the time of c's latest response (hasTime false: none has
+// one).
+func latestRow(c *Counter) row {
+	var r row
+	if c == nil {
+		return r
+	}
+	for j := range int32(c.rows.len()) {
+		if x := c.rows.at(j); x.hasTime && (!r.hasTime || r.before(x)) {
+			r = row{sec: x.sec, nsec: x.nsec, hasTime: true}
+		}
+	}
+	return r
+}
+
 // orderTime places a session among others: its start, or for a file
 // without a timestamp its last write.
 func (in Input) orderTime() time.Time {
@@ -398,7 +462,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		}
 		var c *Counter
 		clean := true // no file of the group went unread
-		for _, i := range members {
+		for i := range mergeOrder(sorted, members, func(i int) *Counter { return read(readAt[i]).c }) {
 			one := read(readAt[i])
 			clean = clean && len(one.errs) == 0
 			sr := rep.Sessions[i]
