@@ -154,6 +154,10 @@ func Tools(inputs []Input, w Window) *ToolReport {
 	}
 	by := map[string]*ToolGroup{}
 	seed := maphash.MakeSeed()
+	// The calls of the folders counted before: a session resumed or
+	// copied into another folder replays them, and each counts once, as
+	// the responses do (8 bytes a call, not the calls themselves).
+	var before idLevels
 	for _, members := range folders {
 		calls := map[uint64]*toolCall{}
 		var mu sync.Mutex
@@ -177,7 +181,12 @@ func Tools(inputs []Input, w Window) *ToolReport {
 			}()
 		}
 		wg.Wait()
-		for _, c := range calls {
+		ids := make([]uint64, 0, len(calls))
+		for id, c := range calls {
+			if before.has(id) {
+				continue
+			}
+			ids = append(ids, id)
 			one, ok := c.group(w)
 			if !ok {
 				continue
@@ -189,6 +198,7 @@ func Tools(inputs []Input, w Window) *ToolReport {
 			}
 			g.merge(one)
 		}
+		before.add(ids)
 	}
 	rep := &ToolReport{}
 	for _, g := range by {

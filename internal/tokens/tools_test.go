@@ -60,7 +60,7 @@ func TestToolsByTool(t *testing.T) {
 	}
 	const id = "11111111-0000-4000-8000-000000000000"
 	// A resumed session replays the first one's lines: its calls are the
-	// same calls.
+	// same calls, in its folder or another.
 	resumed := append(append([]string{}, main...), toolUse("r1", ts, "m10", [2]string{"t10", "Read"}))
 	w := Window{Since: time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)}
 	rep := toolReport(t, w, map[string][]string{
@@ -68,6 +68,9 @@ func TestToolsByTool(t *testing.T) {
 		"-p/" + id + "/subagents/agent-x.jsonl":             sub,
 		"-p/22222222-0000-4000-8000-000000000000.jsonl":     resumed,
 		"-other/33333333-0000-4000-8000-000000000000.jsonl": {toolUse("o1", ts, "m20", [2]string{"t20", "Grep"})},
+		// The first session copied into another folder (a folder moved,
+		// a backup): the same calls, counted once.
+		"-moved/44444444-0000-4000-8000-000000000000.jsonl": main,
 	})
 	got := map[string]string{}
 	var sum ToolGroup

@@ -481,3 +481,28 @@ func TestAWindowLeavesOutTheMissingAgentsOfSessionsOutsideIt(t *testing.T) {
 		}
 	}
 }
+
+// A session copied (or resumed) into another project folder names the
+// agents of the one it replays, whose transcripts stay in the first
+// folder: counted together, the agent's tokens are in the report (under
+// the first session), and that is no warning; counted alone, the copy
+// lacks them, and says so.
+func TestAnAgentCountedInAnotherFolderIsNoWarning(t *testing.T) {
+	const sidC = "cccccccc-0000-0000-0000-000000000003"
+	lines := []string{spawn(sidA, "u1", "t1", "Agent"), result(sidA, "u2", "t1", "a1", false)}
+	copied := "-q/" + sidC + ".jsonl"
+	root := writeTree(t, map[string][]string{
+		mainFile(sidA):        lines,
+		agentFile(sidA, "a1"): {agentLine(sidA, "a1", "x1")},
+		copied:                lines,
+	})
+	for _, cacheDir := range []string{"", t.TempDir()} {
+		if got := countIssues(t, root, cacheDir, false); got != nil {
+			t.Errorf("both folders counted (cache %q): %q", cacheDir, got)
+		}
+	}
+	alone := writeTree(t, map[string][]string{copied: lines})
+	if got, want := countIssues(t, alone, "", false), []string{copied + ":2: a1"}; !slices.Equal(got, want) {
+		t.Errorf("the copy alone: %q, want %q", got, want)
+	}
+}
