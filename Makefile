@@ -130,10 +130,12 @@ install:
 	$(STATIC) $(GO) install -ldflags "$(LDFLAGS)" .
 
 # What the tests need beyond Go: ripgrep, which a cctx grep test compares
-# with. Installed with apt-get when missing and run as root; said loudly
-# when it cannot be (the test then fails, it does not skip).
+# with, and bash-completion, which the bash completion test sources.
+# Installed with apt-get when missing and run as root; said loudly when
+# they cannot be (the tests then fail, they do not skip).
 testdeps:
 	@command -v rg >/dev/null || { [ "$$(id -u)" = 0 ] && { apt-get install -y ripgrep >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y ripgrep >/dev/null 2>&1; }; }; } || echo "!!! ripgrep (rg) is missing and could not be installed (run apt-get install -y ripgrep as root): the cctx grep tests that compare with rg will FAIL !!!"
+	@[ -f /usr/share/bash-completion/bash_completion ] || { [ "$$(id -u)" = 0 ] && { apt-get install -y bash-completion >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y bash-completion >/dev/null 2>&1; }; }; } || echo "!!! bash-completion is missing and could not be installed (run apt-get install -y bash-completion as root): the bash completion test of cctx will FAIL !!!"
 
 # gofmt, vet, the layer rules (docs/architecture.md) and the builds for
 # Windows, macOS and Linux.

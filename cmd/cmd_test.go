@@ -239,6 +239,7 @@ func TestExitCodes(t *testing.T) {
 		{"unknown flag", []string{"ls", "--nope"}, 2, "unknown flag: --nope", false},
 		{"unknown command", []string{"frobnicate"}, 2, "unknown command", false},
 		{"extra argument hints at --project", []string{"ls", "x"}, 2, `takes no argument, got "x": to list the sessions run in a folder, use --project x`, false},
+		{"a --project path split by the shell", []string{"ls", "--project", "/Users/me/Mobile", "Documents/x"}, 2, `a --project path with spaces needs quotes (--project '/Users/me/Mobile Documents/x')`, false},
 		{"bad --color", []string{"ls", "--color", "sometimes"}, 2, "--color must be auto, always or never", false},
 		{"bad --since", []string{"ls", "--dir", samples, "--since", "last tuesday"}, 2, "cannot read \"last tuesday\" as a date", false},
 		{"missing --dir", []string{"ls", "--dir", "/no/such/dir"}, 2, "--dir /no/such/dir", false},

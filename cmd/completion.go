@@ -2,26 +2,18 @@ package cmd
 
 import (
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/cctx-dev/cctx/internal/complete"
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/render"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
-	"github.com/cctx-dev/cctx/internal/tree"
 )
 
-// Shell completion: `cctx completion bash|zsh|fish|powershell` writes the
-// script (cobra's), and the script asks `cctx __complete …` for the
-// candidates of the word being typed. Candidates print on stdout, one a
-// line, so nothing may be said on stderr either: every lookup here uses a
-// finder that reports nowhere.
-
-// completeSessions is the number of sessions offered for a <session>
-// argument: the most recent ones whose id starts with what was typed.
-const completeSessions = 30
+// Shell completion: the candidates are internal/complete's; the scripts
+// are cobra's (bash's escaped on a first TAB: render.BashCompletion).
 
 // addCompletions registers what completes each command's arguments and
 // flag values.
@@ -58,40 +50,51 @@ session's leaves, --project to the folders sessions ran in, and --by,
 			return usageErrorf("no completion script for the shell %q: give bash, zsh, fish or powershell", args[0])
 		}
 	}
-	_ = root.RegisterFlagCompletionFunc("color", fixed("auto\tcolour on a terminal, unless NO_COLOR is set", "always", "never"))
-	_ = root.RegisterFlagCompletionFunc("dir", dirs)
+	if c, _, err := root.Find([]string{"completion", "bash"}); err == nil && c.Name() == "bash" {
+		c.RunE = func(c *cobra.Command, args []string) error {
+			noDesc, _ := c.Flags().GetBool("no-descriptions")
+			var script strings.Builder
+			if err := c.Root().GenBashCompletionV2(&script, !noDesc); err != nil {
+				return err
+			}
+			return render.BashCompletion(f.Out(), script.String())
+		}
+	}
+	src := complete.Source{Finder: f.quietFinder, Home: f.Env.Home, Now: f.Now}
+	_ = root.RegisterFlagCompletionFunc("color", complete.Fixed("auto\tcolour on a terminal, unless NO_COLOR is set", "always", "never"))
+	_ = root.RegisterFlagCompletionFunc("dir", complete.Dirs)
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "show", "tree", "agents", "resume", "export":
-			c.ValidArgsFunction = f.sessionArgs(1, 0)
+			c.ValidArgsFunction = src.Sessions(1, 0)
 		case "tokens":
-			c.ValidArgsFunction = f.sessionArgs(-1, 0)
+			c.ValidArgsFunction = src.Sessions(-1, 0)
 		case "grep": // PATTERN, then sessions
-			c.ValidArgsFunction = f.sessionArgs(-1, 1)
+			c.ValidArgsFunction = src.Sessions(-1, 1)
 		}
 		if c.Flags().Lookup("project") != nil {
-			_ = c.RegisterFlagCompletionFunc("project", f.projects)
+			_ = c.RegisterFlagCompletionFunc("project", src.Projects)
 		}
 		if c.Flags().Lookup("leaf") != nil {
-			_ = c.RegisterFlagCompletionFunc("leaf", f.leaves)
+			_ = c.RegisterFlagCompletionFunc("leaf", src.Leaves)
 		}
 		switch c.Name() {
 		case "grep":
-			_ = c.RegisterFlagCompletionFunc("role", fixed("user", "assistant", "tool", "thinking"))
+			_ = c.RegisterFlagCompletionFunc("role", complete.Fixed("user", "assistant", "tool", "thinking"))
 		case "archive":
-			_ = c.RegisterFlagCompletionFunc("to", dirs)
+			_ = c.RegisterFlagCompletionFunc("to", complete.Dirs)
 		case "export":
-			_ = c.RegisterFlagCompletionFunc("format", fixed("html\tone self-contained page", "md\tGitHub-flavoured Markdown"))
+			_ = c.RegisterFlagCompletionFunc("format", complete.Fixed("html\tone self-contained page", "md\tGitHub-flavoured Markdown"))
 		case "tokens":
 			var by []string
 			for _, g := range append(tokens.Groupings, tokens.ByTool) {
 				by = append(by, string(g)+"\t"+groupingHelp[g])
 			}
-			_ = c.RegisterFlagCompletionFunc("by", fixed(by...))
-			_ = c.RegisterFlagCompletionFunc("format", fixed(
+			_ = c.RegisterFlagCompletionFunc("by", complete.Fixed(by...))
+			_ = c.RegisterFlagCompletionFunc("format", complete.Fixed(
 				"table\taligned on a terminal, tab-separated in a pipe", "json\tthe --json document",
 				"markdown\ta table for $GITHUB_STEP_SUMMARY or a pull request", "ndjson\tone response a line (--by response)"))
-			_ = c.RegisterFlagCompletionFunc("tz", fixed("local\tthis computer's time zone", "UTC"))
+			_ = c.RegisterFlagCompletionFunc("tz", complete.Fixed("local\tthis computer's time zone", "UTC"))
 		}
 	}
 }
@@ -105,106 +108,15 @@ var groupingHelp = map[tokens.Grouping]string{
 
 type completeFunc = func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective)
 
-// fixed completes a flag to a list of values ("value\tdescription").
-func fixed(values ...string) completeFunc {
-	return func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		var out []string
-		for _, v := range values {
-			if strings.HasPrefix(v, toComplete) {
-				out = append(out, v)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
-	}
-}
-
-// dirs lets the shell complete directories.
-func dirs(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	return nil, cobra.ShellCompDirectiveFilterDirs
-}
-
-// quietFinder is a finder over the roots that says nothing.
-func (f *Factory) quietFinder() *session.Finder {
-	roots, _ := session.Roots(f.Globals.Dirs, f.Env)
-	return session.NewFinder(roots, diag.Discard())
-}
-
-// sessionArgs completes <session> arguments (at most max; < 0: any
-// number) after the skip arguments before them (grep's PATTERN): the
-// recent sessions whose id starts with what was typed, newest first,
-// described by title, project and last activity. What looks like a path
-// is left to the shell's file completion.
-func (f *Factory) sessionArgs(max, skip int) completeFunc {
-	return func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		if len(args) < skip || max >= 0 && len(args)-skip >= max {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		args = args[skip:]
-		if strings.ContainsAny(toComplete, `/\.~`) {
-			return nil, cobra.ShellCompDirectiveDefault
-		}
-		given := map[string]bool{}
-		for _, a := range args {
-			given[a] = true
-		}
-		var out []string
-		if strings.HasPrefix("latest", toComplete) && !given["latest"] {
-			out = append(out, render.Completion("latest", "the session with the newest activity"))
-		}
-		for _, in := range f.quietFinder().Recent(toComplete, completeSessions) {
-			if !given[in.ID] {
-				out = append(out, render.SessionCompletion(in, f.Env.Home, f.Now()))
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
-	}
-}
-
-// projects completes --project: the folders sessions ran in, most
-// recently active first.
-func (f *Factory) projects(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	out := render.ProjectCompletions(f.quietFinder().Projects(), toComplete, f.Env.Home, f.Now())
-	if len(out) == 0 {
-		return nil, cobra.ShellCompDirectiveFilterDirs
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
-}
-
-// leaves completes --leaf: the leaves of the session given as the first
-// argument, the active one first.
-func (f *Factory) leaves(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	if len(args) == 0 || args[0] == session.StdinPath {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	finder := f.quietFinder()
-	arg := args[0]
-	if arg == "latest" {
-		// Resolve reads every session for it; the newest files are enough.
-		if recent := finder.Recent("", completeSessions); len(recent) > 0 {
-			arg = recent[0].ID
-		}
-	}
-	s, err := finder.Resolve(arg)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	t, err := tree.OpenQuiet(finder, s, nil, diag.Discard())
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	defer t.Close()
-	var out []string
-	for _, l := range render.LeafCompletions(t, time.Local) {
-		if strings.HasPrefix(l, strings.ToLower(toComplete)) {
-			out = append(out, l)
-		}
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
-}
-
 // laterOut is f.Out() when something is written: the completion scripts'
 // writer is chosen when the command tree is made, before the flags say
 // how stdout is guarded.
 type laterOut struct{ f *Factory }
 
 func (l laterOut) Write(p []byte) (int, error) { return l.f.Out().Write(p) }
+
+// quietFinder is a finder over the roots that says nothing.
+func (f *Factory) quietFinder() *session.Finder {
+	roots, _ := session.Roots(f.Globals.Dirs, f.Env)
+	return session.NewFinder(roots, diag.Discard())
+}

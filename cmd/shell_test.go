@@ -15,9 +15,9 @@ import (
 	"github.com/cctx-dev/cctx/internal/tokens"
 )
 
-// complete runs `cctx __complete args…` (what the shell scripts run) and
+// completions runs `cctx __complete args…` (what the shell scripts run) and
 // returns the candidates (value, description) and the directive line.
-func complete(t *testing.T, args ...string) ([][2]string, string, result) {
+func completions(t *testing.T, args ...string) ([][2]string, string, result) {
 	t.Helper()
 	r := run(t, false, nil, append([]string{"__complete"}, args...)...)
 	if r.code != 0 {
@@ -69,7 +69,7 @@ func TestCompleteSessions(t *testing.T) {
 	// KeepOrder (32) | NoFileComp (4): the shell keeps cctx's order.
 	const keep = ":36"
 	t.Run("every session, newest first, latest first", func(t *testing.T) {
-		cs, dir, _ := complete(t, "show", "--dir", samples, "")
+		cs, dir, _ := completions(t, "show", "--dir", samples, "")
 		if dir != keep {
 			t.Errorf("directive %s, want %s", dir, keep)
 		}
@@ -86,32 +86,32 @@ func TestCompleteSessions(t *testing.T) {
 		}
 	})
 	t.Run("a prefix", func(t *testing.T) {
-		cs, _, _ := complete(t, "tree", "--dir", samples, "B3")
+		cs, _, _ := completions(t, "tree", "--dir", samples, "B3")
 		if got := values(cs); len(got) != 1 || got[0] != "b3edadab-bca0-4054-9b41-f7ffa6941260" {
 			t.Errorf("candidates %q", got)
 		}
-		if cs, _, _ := complete(t, "agents", "--dir", samples, "la"); len(cs) != 1 || cs[0][0] != "latest" {
+		if cs, _, _ := completions(t, "agents", "--dir", samples, "la"); len(cs) != 1 || cs[0][0] != "latest" {
 			t.Errorf("la: %q", cs)
 		}
 	})
 	t.Run("export's session, and grep's after its pattern", func(t *testing.T) {
-		if cs, _, _ := complete(t, "export", "--dir", samples, "B3"); len(cs) != 1 || cs[0][0] != "b3edadab-bca0-4054-9b41-f7ffa6941260" {
+		if cs, _, _ := completions(t, "export", "--dir", samples, "B3"); len(cs) != 1 || cs[0][0] != "b3edadab-bca0-4054-9b41-f7ffa6941260" {
 			t.Errorf("export: %q", cs)
 		}
-		if cs, dir, _ := complete(t, "grep", "--dir", samples, ""); len(cs) != 0 || dir != ":4" {
+		if cs, dir, _ := completions(t, "grep", "--dir", samples, ""); len(cs) != 0 || dir != ":4" {
 			t.Errorf("grep's pattern: %q %s; want nothing to complete", cs, dir)
 		}
-		if cs, _, _ := complete(t, "grep", "--dir", samples, "needle", "b3", ""); len(values(cs)) != len(ids)+1 {
+		if cs, _, _ := completions(t, "grep", "--dir", samples, "needle", "b3", ""); len(values(cs)) != len(ids)+1 {
 			t.Errorf("grep's sessions after the pattern and one: %q", cs)
 		}
 	})
 	t.Run("one session argument only", func(t *testing.T) {
-		if cs, dir, _ := complete(t, "show", "--dir", samples, "b3edadab", ""); len(cs) != 0 || dir != ":4" {
+		if cs, dir, _ := completions(t, "show", "--dir", samples, "b3edadab", ""); len(cs) != 0 || dir != ":4" {
 			t.Errorf("second argument of show: %q %s", cs, dir)
 		}
 	})
 	t.Run("tokens takes several, each once", func(t *testing.T) {
-		cs, _, _ := complete(t, "tokens", "--dir", samples, "b3edadab-bca0-4054-9b41-f7ffa6941260", "")
+		cs, _, _ := completions(t, "tokens", "--dir", samples, "b3edadab-bca0-4054-9b41-f7ffa6941260", "")
 		for _, v := range values(cs) {
 			if v == "b3edadab-bca0-4054-9b41-f7ffa6941260" {
 				t.Error("an id already given is offered again")
@@ -122,7 +122,7 @@ func TestCompleteSessions(t *testing.T) {
 		}
 	})
 	t.Run("a path is the shell's", func(t *testing.T) {
-		if cs, dir, _ := complete(t, "show", "--dir", samples, "./"); len(cs) != 0 || dir != ":0" {
+		if cs, dir, _ := completions(t, "show", "--dir", samples, "./"); len(cs) != 0 || dir != ":0" {
 			t.Errorf("./: %q %s", cs, dir)
 		}
 	})
@@ -132,7 +132,7 @@ func TestCompleteSessions(t *testing.T) {
 		if r := run(t, false, nil, "ls", "--dir", orphan); !strings.Contains(r.errOut, "warning") {
 			t.Fatalf("the orphan tree no longer warns in ls: %q", r.errOut)
 		}
-		cs, _, _ := complete(t, "show", "--dir", orphan, "")
+		cs, _, _ := completions(t, "show", "--dir", orphan, "")
 		if len(cs) < 2 {
 			t.Errorf("candidates %q", cs)
 		}
@@ -140,7 +140,7 @@ func TestCompleteSessions(t *testing.T) {
 }
 
 func TestCompleteLeaves(t *testing.T) {
-	cs, dir, _ := complete(t, "show", "--dir", samples, "b3edadab", "--leaf", "")
+	cs, dir, _ := completions(t, "show", "--dir", samples, "b3edadab", "--leaf", "")
 	want := []string{"38842167-8451-487e-9a65-4f6623b4ca8b", "39a76b25-bba8-42b8-a143-40f73d97598a", "51be2f36-8201-4dfc-a399-b59165dc8643"}
 	if strings.Join(values(cs), " ") != strings.Join(want, " ") || dir != ":36" {
 		t.Errorf("leaves %q %s, want the active one then the others, newest first: %q", values(cs), dir, want)
@@ -148,10 +148,10 @@ func TestCompleteLeaves(t *testing.T) {
 	if len(cs) == 3 && (!strings.HasPrefix(cs[0][1], "active") || !strings.HasPrefix(cs[1][1], "abandoned") || !strings.Contains(cs[0][1], "ultrathink")) {
 		t.Errorf("descriptions %q", cs)
 	}
-	if cs, _, _ := complete(t, "show", "--dir", samples, "b3edadab", "--leaf", "39"); len(cs) != 1 {
+	if cs, _, _ := completions(t, "show", "--dir", samples, "b3edadab", "--leaf", "39"); len(cs) != 1 {
 		t.Errorf("prefix 39: %q", cs)
 	}
-	if cs, _, _ := complete(t, "show", "--dir", samples, "nope", "--leaf", ""); len(cs) != 0 {
+	if cs, _, _ := completions(t, "show", "--dir", samples, "nope", "--leaf", ""); len(cs) != 0 {
 		t.Errorf("unknown session: %q", cs)
 	}
 }
@@ -175,7 +175,7 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"ls", "--dir", samples, "--project", "/Users"}, []string{"/Users/User/repo/codemie-ai/codemie-code", "/Users/user/project"}},
 		{[]string{"tokens", "--dir", samples, "--project", "/home/m"}, []string{"/home/marco/projects/spotter"}},
 	} {
-		cs, _, _ := complete(t, append(tc.args, "")[:len(tc.args)]...)
+		cs, _, _ := completions(t, append(tc.args, "")[:len(tc.args)]...)
 		got := values(cs)
 		if strings.HasPrefix(tc.args[len(tc.args)-1], "/") {
 			// Projects come newest first: compare as sets.
@@ -196,7 +196,7 @@ func TestCompleteFlagValues(t *testing.T) {
 // archive's --to.
 func TestCompleteDirFlags(t *testing.T) {
 	for _, args := range [][]string{{"ls", "--dir", ""}, {"archive", "--to", ""}} {
-		_, directive, _ := complete(t, args...)
+		_, directive, _ := completions(t, args...)
 		if directive != ":16" { // cobra.ShellCompDirectiveFilterDirs
 			t.Errorf("%q: directive %q, want :16 (directories)", args, directive)
 		}
@@ -225,6 +225,14 @@ func TestCompletionCommand(t *testing.T) {
 	}
 	if r := run(t, false, nil, "completion", "tcsh"); r.code != 2 || !strings.Contains(r.errOut, `shell "tcsh": give bash, zsh, fish or powershell`) {
 		t.Errorf("completion tcsh: exit %d, stderr %q; want 2 and the shells cctx has", r.code, r.errOut)
+	}
+	// cobra's bash script, with the escaping a first TAB needs added at
+	// both of its places (render.PatchBashCompletion): when cobra's script
+	// changes, this says so.
+	for _, args := range [][]string{{"completion", "bash"}, {"completion", "bash", "--no-descriptions"}} {
+		if r := run(t, false, nil, args...); strings.Count(r.out, "cctx: a first TAB inserts") != 2 {
+			t.Errorf("%v: the escaping of a first TAB is not in both places (%d)", args, strings.Count(r.out, "cctx: a first TAB inserts"))
+		}
 	}
 	for shell, want := range map[string]string{"bash": "__start_cctx", "zsh": "#compdef cctx", "fish": "complete -c cctx", "powershell": "Register-ArgumentCompleter"} {
 		r := run(t, false, nil, "completion", shell)

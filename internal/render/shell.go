@@ -98,3 +98,47 @@ func Resume(w io.Writer, t resume.Target, shell string) error {
 	_, err := fmt.Fprintln(w, ResumeCommand(t, shell))
 	return err
 }
+
+// BashCompletion writes cobra's bash completion script with one change:
+// on a first TAB, bash inserts the part every completion shares, and
+// cobra's script gives it several completions unescaped (it escapes one
+// left alone only), so a project path with a space ("Mobile Documents")
+// was inserted as two words (spf13/cobra#1740). On that TAB each
+// completion is escaped as one alone is; on the TAB that lists them they
+// stay as they are read. The script is written unchanged when cobra's
+// has no longer the lines this changes (a test says so).
+func BashCompletion(w io.Writer, script string) error {
+	_, err := io.WriteString(w, PatchBashCompletion(script))
+	return err
+}
+
+// PatchBashCompletion is the script BashCompletion writes.
+func PatchBashCompletion(script string) string {
+	// escapeAll is the branch added before the else of an if that
+	// escapes a single completion, indented as that if is.
+	escapeAll := func(indent string) string {
+		var b strings.Builder
+		for _, l := range []string{
+			`elif [[ ${COMP_TYPE-} == 9 ]]; then`,
+			`    # cctx: a first TAB inserts what the completions share: escaped,`,
+			`    # or a space in a path splits it (spf13/cobra#1740).`,
+			`    local i comp`,
+			`    for i in "${!COMPREPLY[@]}"; do`,
+			`        printf -v comp "%q" "${COMPREPLY[i]%%$tab*}" &>/dev/null || comp=$(printf "%q" "${COMPREPLY[i]%%$tab*}")`,
+			`        COMPREPLY[i]=$comp`,
+			`    done`,
+		} {
+			b.WriteString(indent + l + "\n")
+		}
+		return b.String()
+	}
+	// With descriptions: one left is escaped, else they are formatted.
+	described := "    else\n        # Format the descriptions\n"
+	// Without (cobra's short circuit): one left is escaped.
+	plain := "            COMPREPLY[0]=$(printf \"%q\" \"${COMPREPLY[0]}\")\n        fi\n"
+	if strings.Count(script, described) != 1 || strings.Count(script, plain) != 1 {
+		return script
+	}
+	script = strings.Replace(script, described, escapeAll("    ")+described, 1)
+	return strings.Replace(script, plain, strings.TrimSuffix(plain, "        fi\n")+escapeAll("        ")+"        fi\n", 1)
+}
