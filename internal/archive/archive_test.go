@@ -18,6 +18,7 @@ import (
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/session"
+	"github.com/cctx-dev/cctx/internal/testfs"
 )
 
 const (
@@ -466,5 +467,37 @@ func TestArchiveIsNotAFile(t *testing.T) {
 		if want := "the archive " + file + " is not a directory"; err == nil || err.Error() != want {
 			t.Errorf("err %v, want %q", err, want)
 		}
+	}
+}
+
+// A transcript the run could not read (permission denied) and a project
+// folder it could not list are said by --status as by the run, and
+// counted among what could not be read: both exit 1.
+func TestStatusSaysWhatTheRunCouldNotRead(t *testing.T) {
+	if testfs.RunUnprivileged(t) {
+		return
+	}
+	src, dir := tree(t), filepath.Join(t.TempDir(), "arch")
+	write(t, src, "-r/"+sid2+".jsonl", line(1, "in a folder that cannot be listed"))
+	if err := os.Chmod(filepath.Join(src, "-p", sid2+".jsonl"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(src, "-r"), 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(filepath.Join(src, "-r"), 0o755) })
+	var errOut bytes.Buffer
+	rep := diag.New(&errOut, false, false)
+	if _, err := GetStatus([]session.Root{{ProjectsDir: src}}, dir, t.TempDir(), time.Now(), rep); err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.UnreadableFiles(); n != 2 {
+		t.Errorf("--status: %d unreadable, want 2 (the file and the folder)\n%s", n, errOut.String())
+	}
+	errOut.Reset()
+	rep = diag.New(&errOut, false, false)
+	run(t, src, dir, Options{Report: rep})
+	if n := rep.UnreadableFiles(); n != 2 {
+		t.Errorf("the run: %d unreadable, want 2\n%s", n, errOut.String())
 	}
 }

@@ -131,7 +131,7 @@ func (w *walker) follow(p string, e os.DirEntry, links bool) (dir, ok bool) {
 func (w *walker) project(dir, key string) []source {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		w.rep.Warn("%s: %v", dir, err)
+		w.rep.FileError(dir, err) // its sessions are not archived: a run, and --status, exit 1
 		return nil
 	}
 	var out []source
@@ -158,7 +158,7 @@ func (w *walker) sessionFolder(dir, rel string, depth int) []source {
 	}
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		w.rep.Warn("%s: %v", dir, err)
+		w.rep.FileError(dir, err)
 		return nil
 	}
 	var out []source

@@ -52,7 +52,8 @@ type Risk struct {
 }
 
 // GetStatus compares the transcripts under the roots with the archive. It
-// reads only file metadata and the archive's manifest.
+// reads only file metadata and the archive's manifest, and opens each
+// file not archived yet, to say the ones a run could not read.
 func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep *diag.Reporter) (Status, error) {
 	if rep == nil {
 		rep = diag.Discard()
@@ -89,6 +90,13 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 		}
 		if left == 0 {
 			continue
+		}
+		// One the run would fail to read (permission denied) is said, as
+		// the run says it: --status exits 1 then too.
+		if fh, err := os.Open(s.Path); err != nil {
+			rep.FileError(s.Path, err)
+		} else {
+			fh.Close()
 		}
 		st.PendingFiles++
 		st.PendingBytes += left

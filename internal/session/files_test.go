@@ -12,6 +12,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/reader"
+	"github.com/cctx-dev/cctx/internal/testfs"
 )
 
 // The file matrix: odd files on disk. Each case builds a projects dir with
@@ -230,7 +231,7 @@ func TestAgentFileMatrix(t *testing.T) {
 // Permissions: an unreadable session is reported and the rest is listed.
 // Root reads everything: as root the test runs again as nobody.
 func TestUnreadableFiles(t *testing.T) {
-	if runUnprivileged(t) {
+	if testfs.RunUnprivileged(t) {
 		return
 	}
 	root := write(t, map[string]string{

@@ -1,6 +1,6 @@
 //go:build unix
 
-package session
+package testfs
 
 import (
 	"io"
@@ -14,13 +14,13 @@ import (
 	"testing"
 )
 
-// runUnprivileged runs the calling test again, in a child process, as the
+// RunUnprivileged runs the calling test again, in a child process, as the
 // user nobody, when the tests run as root (as CI does): permission bits do
 // not stop root, so an unreadable file can only be tested without it. It
 // reports whether it did (the caller then returns); the child's failure
 // is this test's failure. It never skips: a test of unreadable files that
 // does not run would hide the case.
-func runUnprivileged(t *testing.T) bool {
+func RunUnprivileged(t *testing.T) bool {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		return false
@@ -44,7 +44,7 @@ func runUnprivileged(t *testing.T) bool {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(dir, "session.test")
+	bin := filepath.Join(dir, filepath.Base(os.Args[0]))
 	copyFile(t, os.Args[0], bin)
 	cmd := exec.Command(bin, "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
 	cmd.Dir = dir
