@@ -228,6 +228,8 @@ func TestExitCodes(t *testing.T) {
 	os.WriteFile(filepath.Join(corrupt, "-p", "11111111-1111-4111-8111-111111111111.jsonl"),
 		[]byte(`{"type":"user","message":{"content":"hi"}}`+"\nnot json\n"+
 			`{"type":"assistant","message":{"id":"m","model":"claude-opus-4-5","usage":{"input_tokens":1,"output_tokens":2}}}`+"\n"), 0o644)
+	empty := t.TempDir()
+	os.MkdirAll(filepath.Join(empty, "projects"), 0o755)
 	tests := []struct {
 		name     string
 		args     []string
@@ -252,6 +254,9 @@ func TestExitCodes(t *testing.T) {
 		{"budget exceeded", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "300k", "--max-api-calls", "100"}, 3,
 			"cctx: budget exceeded: session b3edadab-bca0-4054-9b41-f7ffa6941260: tokens 363124 > 300000 (--max-tokens)\n", true},
 		{"budget kept", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "400k"}, 0, "", true},
+		{"a budget over no session at all is not kept", []string{"tokens", "--dir", empty, "--max-cost", "5", "--budget-total"}, 1,
+			"nothing to check: no session to count in " + filepath.Join(empty, "projects") + ", so the budget was not checked", false},
+		{"a budget over a window without sessions is", []string{"tokens", "--dir", samples, "--max-cost", "5", "--since", "2099-01-01"}, 0, "no sessions to count", false},
 		{"a cost that cannot be checked is an error, not an excess", []string{"tokens", "--dir", samples, "b3edadab", "--pricing", "testdata/prices-opus-only.json", "--max-cost", "100"}, 1,
 			"cctx: error: session b3edadab-bca0-4054-9b41-f7ffa6941260: cost unknown ($0.384592 priced, 3 call(s) of unpriced models; see --pricing): --max-cost $100 cannot be checked\n", true},
 		{"an excess is still exit 3 beside a cost not checked", []string{"tokens", "--dir", samples, "b3edadab", "--pricing", "testdata/prices-opus-only.json", "--max-cost", "100", "--max-tokens", "300k"}, 3,
