@@ -51,15 +51,12 @@ Files without any conversation (empty, or only metadata) are left out unless
   cctx ls --project ~/src/app --limit 10
   cctx ls --all --json | jq -r '.sessions[] | [.session_id, .title] | @tsv'`,
 		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 && c.Flags().Changed("project") {
-				// --project /Users/me/Mobile Documents/x: the shell split
-				// a path with a space.
-				return usageErrorf("%s takes no argument, got %q: a --project path with spaces needs quotes (--project %s)",
-					c.CommandPath(), strings.Join(args, " "), render.ShellQuote(o.Project+" "+strings.Join(args, " ")))
-			}
 			if len(args) > 0 {
-				return usageErrorf("%s takes no argument, got %q: to list the sessions run in a folder, use --project %s (see '%s --help')",
-					c.CommandPath(), strings.Join(args, " "), args[0], c.CommandPath())
+				fix := "to list the sessions run in a folder, use --project " + args[0] + " (see '" + c.CommandPath() + " --help')"
+				if c.Flags().Changed("project") { // a path with a space, split by the shell
+					fix = "a --project path with spaces needs quotes (--project " + render.ShellQuote(o.Project+" "+strings.Join(args, " ")) + ")"
+				}
+				return usageErrorf("%s takes no argument, got %q: %s", c.CommandPath(), strings.Join(args, " "), fix)
 			}
 			return nil
 		},

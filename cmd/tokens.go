@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -109,10 +108,8 @@ func tokensRun(o *TokensOptions) error {
 	if err != nil {
 		return err
 	}
-	// A budget over no session at all (no projects directory, an empty
-	// one: a CI job with the wrong HOME) is not a budget kept.
-	if o.plan.Budget.Set() && len(inputs) == 0 && len(o.Sessions) == 0 && o.Project == "" && o.plan.Window == (tokens.Window{}) {
-		return fmt.Errorf("nothing to check: no session to count%s, so the budget was not checked (--dir or CLAUDE_CONFIG_DIR names where sessions are)", finder.Where())
+	if err := o.plan.Budget.NothingChecked(len(inputs), len(o.Sessions) > 0 || o.Project != "" || o.plan.Window != (tokens.Window{}), finder.Where()); err != nil {
+		return err
 	}
 	// The shape of the report follows the arguments, not how many sessions
 	// had responses: one session argument is a per-response report.

@@ -1,6 +1,9 @@
 package tokens
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Scope is a total a budget is checked on, and its name in messages:
 // "session <id>", "total", or a group of --by ("block <key>").
@@ -131,4 +134,16 @@ func (b Budget) Lines(scopes []Scope) []BudgetLine {
 		out = append(out, l)
 	}
 	return out
+}
+
+// NothingChecked is the error of a budget over no session at all (none
+// of the sessions there, where the finder looked, and none left out by
+// names or filters: no projects directory, an empty one, a CI job with
+// the wrong HOME): not a budget kept. Nil without a budget, or with
+// sessions.
+func (b Budget) NothingChecked(sessions int, narrowed bool, where string) error {
+	if !b.Set() || sessions > 0 || narrowed {
+		return nil
+	}
+	return fmt.Errorf("nothing to check: no session to count%s, so the budget was not checked (--dir or CLAUDE_CONFIG_DIR names where sessions are)", where)
 }
