@@ -64,9 +64,9 @@ The format is --format, else the extension of -o (.html, .htm, .md,
 Tool results, inputs and texts over 100 KB and images over 1.5 MB are cut
 with a note.`,
 		Example: `  cctx export latest -o session.html
-  cctx export 3f2a -o session.md --agents
-  cctx export 3f2a --format md | pbcopy
-  cctx export 3f2a --leaf 9c1e -o other-branch.html`,
+  cctx export b3ed -o session.md --agents
+  cctx export b3ed --format md | pbcopy
+  cctx export b3ed --leaf 9c1e -o other-branch.html`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Session = args[0]

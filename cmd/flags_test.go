@@ -275,8 +275,8 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		{[]string{"help", "tok"}, `cctx: error: no help topic "tok" (did you mean tokens?)` + "\n"},
 		{[]string{"help", "nonexist"}, `cctx: error: no help topic "nonexist": the commands are in 'cctx --help'` + "\n"},
 		{[]string{"archive", "extra"}, `cctx: error: cctx archive takes no arguments, got "extra" (see 'cctx archive --help')` + "\n"},
-		{[]string{"resume", "abcd", "--print", "--json"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply, nor --redact with --print (the directory masked, the command could not run)\n"},
-		{[]string{"resume", "abcd", "--print", "--redact"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply, nor --redact with --print (the directory masked, the command could not run)\n"},
+		{[]string{"resume", "abcd", "--print", "--json"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply\n"},
+		{[]string{"resume", "abcd", "--print", "--redact"}, "cctx: error: resume --print prints a command to run: --redact does not apply (the directory masked, the command could not run)\n"},
 		{[]string{"completion", "tcsh"}, `cctx: error: no completion script for the shell "tcsh": give bash, zsh, fish or powershell` + "\n"},
 	} {
 		r := run(t, false, nil, tc.args...)

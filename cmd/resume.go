@@ -45,9 +45,9 @@ claude is not on PATH; and for what Claude Code cannot resume: a transcript
 on standard input, a session whose main transcript was deleted, or one only
 cctx's archive holds.`,
 		Example: `  cctx resume latest
-  cctx resume 3f2a
-  cctx resume 3f2a --print           # cd '/home/me/src/app' && claude --resume 3f2a…
-  eval "$(cctx resume 3f2a --print)"`,
+  cctx resume b3ed
+  cctx resume b3ed --print           # cd '/home/me/src/app' && claude --resume b3edadab-…
+  eval "$(cctx resume b3ed --print)"`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Session = args[0]
@@ -63,8 +63,11 @@ cctx's archive holds.`,
 
 func resumeRun(o *ResumeOptions) error {
 	f := o.F
-	if f.Globals.JSON || f.Globals.Redact && o.Print {
-		return usageErrorf("resume runs claude or, with --print, prints its command line: --json does not apply, nor --redact with --print (the directory masked, the command could not run)")
+	if f.Globals.JSON {
+		return usageErrorf("resume runs claude or, with --print, prints its command line: --json does not apply")
+	}
+	if f.Globals.Redact && o.Print {
+		return usageErrorf("resume --print prints a command to run: --redact does not apply (the directory masked, the command could not run)")
 	}
 	finder, err := f.Finder()
 	if err != nil {

@@ -70,11 +70,11 @@ prints the original JSONL lines of the shown entries (control characters
 as JSON's \u escapes: the same JSON, nothing a terminal obeys). Both
 honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
 		Example: `  cctx show latest
-  cctx show 3f2a --tail 3 --thinking
-  cctx show 3f2a --grep 'migration' --full
-  cctx show 3f2a --final                 # the last reply's text, for scripts
-  cctx show 3f2a --json | jq '.messages[] | select(.type=="assistant") | .usage'
-  cctx show 3f2a --raw --since-compact > context.jsonl
+  cctx show b3ed --tail 3 --thinking
+  cctx show b3ed --grep 'migration' --full
+  cctx show b3ed --final                 # the last reply's text, for scripts
+  cctx show b3ed --json | jq '.messages[] | select(.usage) | .usage'  # one a response
+  cctx show b3ed --raw --since-compact > context.jsonl
   cctx show latest -f                    # follow a running session`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {

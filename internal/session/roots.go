@@ -60,7 +60,7 @@ func Roots(dirs []string, env Env) ([]Root, error) {
 	}
 	if len(dirs) > 0 {
 		for _, d := range dirs {
-			r, err := rootFromDir("--dir", d)
+			r, err := rootFromDir("--dir", expandHome(d, env.Home)) // --dir=~/.claude: no shell expands it
 			if err != nil {
 				return nil, err
 			}

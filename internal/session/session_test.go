@@ -180,6 +180,8 @@ func TestRoots(t *testing.T) {
 		{"--dir as a projects dir", []string{home + "/.claude/projects"}, nil, ".claude/projects|.claude"},
 		{"--dir as any folder", []string{home + "/cfg2/projects/-c"}, nil, "cfg2/projects/-c|"},
 		{"the same root twice is listed once", []string{home + "/cfg2", home + "/cfg2/projects"}, nil, "cfg2/projects|cfg2"},
+		{"--dir=~/… (no shell expands it there)", []string{"~/cfg2"}, nil, "cfg2/projects|cfg2"},
+		{"CLAUDE_CONFIG_DIR=~/…", nil, map[string]string{"CLAUDE_CONFIG_DIR": "~/cfg2"}, "cfg2/projects|cfg2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
