@@ -179,3 +179,56 @@ func str(v any) string {
 	b, _ := json.Marshal(v)
 	return strings.Trim(string(b), `"`)
 }
+
+// A real session (entire-wakil 719e4ab3, Claude Code 2.1.224) whose
+// background agent a57202b946919e2a9 was notified only by a queued input
+// (line 164, an attachment): its duration, tool calls and reported
+// tokens are the notice's, not the launch's 0s and 0 tools. Its
+// transcript is not in the corpus, so it is missing_transcript, as the
+// foreground agents beside it.
+func TestQueuedNoticeOfARealBackgroundAgent(t *testing.T) {
+	dir := filepath.Join(realCorpus(t), "entire-wakil")
+	var doc struct {
+		Agents []struct {
+			ID         string `json:"agent_id"`
+			Status     string `json:"status"`
+			Background bool   `json:"background"`
+			DurationMs int64  `json:"duration_ms"`
+			ToolUses   int    `json:"tool_uses"`
+			Reported   *int64 `json:"reported_total_tokens"`
+		} `json:"agents"`
+	}
+	decode(t, run(t, false, nil, "agents", "--json", "--dir", dir, "719e4ab3"), &doc)
+	var got []string
+	for _, a := range doc.Agents {
+		rep := "null"
+		if a.Reported != nil {
+			rep = str(*a.Reported)
+		}
+		got = append(got, strings.Join([]string{a.ID, a.Status, str(a.Background), str(a.DurationMs), str(a.ToolUses), rep}, " "))
+	}
+	want := "a0757a4018813f763 missing_transcript false 217173 27 81065\n" +
+		"a09e1eb393f6983c9 missing_transcript false 296033 35 110180\n" +
+		"a57202b946919e2a9 missing_transcript true 515405 28 110581"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("agents:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+	var show struct {
+		Messages []struct {
+			Line   int    `json:"line"`
+			Type   string `json:"type"`
+			Role   string `json:"role"`
+			Queued bool   `json:"queued"`
+		} `json:"messages"`
+	}
+	decode(t, run(t, false, nil, "show", "--json", "--dir", dir, "719e4ab3"), &show)
+	var queued []string
+	for _, m := range show.Messages {
+		if m.Queued {
+			queued = append(queued, str(m.Line)+" "+m.Type+" "+m.Role)
+		}
+	}
+	if strings.Join(queued, ",") != "164 attachment user" {
+		t.Errorf("queued messages shown: %q, want line 164's", queued)
+	}
+}
