@@ -31,8 +31,9 @@ type TreeFacts struct {
 
 	// Prompt is the beginning of the typed text of a user message (string
 	// content or its text blocks; a queued input's attachment.prompt), at
-	// most PromptRunes runes; "" for tool results. PromptHash hashes the whole trimmed text, to match an inline
-	// sidechain's first prompt with the Task call that sent it.
+	// most PromptRunes runes; "" for tool results. PromptHash hashes the
+	// whole trimmed text, to match an inline sidechain's first prompt with
+	// the Task call that sent it.
 	Prompt     string
 	PromptHash uint64
 	// Label is the line's prompt as a listing shows it (PromptOf): the
