@@ -108,14 +108,14 @@ type Agent struct {
 	Calls       []*Call
 
 	Started, Ended    time.Time
-	DurationMs        int64 // totalDurationMs summed over the calls, else the transcript's span
+	DurationMs        int64 // totalDurationMs summed over the calls, else a background agent's notice's, else the transcript's span
 	Models            []string
-	ToolUses          int // tool_use blocks in its transcript (reported count when there is none)
+	ToolUses          int // tool_use blocks in its transcript (reported count when there is none: the calls', else a notice's)
 	MessagesSent      int // SendMessage calls it made
 	MessagesIn        int // SendMessage calls addressed to its name
 	Total             tokens.Total
-	ReportedTokens    int64  // toolUseResult.totalTokens of its last call that has one
-	HasReportedTokens bool   // some call reported totalTokens
+	ReportedTokens    int64  // toolUseResult.totalTokens of its last call that has one, else a background agent's notice's <subagent_tokens>
+	HasReportedTokens bool   // some call (or the notice) reported tokens
 	TokenCheck        string // CheckOK, CheckFinalMissing, CheckMismatch, or "" (nothing to check)
 	Problems          []string
 

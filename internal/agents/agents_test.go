@@ -618,3 +618,59 @@ func TestCallErrorText(t *testing.T) {
 		})
 	}
 }
+
+// A background agent's <task-notification> is read alike whether Claude
+// Code delivered it on a user line or, queued while the model worked, on
+// the attachment line of a queued input (2.1.2xx): its status, and the
+// duration, tool calls and tokens its launch could not report.
+func TestBackgroundAgentNotice(t *testing.T) {
+	call := `{"type":"assistant","uuid":"c1","parentUuid":"m1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Agent","input":{"description":"Design","prompt":"work","subagent_type":"Plan","run_in_background":true}}],"usage":{"input_tokens":1,"output_tokens":1}}}`
+	launched := `{"type":"user","uuid":"r1","parentUuid":"c1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Async agent launched successfully."}]},"toolUseResult":{"isAsync":true,"status":"async_launched","agentId":"a572","description":"Design","prompt":"work"}}`
+	notice := "<task-notification>\n<task-id>a572</task-id>\n<tool-use-id>t1</tool-use-id>\n<status>completed</status>\n<summary>Agent \"Design\" finished</summary>\n<result>done, see <usage> below</result>\n<usage><subagent_tokens>110581</subagent_tokens><tool_uses>28</tool_uses><duration_ms>515405</duration_ms></usage>\n</task-notification>"
+	q, _ := json.Marshal(notice)
+	onUser := `{"type":"user","uuid":"n1","parentUuid":"r1","sessionId":"` + sid + `","timestamp":"2026-01-01T10:09:00Z","message":{"role":"user","content":` + string(q) + `}}`
+	queued := `{"parentUuid":"r1","isSidechain":false,"attachment":{"type":"queued_command","prompt":` + string(q) + `,"commandMode":"task-notification","timestamp":"2026-01-01T10:09:00Z"},"type":"attachment","uuid":"n1","timestamp":"2026-01-01T10:09:00Z","sessionId":"` + sid + `"}`
+	hook := `{"parentUuid":"r1","isSidechain":false,"attachment":{"type":"hook_additional_context","content":` + string(q) + `},"type":"attachment","uuid":"n1","timestamp":"2026-01-01T10:09:00Z","sessionId":"` + sid + `"}`
+	transcript := []string{
+		`{"type":"user","uuid":"g1","parentUuid":null,"isSidechain":true,"agentId":"a572","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:03Z","message":{"role":"user","content":"work"}}`,
+		`{"type":"assistant","uuid":"g2","parentUuid":"g1","isSidechain":true,"agentId":"a572","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:30Z","requestId":"rg","message":{"id":"msg-g","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"tg","name":"Read","input":{"file_path":"/x"}}],"usage":{"input_tokens":1,"output_tokens":3,"cache_creation_input_tokens":10,"cache_read_input_tokens":100}}}`,
+	}
+	cases := []struct {
+		name        string
+		notice      string // "": none
+		transcript  bool
+		status      string
+		durationMs  int64
+		toolUses    int
+		reported    int64 // 0: none
+		hasReported bool
+	}{
+		{"launched, no notice", "", true, StatusBackground, 27000, 1, 0, false},
+		{"notice on a user line", onUser, true, StatusCompleted, 515405, 1, 110581, true},
+		{"notice queued, on an attachment line", queued, true, StatusCompleted, 515405, 1, 110581, true},
+		{"notice queued, transcript missing", queued, false, StatusMissing, 515405, 28, 110581, true},
+		{"notice on a user line, transcript missing", onUser, false, StatusMissing, 515405, 28, 110581, true},
+		{"the notice's text in a hook's attachment is no notice", hook, true, StatusBackground, 27000, 1, 0, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := []string{mainPrompt, call, launched}
+			if tc.notice != "" {
+				lines = append(lines, tc.notice)
+			}
+			files := map[string][]string{sid + ".jsonl": lines}
+			if tc.transcript {
+				files[sid+"/subagents/agent-a572.jsonl"] = transcript
+			}
+			a := byID(t, setup(t, files), "a572")
+			if a.Status != tc.status || a.DurationMs != tc.durationMs || a.ToolUses != tc.toolUses || a.ReportedTokens != tc.reported || a.HasReportedTokens != tc.hasReported {
+				t.Errorf("status %s, %d ms, %d tool uses, reported %d (%v); want %s, %d ms, %d, %d (%v)",
+					a.Status, a.DurationMs, a.ToolUses, a.ReportedTokens, a.HasReportedTokens,
+					tc.status, tc.durationMs, tc.toolUses, tc.reported, tc.hasReported)
+			}
+			if a.TokenCheck != "" {
+				t.Errorf("token check %q: a notice's tokens are not checked", a.TokenCheck)
+			}
+		})
+	}
+}

@@ -21,7 +21,7 @@ func Report(t *tree.Tree, src *tree.Source, prices *tokens.Prices) *Result {
 		defer src.Close()
 	}
 	r := &reporter{t: t, src: src, res: &Result{SessionID: t.SessionID, Subagents: t.Subagents()}, byID: map[string]*Agent{},
-		calls: map[*tree.Call]*Call{}, stats: map[*Agent]*transcript{}, notices: map[string]string{}}
+		calls: map[*tree.Call]*Call{}, stats: map[*Agent]*transcript{}, notices: map[string]reader.TaskNotice{}}
 	r.collect()
 	r.tokens(prices)
 	for _, a := range r.list {
@@ -41,8 +41,8 @@ type reporter struct {
 	calls map[*tree.Call]*Call
 	stats map[*Agent]*transcript // what each transcript says of itself
 	byAgt map[string][]tokens.Response
-	// notices are background task id → status of its <task-notification>.
-	notices map[string]string
+	// notices are background task id → its last <task-notification>.
+	notices map[string]reader.TaskNotice
 	sends   []message // SendMessage calls
 }
 
@@ -325,11 +325,13 @@ func (r *reporter) transcripts() {
 				}
 			}
 		}
-		if n.Type == "user" && len(n.ToolResults()) == 0 && strings.Contains(n.Prompt(), "<task-notification>") {
+		// A notice comes on a user line, or on the attachment line of a
+		// queued input (2.1.2xx): both are user messages, read alike.
+		if n.IsUser() && len(n.ToolResults()) == 0 && strings.Contains(n.Prompt(), "<task-notification>") {
 			if raw, err := r.src.Line(n); err == nil {
 				for _, text := range reader.Texts(raw) {
-					if id, st, ok := reader.TaskNotification(text); ok && id != "" {
-						r.notices[id] = st
+					if nt, ok := reader.TaskNotification(text); ok && nt.ID != "" {
+						r.notices[nt.ID] = nt
 					}
 				}
 			}
@@ -431,6 +433,10 @@ func (r *reporter) finish(a *Agent) {
 		a.Started = first.Time
 		a.Ended = a.Calls[len(a.Calls)-1].ResultTime
 	}
+	notice, notified := r.notice(a)
+	if a.DurationMs == 0 && notified {
+		a.DurationMs = notice.DurationMs // a background agent's launch reports none
+	}
 	if a.DurationMs == 0 && !a.Started.IsZero() && a.Ended.After(a.Started) {
 		a.DurationMs = a.Ended.Sub(a.Started).Milliseconds()
 	}
@@ -440,6 +446,9 @@ func (r *reporter) finish(a *Agent) {
 	} else {
 		for _, c := range a.Calls {
 			a.ToolUses += int(c.Result.TotalToolUseCount)
+		}
+		if a.ToolUses == 0 && notified {
+			a.ToolUses = int(notice.ToolUses)
 		}
 	}
 	a.Status = r.status(a, st)
@@ -475,13 +484,8 @@ func (r *reporter) status(a *Agent, st *transcript) string {
 	}
 	c := a.Calls[len(a.Calls)-1]
 	s := CallStatus(c)
-	if s == StatusBackground && a.ID != "" {
-		// A background agent's result only says it was launched; the
-		// <task-notification> that Claude Code injects later says how it
-		// ended.
-		if n, ok := r.notices[a.ID]; ok && n != "" {
-			s = knownStatus(n)
-		}
+	if n, ok := r.notice(a); ok && n.Status != "" {
+		s = knownStatus(n.Status)
 	}
 	if st != nil {
 		if st.apiError && (s == StatusCompleted || s == StatusFailed) {
@@ -507,6 +511,18 @@ func (r *reporter) status(a *Agent, st *transcript) string {
 		return StatusMissing
 	}
 	return s
+}
+
+// notice is the <task-notification> of a background agent: one whose
+// last call's result only says it was launched. Claude Code injects the
+// notice when the agent ends; it says how it ended, and its usage (the
+// duration, tool calls and tokens the launch could not report).
+func (r *reporter) notice(a *Agent) (reader.TaskNotice, bool) {
+	if a.ID == "" || len(a.Calls) == 0 || CallStatus(a.Calls[len(a.Calls)-1]) != StatusBackground {
+		return reader.TaskNotice{}, false
+	}
+	n, ok := r.notices[a.ID]
+	return n, ok
 }
 
 // CallStatus is what one call's result says about its agent.
@@ -564,6 +580,12 @@ func (r *reporter) checkTokens(a *Agent, st *transcript) {
 		}
 	}
 	if c == nil {
+		// A background agent's launch reports no tokens; its notice may.
+		// They are shown, not checked against the transcript: no
+		// transcript at hand holds a notified agent to check them by.
+		if n, ok := r.notice(a); ok && n.Tokens > 0 {
+			a.ReportedTokens, a.HasReportedTokens = n.Tokens, true
+		}
 		return
 	}
 	a.ReportedTokens, a.HasReportedTokens = c.Result.TotalTokens, true

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -194,18 +195,59 @@ func ReadAgentMeta(path string) (AgentMeta, error) {
 var (
 	notifyTaskID = regexp.MustCompile(`<task-id>([^<]*)</task-id>`)
 	notifyStatus = regexp.MustCompile(`<status>([^<]*)</status>`)
+	notifyUsage  = regexp.MustCompile(`(?s)<usage>(.*?)</usage>`)
+	usageField   = regexp.MustCompile(`<(duration_ms|tool_uses|subagent_tokens)>\s*([0-9]+)\s*</(?:duration_ms|tool_uses|subagent_tokens)>`)
 )
+
+// TaskNotice is what a <task-notification> says of the background task
+// (a shell command or a background agent) that ended.
+type TaskNotice struct {
+	ID     string // <task-id>: a background agent's agentId
+	Status string // <status>, as written (completed, failed, killed, …)
+	// From its <usage>, when it has one (HasUsage; a count it lacks is
+	// 0): the task's duration, its tool calls, and the tokens Claude Code
+	// reports for an agent (<subagent_tokens>).
+	DurationMs int64
+	ToolUses   int64
+	Tokens     int64
+	HasUsage   bool
+}
 
 // TaskNotification reads a <task-notification> that Claude Code injects as
 // a user message when a background task (a shell command or a background
-// agent) ends: the task id and its final status.
-func TaskNotification(text string) (id, status string, ok bool) {
+// agent) ends — on a user line, or on the attachment line of a queued
+// input (QueuedNotification): the task id, its final status, and its
+// usage. The <usage> read is the notice's own, after the agent's
+// <result> (whose text may quote anything), the last one of the notice.
+func TaskNotification(text string) (TaskNotice, bool) {
 	if !strings.Contains(text, "<task-notification>") {
-		return "", "", false
+		return TaskNotice{}, false
 	}
 	m, s := notifyTaskID.FindStringSubmatch(text), notifyStatus.FindStringSubmatch(text)
 	if m == nil || s == nil {
-		return "", "", false
+		return TaskNotice{}, false
 	}
-	return strings.TrimSpace(m[1]), strings.TrimSpace(s[1]), true
+	n := TaskNotice{ID: strings.TrimSpace(m[1]), Status: strings.TrimSpace(s[1])}
+	tail := text
+	if i := strings.LastIndex(tail, "</result>"); i >= 0 {
+		tail = tail[i:]
+	}
+	if us := notifyUsage.FindAllStringSubmatch(tail, -1); us != nil {
+		n.HasUsage = true
+		for _, f := range usageField.FindAllStringSubmatch(us[len(us)-1][1], -1) {
+			v, err := strconv.ParseInt(f[2], 10, 64)
+			if err != nil || v > MaxTokenCount {
+				continue // no real count
+			}
+			switch f[1] {
+			case "duration_ms":
+				n.DurationMs = v
+			case "tool_uses":
+				n.ToolUses = v
+			case "subagent_tokens":
+				n.Tokens = v
+			}
+		}
+	}
+	return n, true
 }

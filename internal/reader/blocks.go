@@ -30,10 +30,11 @@ type Block struct {
 	Raw string // the whole block, raw JSON
 }
 
-// Blocks parses message.content of a raw line. A string content is one
-// text block.
+// Blocks parses message.content of a raw line (of a queued input's
+// attachment line, its attachment.prompt: QueuedKind). A string content
+// is one text block.
 func Blocks(raw []byte) []Block {
-	c := gjson.GetBytes(raw, "message.content")
+	c := contentOf(raw)
 	if c.Type == gjson.String {
 		return []Block{{Type: "text", Text: c.Str, Raw: c.Raw}}
 	}

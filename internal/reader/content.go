@@ -267,10 +267,11 @@ func blockFlag(typ string) ContentFlags {
 	return 0
 }
 
-// Texts returns the text of message.content in a raw line: the string
-// content itself, or each text block in order.
+// Texts returns the text of message.content in a raw line (of a queued
+// input's attachment line, its attachment.prompt): the string content
+// itself, or each text block in order.
 func Texts(raw []byte) []string {
-	c := gjson.GetBytes(raw, "message.content")
+	c := contentOf(raw)
 	if c.Type == gjson.String {
 		return []string{c.Str}
 	}

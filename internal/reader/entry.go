@@ -47,8 +47,14 @@ type Entry struct {
 	Role      string
 	HasUsage  bool
 	Usage     Usage
-	Content   ContentFlags // what message.content holds
+	Content   ContentFlags // what message.content holds (for a queued input, attachment.prompt)
 	TextHead  string       // the start of the first text a person typed in a user message (see IsTypedPrompt)
+
+	// Queued is set on an attachment line that delivered a queued input
+	// (attachment.type queued_command): a user message, whose Role is
+	// user and whose Content and TextHead are read from attachment.prompt
+	// (see QueuedKind). Type stays attachment.
+	Queued QueuedKind
 
 	// Compaction metadata of a system/compact_boundary entry.
 	CompactTrigger   string
@@ -107,8 +113,13 @@ func (u Usage) Total() int64 { return u.Input + u.Output + u.CacheCreation + u.C
 // Context is the size of the prompt the model saw: input plus cache.
 func (u Usage) Context() int64 { return u.Input + u.CacheCreation + u.CacheRead }
 
+// IsUser reports whether the entry is a user message: a user line, or
+// the attachment line of a delivered queued input (Queued), which the TS
+// SDK makes a user message too.
+func (e *Entry) IsUser() bool { return e.Type == "user" || e.Queued != NotQueued }
+
 // IsConversation reports whether the entry is a user or assistant message.
-func (e *Entry) IsConversation() bool { return e.Type == "user" || e.Type == "assistant" }
+func (e *Entry) IsConversation() bool { return e.IsUser() || e.Type == "assistant" }
 
 // Synthetic reports whether the entry is a client-side placeholder (an error
 // or an interruption written by Claude Code, not by the API).
@@ -191,6 +202,7 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Ent
 	// line is known to be an inline sidechain's (the one use a counter
 	// has for them).
 	var uuidAt, parentAt []byte
+	var attach []byte // the first attachment value: a queued input's (setQueued)
 	end := members(line, skipSpace(line, 0), func(k []byte, vs int) int {
 		if fp != nil && string(k) != "message" && isTreeKey(k) {
 			// Read for the facts here; the envelope reads its own fields
@@ -284,6 +296,12 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Ent
 				}
 				return ve
 			})
+		case "attachment":
+			ve := skipValue(line, vs)
+			if ve >= 0 && attach == nil {
+				attach = line[vs:ve]
+			}
+			return ve
 		case "compactMetadata":
 		default:
 			return -1 // skipped, and validated, by members
@@ -320,6 +338,11 @@ func parseEntry(line []byte, ls *lineStrings, fp *factsPass, mode readMode) (Ent
 		return ve
 	})
 	ok := end >= 0 && skipSpace(line, end) == len(line)
+	if ok && attach != nil && e.Type == "attachment" {
+		if k, prompt := queuedAttachment(attach); k != NotQueued {
+			e.setQueued(k, prompt, mode == readFull)
+		}
+	}
 	if ok && fp != nil {
 		fp.finish()
 	}

@@ -95,6 +95,9 @@ func FuzzEnvelope(f *testing.F) {
 		`{"toolUseResult":{"x":{"agentId":"nested"},"agentId":"top"}}`,
 		`{"toolUseResult":{"agentId":7,"agentId":"a2"}}`,
 		`{"toolUseResult":{"agentId":"a1","content":[1,}}`,
+		`{"attachment":{"type":"queued_command","prompt":"typed","commandMode":"prompt"},"type":"attachment","uuid":"q"}`,
+		`{"type":"attachment","attachment":{"type":"queued_command","prompt":[{"type":"text","text":"a"},{"type":"image"}],"commandMode":7}}`,
+		`{"type":"attachment","attachment":{"type":"queued_command","prompt":null,"commandMode":"task-notification"},"attachment":{"type":"hook"}}`,
 		`{}`, `{"a":1,}`, `{"a" 1}`, `[{}]`, `{"a":"\u00e9\ud800"}`, `{"a":-1.5e+3}`, `{"a":tru}`,
 	} {
 		f.Add([]byte(s))
@@ -125,8 +128,13 @@ func TestScannerDepth(t *testing.T) {
 func parseEnvelopeGJSON(line []byte) Entry {
 	var e Entry
 	messageSeen := false // the calls of its first message only (Entry.SpawnIDs)
+	var attach *gjson.Result
 	gjson.Parse(view(line)).ForEach(func(k, v gjson.Result) bool {
 		switch k.Str {
+		case "attachment":
+			if attach == nil {
+				attach = &v
+			}
 		case "type":
 			e.Type = oracleStr(v)
 		case "subtype":
@@ -183,7 +191,30 @@ func parseEnvelopeGJSON(line []byte) Entry {
 		}
 		return true
 	})
+	if e.Type == "attachment" && attach != nil {
+		oracleQueued(*attach, &e)
+	}
 	return e
+}
+
+// oracleQueued is the queued-input rule (Entry.Queued) read with gjson: an
+// attachment whose type is queued_command is a user message whose
+// content is its prompt; commandMode says what it is.
+func oracleQueued(a gjson.Result, e *Entry) {
+	if !a.IsObject() || a.Get("type").Type != gjson.String || a.Get("type").Str != "queued_command" {
+		return
+	}
+	e.Queued = QueuedOther
+	switch m := a.Get("commandMode"); {
+	case !m.Exists() || m.Type == gjson.Null:
+		e.Queued = QueuedPrompt
+	case m.Type == gjson.String && (m.Str == "prompt" || m.Str == ""):
+		e.Queued = QueuedPrompt
+	case m.Type == gjson.String && m.Str == "task-notification":
+		e.Queued = QueuedNotification
+	}
+	e.Role = "user"
+	e.Content = oracleContentFlags(a.Get("prompt"))
 }
 
 // oracleCalls is what Entry.SpawnIDs and Entry.ResultIDs say of a

@@ -298,11 +298,13 @@ func tokenRune(r rune) bool {
 func IsWarmup(firstPrompt string) bool { return strings.TrimSpace(firstPrompt) == "Warmup" }
 
 // IsTypedPrompt reports whether the entry is a prompt a person typed: a
-// user line that is not meta (a command's expansion, a caveat), not a
-// compaction summary, not a tool result, and has a text ClassifyText
-// calls a prompt (TextHead is that text's start). This one predicate
+// user message (a user line, or a queued prompt delivered as an
+// attachment: IsUser) that is not meta (a command's expansion, a
+// caveat), not a compaction summary, not a tool result, and has a text
+// ClassifyText calls a prompt (TextHead is that text's start; a queued
+// input has one only when it is a QueuedPrompt). This one predicate
 // counts prompts for ls and show, starts turns for show --tail, and tells
 // a rewind from a recording artifact in tree.
 func (e *Entry) IsTypedPrompt() bool {
-	return e.Type == "user" && !e.Meta && !e.CompactSummary && e.Content&HasToolResult == 0 && e.TextHead != ""
+	return e.IsUser() && !e.Meta && !e.CompactSummary && e.Content&HasToolResult == 0 && e.TextHead != ""
 }

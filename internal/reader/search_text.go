@@ -63,11 +63,18 @@ type SearchLine struct {
 	Timestamp time.Time
 	Meta      bool // isMeta: text Claude Code wrote itself
 	Sidechain bool
+	// Queued is what a queued input's attachment line delivered
+	// (Entry.Queued): a user message whose content is attachment.prompt.
+	Queued    QueuedKind
 	uuid      []byte
-	content   []byte // message.content, raw JSON
+	content   []byte // message.content (a queued input's attachment.prompt), raw JSON
 	sessionID []byte
 	cwd       []byte
 }
+
+// IsUser reports whether the line is a user message (Entry.IsUser): a
+// user line, or a queued input's attachment line.
+func (l *SearchLine) IsUser() bool { return l.Type == "user" || l.Queued != NotQueued }
 
 // UUID is the line's uuid, copied.
 func (l *SearchLine) UUID() string { return rawStr(l.uuid) }
@@ -88,6 +95,7 @@ func ParseSearchLine(line []byte) (SearchLine, bool) {
 		return l, false
 	}
 	seenMessage := false
+	var attach []byte
 	end := members(b, 0, func(k []byte, vs int) int {
 		if string(k) == "message" && !seenMessage && vs < len(b) && b[vs] == '{' {
 			// Walked once: its content is kept where the walk passes it.
@@ -126,10 +134,20 @@ func ParseSearchLine(line []byte) (SearchLine, bool) {
 			l.Meta = isTrue(v)
 		case "isSidechain":
 			l.Sidechain = isTrue(v)
+		case "attachment":
+			if attach == nil {
+				attach = v
+			}
 		}
 		return ve
 	})
-	return l, end >= 0 && skipSpace(b, end) == len(b)
+	ok := end >= 0 && skipSpace(b, end) == len(b)
+	if ok && attach != nil && l.Type == "attachment" {
+		if k, prompt := queuedAttachment(attach); k != NotQueued {
+			l.Queued, l.content = k, prompt
+		}
+	}
+	return l, ok
 }
 
 // Readables calls visit for each readable text of message.content of a raw

@@ -221,10 +221,11 @@ func firstString(v gjson.Result, keys ...string) string {
 	return ""
 }
 
-// StringContent reports whether message.content of a raw line is a plain
-// string (rather than an array of blocks).
+// StringContent reports whether message.content of a raw line (a queued
+// input's attachment.prompt) is a plain string (rather than an array of
+// blocks).
 func StringContent(raw []byte) bool {
-	return gjson.GetBytes(raw, "message.content").Type == gjson.String
+	return contentOf(raw).Type == gjson.String
 }
 
 // SearchText is every text of a raw line a person could search for: text

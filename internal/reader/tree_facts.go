@@ -29,10 +29,11 @@ type TreeFacts struct {
 	ProgressAgentID string
 	ParentToolUseID string
 
-	// Prompt is the beginning of the typed text of a user line (string
-	// content or its text blocks), at most PromptRunes runes; "" for tool
-	// results. PromptHash hashes the whole trimmed text, to match an inline
-	// sidechain's first prompt with the Task call that sent it.
+	// Prompt is the beginning of the typed text of a user message (string
+	// content or its text blocks; a queued input's attachment.prompt), at
+	// most PromptRunes runes; "" for tool results. PromptHash hashes the
+	// whole trimmed text, to match an inline sidechain's first prompt with
+	// the Task call that sent it.
 	Prompt     string
 	PromptHash uint64
 	// Label is the line's prompt as a listing shows it (PromptOf): the
@@ -252,6 +253,7 @@ type factsPass struct {
 	f           TreeFacts
 	seen        uint16 // top-level keys read (treeKeyBit)
 	typ         []byte
+	attach      []byte // the attachment object: a queued input's prompt (finish)
 	strContent  []byte
 	texts       [][]byte
 	contentSeen bool
@@ -299,14 +301,20 @@ func (p *factsPass) top(k, v []byte) {
 		f.ParentToolUseID = rawStr(v)
 	case "attachment":
 		f.AttachmentType = memberStr(v, "type")
+		p.attach = v
 	case "data":
 		f.ProgressAgentID = memberStr(v, "agentId")
 	}
 }
 
-// finish sets the prompt once the type is known.
+// finish sets the prompt once the type is known: of a user line, or of
+// a queued input's attachment line (its attachment.prompt).
 func (p *factsPass) finish() {
 	switch {
+	case rawStr(p.typ) == "attachment" && p.f.AttachmentType == queuedCommand:
+		if k, prompt := queuedAttachment(p.attach); k != NotQueued {
+			p.f.setPrompt(promptTexts(prompt)...)
+		}
 	case rawStr(p.typ) != "user":
 	case p.strContent != nil:
 		p.f.setPrompt(jsonString(p.strContent))

@@ -82,6 +82,8 @@ func FuzzTreeFacts(f *testing.F) {
 	f.Add([]byte(`{"message":{"content":[{"type":"tool_use","id":"x","name":"Task","input":{"prompt":"go","description":"d","subagent_type":"s"}}]},"type":"assistant"}`))
 	f.Add([]byte(`{"type":"system","compactMetadata":{"preservedSegment":{"headUuid":"h","anchorUuid":"a","tailUuid":"t"},"preservedMessages":{"anchorUuid":"a","uuids":["1","2"]}}}`))
 	f.Add([]byte(`{"type":"user","message":{"content":"  typed  "},"toolUseResult":{"totalTokens":5,"agentType":"x"},"attachment":{"type":"hook"},"data":{"agentId":"g"}}`))
+	f.Add([]byte(`{"attachment":{"type":"queued_command","prompt":"typed while it worked","commandMode":"prompt"},"type":"attachment","uuid":"q"}`))
+	f.Add([]byte(`{"type":"attachment","attachment":{"type":"queued_command","prompt":[{"type":"text","text":"<ide_selection>x</ide_selection>"},{"type":"image"},{"type":"text","text":"and this"}]}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		checkFactsPass(t, trimSpace(line))
 		got := ExtractTreeFacts(line)
@@ -114,6 +116,21 @@ func wellFormedForFacts(line []byte) bool {
 		}
 	}
 	if v := gjson.Get(s, "message.content"); v.Exists() && v.Type != gjson.String && !v.IsArray() {
+		return false
+	}
+	if v := gjson.Get(s, "attachment.prompt"); v.Exists() && v.Type != gjson.String && !v.IsArray() {
+		return false
+	}
+	okPrompt := true
+	gjson.Get(s, "attachment.prompt").ForEach(func(_, b gjson.Result) bool {
+		for _, k := range []string{"type", "text"} {
+			if v := b.Get(k); b.IsObject() && v.Exists() && v.Type != gjson.String {
+				okPrompt = false
+			}
+		}
+		return okPrompt
+	})
+	if !okPrompt {
 		return false
 	}
 	ok := true
@@ -150,6 +167,22 @@ func extractTreeFactsGJSON(raw []byte) TreeFacts {
 	f.ParentToolUseID = str(res[6])
 	f.ProgressAgentID = str(res[7])
 
+	if a := gjson.Get(s, "attachment"); typ == "attachment" && f.AttachmentType == "queued_command" {
+		// A queued input: its prompt is a user message's content.
+		switch p := a.Get("prompt"); {
+		case p.Type == gjson.String:
+			f.setPrompt(p.Str)
+		case p.IsArray():
+			var texts []string
+			p.ForEach(func(_, b gjson.Result) bool {
+				if b.Get("type").Str == "text" && b.Get("text").Type == gjson.String {
+					texts = append(texts, b.Get("text").Str)
+				}
+				return true
+			})
+			f.setPrompt(texts...)
+		}
+	}
 	switch {
 	case content.Type == gjson.String:
 		if typ == "user" {

@@ -484,7 +484,7 @@ func entryDesc(t *tree.Tree, n *tree.Node, redact func(string) string, room int)
 			s += " (error)"
 		}
 		return s
-	case n.Type == "user" && n.Prompt() != "":
+	case n.IsUser() && n.Prompt() != "": // a user line, or a queued input's attachment line
 		if n.CompactSummary {
 			typ += " (compaction summary)"
 		}

@@ -126,7 +126,7 @@ func (c *contexts) around(n *tree.Node, h *Hit) {
 // context reads a node's line for its first text in the searched roles.
 func (c *contexts) context(n *tree.Node) (Context, bool) {
 	k := lineKey{n.File.Path, n.Line}
-	if n.Type != "user" && n.Type != "assistant" || n.Meta || c.used[k] {
+	if !n.IsConversation() || n.Meta || c.used[k] {
 		return Context{}, false
 	}
 	if _, hit := c.hits[k]; hit {

@@ -396,7 +396,7 @@ func (fs *fileSearch) line(l *reader.SearchLine, n int) {
 	if !l.Timestamp.IsZero() {
 		fs.last = l.Timestamp
 	}
-	if l.Type != "user" && l.Type != "assistant" || l.Meta {
+	if !l.IsUser() && l.Type != "assistant" || l.Meta { // a queued input's attachment line is a user message
 		return
 	}
 	if !l.Timestamp.IsZero() && (!o.Since.IsZero() && l.Timestamp.Before(o.Since) || !o.Until.IsZero() && l.Timestamp.After(o.Until)) {

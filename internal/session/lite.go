@@ -356,7 +356,7 @@ func scanHead(path string, head, from int64, wantPrompt, wantTime, wantCWD bool)
 		if wantCWD && cwd == "" {
 			cwd = e.CWD
 		}
-		if wantPrompt && prompt == "" && e.Type == "user" {
+		if wantPrompt && prompt == "" && e.IsUser() {
 			// Only a prompt a person typed: a local command or bash input
 			// before it was the head's fallback already.
 			if label, typed := firstPromptTyped([]parsedLine{{e: e, raw: e.Raw}}); typed {
@@ -457,6 +457,8 @@ func firstLinesNeed(l []byte, branch, conversation bool, scratch *[]byte) bool {
 		return true
 	case "assistant":
 		return !conversation
+	case "attachment": // a queued input's is a user message, maybe a prompt (reader.Entry.Queued)
+		return reader.MayBeQueued(l)
 	}
 	return false
 }

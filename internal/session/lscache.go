@@ -21,8 +21,11 @@ import (
 
 // lsCacheFormat is the version of a row's encoding, and of the rules that
 // made it: 2 since a head's title behind a tail's cleared custom title is
-// found (rows of 1 may hold the title the old rule gave).
-const lsCacheFormat = 2
+// found (rows of 1 may hold the title the old rule gave); 3 since a queued
+// prompt delivered as an attachment (reader.Entry.Queued) is a user
+// message, which may be the first prompt and makes a file a conversation
+// (rows of 2 may hold another first prompt, or be empty).
+const lsCacheFormat = 3
 
 // lite is Lite through the finder's cache, when it has one, with one open
 // of the file: its entry's checks, then its row's text (withText) or the

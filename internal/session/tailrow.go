@@ -127,6 +127,8 @@ func (t *tailRow) unchangedBy(l []byte, scratch *[]byte) bool {
 		return false
 	case "user", "assistant":
 		return t.conversation
+	case "attachment": // a queued input's is a user message (reader.Entry.Queued)
+		return t.conversation || !reader.MayBeQueued(l)
 	}
 	return true
 }

@@ -177,6 +177,10 @@ func TestTailSkipsOnlyWhatCannotChange(t *testing.T) {
 			`{"message":{"content":"PAD"},"type":"user","timestamp":"2026-01-01T00:00:00.000Z"}`,
 			`{"message":{"content":"PAD"},"type":"system","timestamp":"2026-02-01T00:00:00.000Z","gitBranch":"b","version":"2"}`},
 			func(in *Info) string { return fmt.Sprint(in.Empty) }},
+		{"the only conversation line is a queued input", "progress", []string{
+			`{"attachment":{"type":"queued_command","prompt":"PAD","commandMode":"prompt"},"type":"attachment","timestamp":"2026-01-01T00:00:00.000Z"}`,
+			`{"message":{"content":"PAD"},"type":"system","timestamp":"2026-02-01T00:00:00.000Z","gitBranch":"b","version":"2"}`},
+			func(in *Info) string { return fmt.Sprint(in.Empty) }},
 		{"a later time after a long string", "", []string{
 			`{"message":{"content":"x"},"type":"assistant","timestamp":"2026-09-01T00:00:00.000Z","note":"PAD"}`, last},
 			func(in *Info) string { return in.UpdatedAt.Format(time.RFC3339) }},
@@ -198,6 +202,7 @@ func TestTailSkipsOnlyWhatCannotChange(t *testing.T) {
 				"a title line with a message":                          "custom-title mine",
 				"the branch of an older line when the newer have none": "older 2.1.9 last-prompt",
 				"a branch before the message":                          "before",
+				"the only conversation line is a queued input":         "false",
 				"a branch that is no string":                           "real",
 				"the version of an older line":                         "1.0.5",
 				"the only conversation line":                           "false",

@@ -59,8 +59,10 @@ func firstPromptAt(lines []parsedLine) (string, bool, int) {
 }
 
 // promptLine reports whether a line may give a session's first prompt:
-// a user line that is no meta line, compaction summary, sidechain line or
-// tool result.
+// a user line, or a queued prompt delivered as an attachment
+// (reader.QueuedPrompt; a notification or a mode cctx does not know
+// never titles a session), that is no meta line, compaction summary,
+// sidechain line or tool result.
 func promptLine(e *reader.Entry) bool {
-	return e.Type == "user" && !e.Meta && !e.CompactSummary && !e.Sidechain && e.Content&reader.HasToolResult == 0
+	return (e.Type == "user" || e.Queued == reader.QueuedPrompt) && !e.Meta && !e.CompactSummary && !e.Sidechain && e.Content&reader.HasToolResult == 0
 }

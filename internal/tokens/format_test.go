@@ -114,7 +114,7 @@ func TestStatsFormatIsPinned(t *testing.T) {
 	sub := &cache.Entry{Path: agents[0].Path, Size: 300, ModTime: 1_700_000_000_000_000_000, Inode: 42, Head: 7, Tail: 9}
 	data := encodeStats(SessionStats{Prompts: 2, APICalls: 5, Tokens: 12345}, s, agents, []*cache.Entry{sub},
 		[]reader.Issue{{File: agents[0].Path, Line: 4, Kind: reader.UnlinkedAgent, Detail: "a9"}})
-	const want = "04010e6167656e742d61312e6a736f6e6cd8048080d0e2c6bfce972f2a0709040af2c0010101080e026139"
+	const want = "05010e6167656e742d61312e6a736f6e6cd8048080d0e2c6bfce972f2a0709040af2c0010101080e026139"
 	if got := hex.EncodeToString(data); got != want {
 		t.Errorf("ls --long counts are kept as %s, pinned %s: if encodeStats changed on purpose, bump statsFormat (now %d) and pin the new bytes", got, want, statsFormat)
 	}

@@ -137,7 +137,11 @@ func unchanged(main *cache.Entry, subs []*cache.Entry) bool {
 	return true
 }
 
-const statsFormat = 4
+// statsFormat is the version of the counts' encoding, and of the rules
+// that made them: 5 since a queued prompt delivered as an attachment
+// (reader.Entry.Queued) is a typed prompt (counts of 4 may hold fewer
+// prompts).
+const statsFormat = 5
 
 // sayUnlinked says the agents a session's results name that have none of
 // its files as their transcript (ReadSession), but those that ran in the
@@ -268,12 +272,16 @@ func sessionStats(s *session.Session, agents []session.Agent, o ReadOptions) (Se
 }
 
 // statsWanted picks the lines Stats reads: those a counter needs and the
-// user lines that may be typed prompts. Tool results, the bulk of a
-// transcript, are skipped unparsed (and a long one is never held).
+// user messages that may be typed prompts (user lines, and the attachment
+// lines of queued inputs: reader.Entry.Queued). Tool results, the bulk of
+// a transcript, are skipped unparsed (and a long one is never held).
 func statsWanted(line []byte) bool {
 	if Wanted(line) {
 		return true
 	}
 	typ, role, _ := reader.Peek(line)
+	if typ == "attachment" {
+		return reader.MayBeQueued(line)
+	}
 	return (typ == "user" || role == "user") && !reader.StartsWithToolResult(line)
 }

@@ -98,21 +98,24 @@ func (t *Tree) FinalResponse(leaf *Node) []*Node {
 }
 
 // Visible is show's rule for what a person reads: conversation lines
-// (typed text, replies, tool results) and compaction boundaries always;
-// meta lines, other system lines, attachments, hooks and progress only
-// with all.
+// (typed text, a queued input delivered as an attachment, replies, tool
+// results) and compaction boundaries always; meta lines, other system
+// lines, attachments, hooks and progress only with all.
 func Visible(e *reader.Entry, all bool) bool {
-	return visible(e.Type, e.Subtype, e.Meta, e.Content, all)
+	return visible(e.Type, e.Subtype, e.IsUser(), e.Meta, e.Content, all)
 }
 
 // Visible is the package function Visible for a node's line.
 func (n *Node) Visible(all bool) bool {
-	return visible(n.Type, n.Subtype, n.Meta, n.Content, all)
+	return visible(n.Type, n.Subtype, n.IsUser(), n.Meta, n.Content, all)
 }
 
-func visible(typ, subtype string, meta bool, content reader.ContentFlags, all bool) bool {
+func visible(typ, subtype string, user, meta bool, content reader.ContentFlags, all bool) bool {
 	if all {
 		return true
+	}
+	if user {
+		typ = "user"
 	}
 	switch typ {
 	case "user":

@@ -93,7 +93,8 @@ type Envelope struct {
 	// Node.Timestamp.
 	ts int64
 
-	Content        reader.ContentFlags // what message.content holds
+	Content        reader.ContentFlags // what message.content holds (a queued input's attachment.prompt)
+	Queued         reader.QueuedKind   // a queued input's attachment line: a user message (reader.Entry.Queued)
 	Sidechain      bool
 	Meta           bool
 	CompactSummary bool
@@ -455,8 +456,12 @@ func (n *Node) CompactPreTokens() int64 { return n.fx().CompactPreTokens }
 // ToolUseResultAgentID is toolUseResult.agentId (see reader.Entry).
 func (n *Node) ToolUseResultAgentID() string { return n.fx().ToolUseResultAgentID }
 
+// IsUser reports whether the node is a user message: a user line, or a
+// queued input's attachment line (reader.Entry.IsUser).
+func (n *Node) IsUser() bool { return n.Type == "user" || n.Queued != reader.NotQueued }
+
 // IsConversation reports whether the node is a user or assistant message.
-func (n *Node) IsConversation() bool { return n.Type == "user" || n.Type == "assistant" }
+func (n *Node) IsConversation() bool { return n.IsUser() || n.Type == "assistant" }
 
 // IsTypedPrompt reports whether the line is a prompt a person typed
 // (reader.Entry.IsTypedPrompt).
@@ -491,7 +496,7 @@ func (n *Node) lineEntry() reader.Entry {
 		StopReasonNull: u.StopReasonNull,
 		Timestamp:      n.Timestamp(), CWD: c.CWD, GitBranch: c.GitBranch, Version: c.Version,
 		MessageID: n.MessageID, RequestID: u.RequestID, Model: n.m().Model, Role: c.Role,
-		HasUsage: u.HasUsage, Content: n.Content,
+		HasUsage: u.HasUsage, Content: n.Content, Queued: n.Queued,
 	}
 	if n.use != nil {
 		e.Usage = n.Usage()
@@ -507,7 +512,7 @@ func (n *Node) setEntry(e *reader.Entry, fa *reader.TreeFacts, in *interner) {
 		Line: e.Line, Offset: e.Offset, Size: e.Size,
 		Type: e.Type, Subtype: e.Subtype,
 		UUID: in.uuid(e.UUID), ParentUUID: parent, MessageID: in.messageID(e.MessageID),
-		Content:   e.Content,
+		Content: e.Content, Queued: e.Queued,
 		Sidechain: e.Sidechain, Meta: e.Meta, CompactSummary: e.CompactSummary, APIError: e.APIError,
 	}
 	n.typed = e.IsTypedPrompt()

@@ -40,7 +40,7 @@ type promptView struct {
 	ID      string // anchor of a numbered prompt ("p3"); "" otherwise
 	N       int
 	Depth   int
-	Label   string // "Prompt 3", "prompt" (in a subagent), "user (meta)"
+	Label   string // "Prompt 3", "prompt" (in a subagent), "user (meta)"; " · queued" after it for a queued input
 	Time    string
 	TimeISO string
 	Command string   // a slash command or a ! shell command, as typed

@@ -52,7 +52,7 @@ func (w *walker) item(lv *level, i int) error {
 		if err := w.assistant(lv, n, raw); err != nil {
 			return err
 		}
-	case n.Type == "user":
+	case n.IsUser(): // a user line, or a queued input's attachment line
 		w.user(lv, i, n, raw)
 	case n.IsCompactBoundary():
 		if err := w.compaction(lv, n); err != nil {
@@ -197,6 +197,9 @@ func (w *walker) user(lv *level, i int, n *tree.Node, raw []byte) {
 		pv.Label = "prompt"
 	default:
 		pv.Label = "user"
+	}
+	if n.Queued != reader.NotQueued {
+		pv.Label += " · queued" // typed (or notified) while the model worked, as show marks it
 	}
 	w.closeMsg(lv)
 	w.out.prompt(pv)

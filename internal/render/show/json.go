@@ -56,7 +56,11 @@ type MessageJSON struct {
 	Line       int               `json:"line"`
 	Content    []json.RawMessage `json:"content"`
 	Usage      *UsageJSON        `json:"usage"`
-	Raw        json.RawMessage   `json:"raw"`
+	// Queued is set (true) on a queued input delivered as an attachment
+	// line (reader.Entry.Queued): a user message whose content is its
+	// attachment.prompt. Absent on every other message.
+	Queued bool            `json:"queued,omitempty"`
+	Raw    json.RawMessage `json:"raw"`
 }
 
 // UsageJSON is one API response's usage, given once, on the first message
@@ -110,6 +114,7 @@ func (d *Doc) Message(it Item, raw []byte) MessageJSON {
 		Role: optional(n.Role()), Timestamp: optTime(n.Timestamp()), Model: optional(d.redacted(n.Model())),
 		MessageID: optional(n.MessageID), RequestID: optional(n.RequestID()), ToolUseID: optional(it.For),
 		Depth: it.Depth, File: d.redacted(n.File.Name), Line: n.Line, Raw: reader.StrictJSON(raw), Content: []json.RawMessage{},
+		Queued: n.Queued != reader.NotQueued,
 	}
 	if n.Agent() != nil {
 		m.AgentID = optional(n.Agent().ID)

@@ -271,12 +271,12 @@ func (t *Terminal) when(ts time.Time) string {
 // Item prints one entry. n is the tree node (nil when following); raw is
 // the line; forID is the call a result answers.
 func (t *Terminal) Item(e reader.Entry, n *tree.Node, raw []byte, depth int, forID string) {
-	switch e.Type {
-	case "user":
+	switch {
+	case e.IsUser(): // a user line, or a queued input's attachment line
 		t.user(e, n, raw, depth, forID)
-	case "assistant":
+	case e.Type == "assistant":
 		t.assistant(e, n, raw, depth)
-	case "system":
+	case e.Type == "system":
 		if e.Subtype == "compact_boundary" {
 			t.compaction(e, n, depth)
 			return
@@ -391,6 +391,11 @@ func (t *Terminal) userHeader(e reader.Entry, depth int) {
 	parts := []string{t.th.Bold(t.th.Cyan(label))}
 	if ts := t.when(e.Timestamp); ts != "" {
 		parts = append(parts, t.th.Dim(ts))
+	}
+	if e.Queued != reader.NotQueued {
+		// Typed (or notified) while the model worked, delivered in the
+		// middle of its turn.
+		parts = append(parts, t.th.Dim("queued"))
 	}
 	t.printf("%s%s\n", t.indent(depth), strings.Join(parts, t.th.Dim(" · ")))
 }
