@@ -254,7 +254,11 @@ func (f *Finder) sessions(warn func(format string, args ...any), listed func(*Se
 					if preferred(old, s) {
 						newer, older = old, s
 					}
-					if !newer.Archived && !older.Archived && !newer.Orphan && !older.Orphan {
+					switch {
+					case newer.Archived || older.Archived || newer.Orphan || older.Orphan:
+					case newer.Size != older.Size: // what only the shorter one holds is not read
+						warn("session %s is in two places that differ: reading %s, the longer, and the subagents of both (%s is %d bytes shorter)", s.ID, newer.Path, older.Path, newer.Size-older.Size)
+					default:
 						f.Report.Note("session %s is in two places; reading %s, and the subagents of both", s.ID, newer.Path)
 					}
 					newer.Copies = append(append(newer.Copies, older), older.Copies...)
@@ -299,13 +303,17 @@ func (f *Finder) sayOrphans(ss []*Session) {
 
 // preferred reports whether session a is read rather than b, both copies
 // of one id: one with a main transcript before one without, a live one
-// before the archive's copy, else the most recently written.
+// before the archive's copy, else the longer (a transcript only grows: a
+// copy taken before is shorter, however recently it was written), else
+// the most recently written.
 func preferred(a, b *Session) bool {
 	switch {
 	case a.Orphan != b.Orphan:
 		return !a.Orphan
 	case a.Archived != b.Archived:
 		return !a.Archived
+	case a.Size != b.Size:
+		return a.Size > b.Size
 	}
 	return !b.ModTime.After(a.ModTime)
 }

@@ -752,3 +752,46 @@ func TestSessionsWith(t *testing.T) {
 		}
 	}
 }
+
+// Of two copies of a session that differ, the longer is read (a copy
+// taken before is shorter, however recently it was written: a backup
+// restored, a sync), and stderr says so without -v; copies of one size
+// are read from the newest, said under -v only.
+func TestSessionInTwoPlacesReadsTheLonger(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		longerOld  bool
+		sameSize   bool
+		wantIn     string // "a": the older copy's root
+		wantWarned bool
+	}{
+		{"the longer written first", true, false, "a", true},
+		{"the longer written last", false, false, "b", true},
+		{"one size: the newest", false, true, "b", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			short, long := lines(userLine("one", "")), lines(userLine("one", ""), userLine("two", ""))
+			aContent, bContent := long, short
+			if !tc.longerOld {
+				aContent, bContent = short, long
+			}
+			if tc.sameSize {
+				aContent, bContent = short, short
+			}
+			a := write(t, map[string]string{"-p/" + id1 + ".jsonl": aContent})
+			b := write(t, map[string]string{"-p/" + id1 + ".jsonl": bContent})
+			old := time.Now().Add(-time.Hour)
+			os.Chtimes(filepath.Join(a, "-p", id1+".jsonl"), old, old)
+			var errOut bytes.Buffer
+			f := NewFinder([]Root{{ProjectsDir: a}, {ProjectsDir: b}}, diag.New(&errOut, false, false))
+			ss := f.Sessions()
+			want := map[string]string{"a": a, "b": b}[tc.wantIn]
+			if len(ss) != 1 || !strings.HasPrefix(ss[0].Path, want) {
+				t.Fatalf("read %v, want the copy in %s", ss, want)
+			}
+			if warned := strings.Contains(errOut.String(), "in two places that differ: reading "+ss[0].Path+", the longer"); warned != tc.wantWarned {
+				t.Errorf("warned %v, want %v: %q", warned, tc.wantWarned, errOut.String())
+			}
+		})
+	}
+}
