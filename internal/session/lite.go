@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -674,9 +675,9 @@ func liteOrphan(s *Session) (*Info, error) {
 }
 
 // orphanAgentPaths lists the agent transcripts in an orphan session's
-// subagents/ folder (links not followed), sorted.
+// subagents/ folder (links not followed), sorted, after its flat ones.
 func orphanAgentPaths(s *Session) []string {
-	var out []string
+	out := slices.Clone(s.flat)
 	sub := filepath.Join(s.Folder(), "subagents")
 	filepath.WalkDir(sub, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() && isAgentName(d.Name()) {

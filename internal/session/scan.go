@@ -48,6 +48,10 @@ type Session struct {
 	// noFolder: the project folder, when listed, held no entry named
 	// as the session's own folder (Folder).
 	noFolder bool
+	// flat: of an orphan of Claude Code 2.0.x, its agent files beside
+	// the sessions (agent-<id>.jsonl recording its id): no folder of its
+	// own holds them.
+	flat []string
 	// listedStat: the file's status when the listing stat'ed it (stat
 	// known), which the check of its cached row takes instead of a
 	// status of the file once open (the same file, a moment earlier).
@@ -541,6 +545,28 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 			}
 		}
 		if !s.ModTime.IsZero() { // at least one agent transcript
+			out = append(out, s)
+		}
+	}
+	// A 2.0.x session whose main transcript is gone: its flat agent
+	// files (each records its session) are the session, as a folder's
+	// subagents are. Indexed once a folder, as its sessions' agents are.
+	if len(l.agents) > 0 {
+		have := make(map[string]bool, len(out))
+		for _, s := range out {
+			have[s.ID] = true
+		}
+		for sid, agents := range f.flatAgents(dir) {
+			if have[sid] || !IsSessionID(sid) {
+				continue
+			}
+			s := &Session{ID: sid, ProjectDir: dir, Root: root, Orphan: true, Archived: root.Archive, noFolder: !l.entries[sid]}
+			for _, a := range agents {
+				s.flat = append(s.flat, a.Path)
+				if a.ModTime.After(s.ModTime) {
+					s.ModTime = a.ModTime
+				}
+			}
 			out = append(out, s)
 		}
 	}

@@ -214,7 +214,7 @@ func discoveryTree(t *testing.T) string {
 		"-p/" + id1 + "/subagents/deep/agent-bbb.jsonl":   lines(userLine("sub", `"isSidechain":true,`)),
 		"-p/" + id1 + "/subagents/notes.txt":              "not an agent",
 		"-p/agent-flat.jsonl":                             lines(fmt.Sprintf(`{"type":"user","sessionId":%q,"isSidechain":true}`, id1)),
-		"-p/agent-stray.jsonl":                            lines(`{"type":"user","sessionId":"99999999-9999-4999-8999-999999999999"}`),
+		"-p/agent-stray.jsonl":                            lines(`{"type":"user","sessionId":"99999999-9999-4999-8999-999999999999","timestamp":"2020-01-01T00:00:00Z"}`),
 		"-q/" + id2 + ".jsonl":                            lines(userLine("two", "")),
 		"-q/" + id3 + ".jsonl":                            lines(userLine("three", "")),
 		"-q/not-a-session.jsonl":                          lines(userLine("x", "")),
@@ -232,14 +232,22 @@ func TestDiscovery(t *testing.T) {
 	for _, s := range ss {
 		ids = append(ids, s.ID)
 	}
-	if len(ids) != 3 {
-		t.Fatalf("sessions %v, want the three uuid-named files", ids)
+	// The three uuid-named files, and the session of the stray flat agent
+	// file, whose main transcript is gone (2.0.x: no folder of its own).
+	if len(ids) != 4 {
+		t.Fatalf("sessions %v, want the three uuid-named files and the stray agent's", ids)
 	}
-	var s1 *Session
+	var s1, stray *Session
 	for _, s := range ss {
-		if s.ID == id1 {
+		switch s.ID {
+		case id1:
 			s1 = s
+		case "99999999-9999-4999-8999-999999999999":
+			stray = s
 		}
+	}
+	if stray == nil || !stray.Orphan || len(f.Agents(stray)) != 1 || f.Agents(stray)[0].ID != "stray" {
+		t.Errorf("the stray agent's session: %+v", stray)
 	}
 	var agents []string
 	for _, a := range f.Agents(s1) {

@@ -506,3 +506,22 @@ func TestAnAgentCountedInAnotherFolderIsNoWarning(t *testing.T) {
 		t.Errorf("the copy alone: %q, want %q", got, want)
 	}
 }
+
+// A 2.0.x session whose main transcript is gone leaves its flat agent
+// files (agent-<id>.jsonl beside the sessions, each recording the
+// session): they are the session, counted as a subagents/ folder left
+// by Claude Code's cleanup is.
+func TestAFlatAgentWithoutItsSessionIsCounted(t *testing.T) {
+	root := writeTree(t, map[string][]string{
+		"-p/agent-a1.jsonl": {agentLine(sidA, "a1", "x1"), asst("x2", "x1", "m1", "r1", 1, 10, 0, 100, "")},
+	})
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	inputs, err := Inputs(f, Selection{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := BuildTotals(inputs, nil, Window{}, ReadOptions{})
+	if len(rep.Sessions) != 1 || rep.Sessions[0].ID != sidA || rep.Total.APICalls != 2 || rep.Total.Output != 12 { // the agent line is a response too
+		t.Errorf("sessions %d, total %+v", len(rep.Sessions), rep.Total)
+	}
+}
