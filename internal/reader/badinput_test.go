@@ -1,6 +1,8 @@
 package reader
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -94,6 +96,50 @@ func TestImplausibleNestedCountIsReported(t *testing.T) {
 		es, is := readAll(t, line+"\n", Options{})
 		if len(es) != 1 || es[0].Usage.CacheCreation5m != 0 || len(is) != 1 || is[0].Kind != ImplausibleCount {
 			t.Errorf("%s: entries %+v issues %v", v, es, is)
+		}
+	}
+}
+
+// A transcript saved as UTF-16 (Windows PowerShell 5's > and Out-File)
+// is said once, as a file that cannot be read and how to mend it, not
+// skipped line by line as crash damage; a UTF-8 BOM is read past.
+func TestUTF16IsSaidOnce(t *testing.T) {
+	line := `{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}` + "\n"
+	utf16 := func(bom []byte, big bool) []byte {
+		b := append([]byte(nil), bom...)
+		for _, c := range line {
+			if big {
+				b = append(b, 0, byte(c))
+			} else {
+				b = append(b, byte(c), 0)
+			}
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name    string
+		in      []byte
+		entries int
+		utf16   bool
+	}{
+		{"UTF-16 LE", utf16([]byte{0xFF, 0xFE}, false), 0, true},
+		{"UTF-16 BE", utf16([]byte{0xFE, 0xFF}, true), 0, true},
+		{"UTF-8 with a BOM", append([]byte{0xEF, 0xBB, 0xBF}, line...), 1, false},
+	} {
+		var issues []Issue
+		r := New(bytes.NewReader(tc.in), Options{Name: "x.jsonl", OnIssue: func(is Issue) { issues = append(issues, is) }})
+		n := 0
+		for {
+			if _, ok := r.Next(); !ok {
+				break
+			}
+			n++
+		}
+		if n != tc.entries || errors.Is(r.Err(), ErrUTF16) != tc.utf16 || len(issues) != 0 {
+			t.Errorf("%s: %d entries, err %v, issues %v", tc.name, n, r.Err(), issues)
+		}
+		if tc.utf16 && !strings.HasPrefix(r.Err().Error(), "read x.jsonl: the file is UTF-16") {
+			t.Errorf("%s: %v", tc.name, r.Err())
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 	"unsafe"
@@ -45,6 +46,17 @@ const MaxLineBytes = 256 << 20
 const readBufferBytes = 1 << 20
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// ErrUTF16 ends the reading of a transcript saved as UTF-16 (Windows
+// PowerShell 5 writes `>` and Out-File so): every line of it would be
+// skipped as damage.
+var ErrUTF16 = errors.New("the file is UTF-16 (as Windows PowerShell 5 writes with > or Out-File), not UTF-8 as Claude Code writes it: not read; save it again as UTF-8 (Get-Content IN | Set-Content -Encoding utf8 OUT)")
+
+// IsUTF16 reports whether a file that starts with head is UTF-16: its
+// byte order mark, either way round.
+func IsUTF16(head []byte) bool {
+	return len(head) >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF)
+}
 
 // IssueKind says why a line was skipped.
 type IssueKind int
@@ -391,6 +403,10 @@ func (r *Reader) Next() (Entry, bool) {
 			continue
 		}
 		if r.line == 1 && !r.midFile {
+			if IsUTF16(line) {
+				r.err = &fs.PathError{Op: "read", Path: r.opts.Name, Err: ErrUTF16}
+				return Entry{}, false
+			}
 			line = bytes.TrimPrefix(line, utf8BOM)
 		}
 		line = trimSpace(line)

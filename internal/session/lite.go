@@ -92,6 +92,9 @@ func liteFile(s *Session, fh *rawfile.File) (*Info, error) {
 	if err != nil {
 		return nil, err
 	}
+	if reader.IsUTF16(head) { // said, not hidden as a file without conversation
+		return nil, &fs.PathError{Op: "read", Path: s.Path, Err: reader.ErrUTF16}
+	}
 	in := &Info{Session: s, TitleSource: "none"}
 	whole := tail == nil
 	// Each line is parsed once; a file no longer than the head is its own
