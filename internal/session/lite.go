@@ -620,6 +620,7 @@ func textStart(c byte) bool {
 func liteOrphan(s *Session) (*Info, error) {
 	in := &Info{Session: s, TitleSource: "none"}
 	paths := orphanAgentPaths(s)
+	lines := 0 // of its agents: none, and it is a file without conversation (ls --empty)
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no transcript left (main transcript deleted, no subagent transcript)", s.Folder())
 	}
@@ -637,7 +638,9 @@ func liteOrphan(s *Session) (*Info, error) {
 		read++
 		var started time.Time
 		var cwd, branch string
-		for _, pl := range parseLines(completeLines(head, true, tail == nil)) {
+		heads := parseLines(completeLines(head, true, tail == nil))
+		lines += len(heads)
+		for _, pl := range heads {
 			if started.IsZero() {
 				started = pl.e.Timestamp
 			}
@@ -670,6 +673,7 @@ func liteOrphan(s *Session) (*Info, error) {
 	if read == 0 {
 		return nil, firstErr
 	}
+	in.Empty = lines == 0
 	in.UpdatedAt = lastTime
 	if in.UpdatedAt.IsZero() {
 		in.UpdatedAt = s.ModTime

@@ -173,3 +173,23 @@ func compress(t *testing.T, path, text string) {
 	}
 	f.Close()
 }
+
+// An orphan whose subagent files hold nothing (an empty file left behind)
+// is a session without conversation: listed with --empty only, and never
+// "latest".
+func TestOrphanWithEmptyAgentsIsEmpty(t *testing.T) {
+	root := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                   lines(userLine("one", "")),
+		"-p/" + id2 + "/subagents/agent-a.jsonl": "",
+	})
+	f := NewFinder([]Root{{ProjectsDir: root}}, nil)
+	if l := f.List(ListOptions{}); len(l.Sessions) != 1 || l.Sessions[0].ID != id1 || len(l.Hidden) != 1 {
+		t.Errorf("listed %d (hidden %d), want only %s", len(l.Sessions), len(l.Hidden), id1)
+	}
+	if l := f.List(ListOptions{IncludeEmpty: true}); len(l.Sessions) != 2 {
+		t.Errorf("with --empty: %d sessions, want 2", len(l.Sessions))
+	}
+	if s, err := f.Resolve("latest"); err != nil || s.ID != id1 {
+		t.Errorf("latest is %v (%v), want %s", s, err, id1)
+	}
+}
