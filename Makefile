@@ -38,7 +38,7 @@ demo: build
 	@echo '$$ cctx tokens --dir $(SAMPLES) --by model'
 	@./$(BIN) tokens --dir $(SAMPLES) --by model
 	@echo
-	@echo '$$ cctx show --dir $(SAMPLES) b3edadab --tail 2'
+	@echo '$$ cctx show --dir $(SAMPLES) b3edadab --tail 2 --no-pager'
 	@./$(BIN) show --dir $(SAMPLES) b3edadab --tail 2 --no-pager
 	@echo
 	@echo '$$ cctx tree --dir $(SAMPLES) b3edadab'

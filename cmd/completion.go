@@ -28,6 +28,7 @@ func addCompletions(f *Factory, root *cobra.Command) {
 	}
 	root.InitDefaultCompletionCmd()
 	if c, _, err := root.Find([]string{"completion"}); err == nil && c.Name() == "completion" {
+		c.Use = "completion SHELL"
 		c.Long = `Write the completion script of a shell: <session> arguments then complete
 to recent session ids (described by title and project), --leaf to a
 session's leaves, --project to the folders sessions ran in, and --by,
@@ -74,6 +75,11 @@ session's leaves, --project to the folders sessions ran in, and --by,
 		}
 		if c.Flags().Lookup("project") != nil {
 			_ = c.RegisterFlagCompletionFunc("project", src.Projects)
+		}
+		for name, fn := range map[string]complete.Func{"since": complete.Fixed("1d\tthe last 24 hours", "7d\tthe last 7 days", "30d\tthe last 30 days"), "until": complete.Nothing, "limit": complete.Nothing} {
+			if c.Flags().Lookup(name) != nil {
+				_ = c.RegisterFlagCompletionFunc(name, fn)
+			}
 		}
 		if c.Flags().Lookup("leaf") != nil {
 			_ = c.RegisterFlagCompletionFunc("leaf", src.Leaves)

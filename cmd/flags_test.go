@@ -177,7 +177,7 @@ func TestTokensFlags(t *testing.T) {
 		{args: []string{"tokens", "--max-tokens", "400k", "--max-output-tokens", "1.5M", "--max-context", "150k", "--max-api-calls", "90", "--max-cost", "$5", "--budget-total"},
 			check: func(o *TokensOptions) bool {
 				b := o.plan.Budget
-				return b.Tokens == 400000 && b.Output == 1500000 && b.Context == 150000 && b.APICalls == 90 && b.CostUSD == 5 && o.BudgetTotal
+				return b.Tokens == 400000 && b.Output == 1500000 && b.Context == 150000 && b.APICalls == 90 && b.CostUSD == 5 && o.Query.BudgetTotal
 			}},
 		{args: []string{"tokens", "--since", "2026-11-01", "--until", "2026-11-02"},
 			check: func(o *TokensOptions) bool {

@@ -13,10 +13,9 @@ import (
 
 // TokensOptions are the flags of cctx tokens.
 type TokensOptions struct {
-	F           *Factory
-	Sessions    []string
-	Project     string
-	BudgetTotal bool
+	F        *Factory
+	Sessions []string
+	Project  string
 	// The flags that say what to count and how: --by, --since, --until,
 	// --pricing, --tz, --format, --watch and the --max-* budgets.
 	tokens.Query
@@ -130,7 +129,7 @@ func tokensRun(o *TokensOptions) error {
 	if arg := res.MissingAgentsArg(); arg != "" && f.IO.IsStdoutTTY() && !f.Globals.JSON {
 		f.Report().Hint("cctx agents "+arg+" lists each Agent/Task call of a session with the transcript it left, or why there is none", nil)
 	}
-	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.BudgetTotal || single && !o.plan.By.PerGroup())
+	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.Query.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
 	if note := res.NothingNote(finder.Where(), session.Filters{Since: o.plan.Window.Since, Until: o.plan.Window.Until, Project: session.ProjectPath(o.Project, f.Env.Home), Now: f.Now(), Zone: o.plan.Zone}, f.IO.IsStdoutTTY()); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
 		f.Report().Info("%s", note)

@@ -27,7 +27,7 @@ func (o *TokensOptions) addFlags(c *cobra.Command) {
 	fl.Var(flagval.New(&o.MaxContext, flagval.Count), "max-context", "fail (exit 3) when any response's context exceeds `N` tokens")
 	fl.Var(flagval.New(&o.MaxCalls, flagval.Count), "max-api-calls", "fail (exit 3) above `N` API calls")
 	fl.Var(flagval.New(&o.MaxCost, flagval.USD), "max-cost", "fail (exit 3) above `USD`")
-	fl.BoolVar(&o.BudgetTotal, "budget-total", false, "check budgets against the sum of all sessions, not each session (or group of --by)")
+	fl.BoolVar(&o.Query.BudgetTotal, "budget-total", false, "check budgets against the sum of all sessions, not each session (or group of --by)")
 }
 
 // validate checks the flags and parses their values (tokens.Query.Parse).

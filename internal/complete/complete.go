@@ -47,6 +47,12 @@ func Fixed(values ...string) Func {
 	}
 }
 
+// Nothing completes a value no list holds (a count, a date): not a file
+// name either, which the shell would offer by default.
+func Nothing(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return nil, cobra.ShellCompDirectiveNoFileComp
+}
+
 // Dirs lets the shell complete directories.
 func Dirs(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	return nil, cobra.ShellCompDirectiveFilterDirs

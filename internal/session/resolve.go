@@ -138,6 +138,8 @@ func sessionFromPath(p string) (*Session, error) {
 			// session is its subagents.
 			return &Session{ID: id, ProjectDir: filepath.Dir(folder), Root: Root{ProjectsDir: filepath.Dir(filepath.Dir(folder))},
 				Orphan: true, ModTime: st.ModTime()}, nil
+		} else if st.IsDir() && holdsSessions(folder) {
+			reason = "a folder of sessions, not one: list them with cctx ls --dir " + folder + ", then give one's id"
 		}
 		return nil, &ResolveError{Arg: p, Reason: reason}
 	}
@@ -158,4 +160,16 @@ func sessionFromPath(p string) (*Session, error) {
 		ModTime:    st.ModTime(),
 		Size:       reader.TextSize(p, st.Size()),
 	}, nil
+}
+
+// holdsSessions reports whether dir holds a session transcript
+// (<session-id>.jsonl): a project folder, given where one session goes.
+func holdsSessions(dir string) bool {
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if isSessionName(e.Name()) {
+			return true
+		}
+	}
+	return false
 }

@@ -280,7 +280,8 @@ func TestResolve(t *testing.T) {
 		{"-", "", ""},
 		{filepath.Join(root, "-q", id2+".jsonl"), id2, ""},
 		{filepath.Join(root, "-q", "missing.jsonl"), "", "no such file"},
-		{filepath.Join(root, "-q"), "", "not a regular file"},
+		{filepath.Join(root, "-q"), "", "a folder of sessions, not one: list them with cctx ls --dir " + filepath.Join(root, "-q")},
+		{filepath.Join(root, "-p", id1, "subagents"), "", "not a regular file"},
 		{id1 + ".jsonl", id1, ""}, // the file name seen in a project folder, run elsewhere
 		{filepath.Join(root, "-p", id1) + "/", "", "a session's folder (it holds its subagents); the transcript is " + filepath.Join(root, "-p", id1) + ".jsonl"},
 	}

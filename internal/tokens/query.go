@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -37,6 +38,7 @@ type Query struct {
 	Watch                                 string // seconds between frames ("" off)
 
 	MaxTokens, MaxOutput, MaxContext, MaxCalls, MaxCost string
+	BudgetTotal                                         bool // --budget-total
 
 	JSON  bool // --json
 	Stdin bool // a session argument is "-"
@@ -69,6 +71,9 @@ func (q Query) Parse(now time.Time) (Plan, error) {
 	}
 	if p.Budget, err = q.budget(); err != nil {
 		return p, err
+	}
+	if q.BudgetTotal && !p.Budget.Set() {
+		return p, errors.New("--budget-total checks the --max-* budgets against the sum of the sessions: give one too (--max-cost 20, --max-tokens 2M)")
 	}
 	now = now.In(p.Zone)
 	r, err := dates.ParseRange(q.Since, q.Until, now)

@@ -46,6 +46,8 @@ func TestQueryParse(t *testing.T) {
 		{name: "bad count", q: Query{MaxContext: "lots"}, wantErr: "--max-context: …"},
 		{name: "bad calls", q: Query{MaxCalls: "x"}, wantErr: "--max-api-calls: …"},
 		{name: "bad cost", q: Query{MaxCost: "five"}, wantErr: "--max-cost: …"},
+		{name: "--budget-total without a budget", q: Query{BudgetTotal: true}, wantErr: "--budget-total checks the --max-* budgets against the sum of the sessions: give one too …"},
+		{name: "--budget-total with one", q: Query{BudgetTotal: true, MaxCost: "20"}, check: func(p Plan) bool { return p.Budget.CostUSD == 20 }},
 		{name: "budget before dates", q: Query{MaxTokens: "x", Since: "someday"}, wantErr: "--max-tokens: …"},
 		{name: "bad format", q: Query{Format: "csv"}, wantErr: `--format "csv": choose one of table, json, markdown, ndjson`},
 		{name: "json and markdown", q: Query{JSON: true, Format: "markdown"}, wantErr: "--json and --format markdown: choose one"},
