@@ -735,3 +735,12 @@ func TestLsFitsAnEightyColumnTerminal(t *testing.T) {
 		t.Errorf("%d rows: not the corpus", len(rows))
 	}
 }
+
+// Without a home directory the default roots cannot be looked for: the
+// warning says HOME is not set, not that ~/.claude was looked in.
+func TestNoHomeIsSaid(t *testing.T) {
+	r := runHome(t, "", nil, "ls")
+	if r.code != 0 || !strings.Contains(r.errOut, "HOME is not set, so ~/.claude/projects could not be looked for") {
+		t.Errorf("exit %d, stderr %q", r.code, r.errOut)
+	}
+}

@@ -193,7 +193,10 @@ func grepRun(o *GrepOptions) error {
 		}
 	}
 	if !found { // as grep: exit 1; a terminal is also told, as ls and tokens tell it
-		if f.IO.IsStdoutTTY() && !f.Globals.JSON {
+		switch {
+		case f.Globals.Redact && f.redactor().String(o.Pattern) != o.Pattern: // said on stderr masked too ("[EMAIL]")
+			f.Report().Info("no match: the pattern is what --redact masks in the text searched, so it cannot be found; search without --redact")
+		case f.IO.IsStdoutTTY() && !f.Globals.JSON:
 			f.Report().Info("no match for %q in %d session file(s)", o.Pattern, stats.Sessions)
 		}
 		return &silentError{code: ExitError}

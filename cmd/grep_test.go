@@ -188,3 +188,12 @@ func TestGrepJSON(t *testing.T) {
 		t.Errorf("%d %s", r.code, r.out)
 	}
 }
+
+// A pattern --redact masks cannot be found in the masked text: the
+// message says so, not "no match for [EMAIL]".
+func TestGrepRedactedPatternIsSaid(t *testing.T) {
+	r := run(t, false, nil, "grep", "--dir", samples, "-F", "someone@example.org", "--redact")
+	if r.code != 1 || !strings.Contains(r.errOut, "the pattern is what --redact masks in the text searched") || strings.Contains(r.errOut, "[EMAIL]") {
+		t.Errorf("exit %d, stderr %q", r.code, r.errOut)
+	}
+}

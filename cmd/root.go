@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/cctx-dev/cctx/internal/buildinfo"
+	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/flagval"
 	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
@@ -210,7 +211,7 @@ func Run(args []string, io *IOStreams, env session.Env, now func() time.Time) in
 		rep.Error("%s", cobraMessage(err.Error()))
 		return ExitUsage
 	default:
-		rep.Error("%s", err)
+		rep.Error("%s", diag.ErrorText(err))
 		return ExitError
 	}
 	if f.Globals.Strict && rep.Warnings() > 0 {

@@ -163,7 +163,7 @@ func TestExitCodes(t *testing.T) {
 cctx: hint: candidates (id, last activity, project):
   abcde`},
 		{"no such file", []string{"tree", "/nonexistent/x.jsonl"}, "", 2, `cctx: error: session "/nonexistent/x.jsonl": no such file`},
-		{"a directory as the file", []string{"tree", crafted + "/-w"}, "", 2, "not a regular file"},
+		{"a project folder as the file", []string{"tree", crafted + "/-w"}, "", 2, "a folder of sessions, not one: list them with cctx ls --dir"},
 		{"budget exceeded", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "300k"}, "", 3,
 			"cctx: budget exceeded: session b3edadab-bca0-4054-9b41-f7ffa6941260: tokens 363124 > 300000 (--max-tokens)"},
 		{"budget kept", []string{"tokens", "--dir", samples, "b3edadab", "--max-tokens", "400k"}, "", 0, ""},

@@ -178,6 +178,17 @@ func (r *Reporter) FileError(path string, err error) {
 	r.mu.Unlock()
 }
 
+// ErrorText is how a command's error is said: a file it may not read
+// is named with what to look at, not as Go's bare "open …: permission
+// denied".
+func ErrorText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(pe.Err, fs.ErrPermission) {
+		return fmt.Sprintf("%s: %s: not readable by this user (ls -l shows its owner and mode)", pe.Path, FileErrorText(pe.Path, pe))
+	}
+	return err.Error()
+}
+
 // FileErrorText is err without its own copy of path.
 func FileErrorText(path string, err error) string {
 	var pe *fs.PathError

@@ -3,7 +3,9 @@ package diag
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/cctx-dev/cctx/internal/reader"
@@ -233,5 +235,23 @@ func TestBatchWritesAtOnce(t *testing.T) {
 	nilReporter.Batch(func() { ran = true })
 	if !ran {
 		t.Error("a nil Reporter's Batch did not run its function")
+	}
+}
+
+// A file a command may not read is named with what to look at; any other
+// error is said as it is.
+func TestErrorText(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&fs.PathError{Op: "open", Path: "/p/s.jsonl", Err: fs.ErrPermission}, "/p/s.jsonl: permission denied: not readable by this user (ls -l shows its owner and mode)"},
+		{fmt.Errorf("session x: %w", &fs.PathError{Op: "open", Path: "/p/s.jsonl", Err: syscall.EACCES}), "/p/s.jsonl: permission denied: not readable by this user (ls -l shows its owner and mode)"},
+		{&fs.PathError{Op: "open", Path: "/p/s.jsonl", Err: fs.ErrNotExist}, "open /p/s.jsonl: file does not exist"},
+		{errors.New("budget"), "budget"},
+	} {
+		if got := ErrorText(tc.err); got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

@@ -21,6 +21,7 @@ func FinderFor(dirs []string, env Env, rep *diag.Reporter) (*Finder, error) {
 	}
 	f := NewFinder(roots, rep)
 	f.RootsErr = err
+	f.noHome = env.Home == ""
 	return f, nil
 }
 

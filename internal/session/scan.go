@@ -159,6 +159,9 @@ type Finder struct {
 	// CLAUDE_CONFIG_DIR entry that is not there): looking a session up
 	// fails with it, reading a file or standard input does not.
 	RootsErr error
+	// noHome: no home directory is known (HOME unset): the default roots
+	// under ~ could not be looked for.
+	noHome bool
 	// Cache keeps the rows of List (nil: none), in rowShards stores of
 	// its own (Sub).
 	Cache *cache.Store
@@ -210,6 +213,10 @@ func (f *Finder) Sessions() []*Session {
 	if len(f.Roots) == 0 {
 		// Said when a listing is needed, not for a path or stdin argument.
 		f.noRoots.Do(func() {
+			if f.noHome {
+				f.Report.Warn("no projects directory found: HOME is not set, so ~/.claude/projects could not be looked for (set HOME, or give --dir or CLAUDE_CONFIG_DIR)")
+				return
+			}
 			f.Report.Warn("no projects directory found (looked for ~/.claude/projects and ~/.config/claude/projects; set --dir or CLAUDE_CONFIG_DIR)")
 		})
 	}
