@@ -1132,3 +1132,17 @@ func TestShowGrepUnfoldsTheMatch(t *testing.T) {
 		t.Errorf("without --grep the first lines:\n%s", r.out)
 	}
 }
+
+// show --agents of a session whose main transcript was deleted shows its
+// subagents' conversations (no call is left to hang them under): it
+// showed "(nothing to show)". Without --agents it shows the header only.
+func TestShowAgentsOfAnOrphanSession(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "crafted", "orphan")
+	r := run(t, false, nil, "show", "--dir", dir, "7d1c0a52", "--agents")
+	if r.code != 0 || !strings.Contains(r.out, "Run the test suite and report failures") || strings.Contains(r.out, "nothing to show") {
+		t.Errorf("--agents: exit %d\n%s", r.code, r.out)
+	}
+	if r := run(t, false, nil, "show", "--dir", dir, "7d1c0a52"); !strings.Contains(r.out, "nothing to show") {
+		t.Errorf("without --agents:\n%s", r.out)
+	}
+}

@@ -138,8 +138,18 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 	// The main path's items, most of the time one per entry on it: sized
 	// once, where growing a slice of a million items allocated four times
 	// its size.
-	s := &selector{t: t, o: o, items: make([]Item, 0, len(path))}
+	s := &selector{t: t, o: o, items: make([]Item, 0, len(path)), shown: map[*tree.Agent]bool{}}
 	s.emit(path, 0, "", map[*tree.Agent]bool{})
+	// With --agents, the agents no call spawned follow the conversation:
+	// a session whose main transcript was deleted has only those, and
+	// showed nothing.
+	if o.Agents && o.Leaf == nil && !o.SinceCompact {
+		for _, a := range t.Agents {
+			if a.Spawn == nil && !a.Warmup && !a.Compaction && !s.shown[a] {
+				s.emit(agentPath(t, a), 1, "", map[*tree.Agent]bool{a: true})
+			}
+		}
+	}
 	d.Items = s.items
 	numberTurns(d.Items)
 	if o.Grep != nil {
@@ -166,6 +176,7 @@ type selector struct {
 	t     *tree.Tree
 	o     Options
 	items []Item
+	shown map[*tree.Agent]bool // the agents emitted under their call
 }
 
 // marks is a set of nodes: the nodes of a path, or those emitted.
@@ -218,7 +229,7 @@ func (s *selector) emit(path []*tree.Node, depth int, forID string, active map[*
 					if a.ToolUseID != tu.ID || active[a] {
 						continue
 					}
-					active[a] = true
+					active[a], s.shown[a] = true, true
 					s.emit(agentPath(s.t, a), depth+1, tu.ID, active)
 					delete(active, a)
 				}
@@ -233,7 +244,7 @@ func (s *selector) emit(path []*tree.Node, depth int, forID string, active map[*
 		if n.IsCompactBoundary() && s.o.Agents && depth < maxAgentDepth {
 			for _, a := range n.Agents() {
 				if !active[a] {
-					active[a] = true
+					active[a], s.shown[a] = true, true
 					s.emit(agentPath(s.t, a), depth+1, "", active)
 					delete(active, a)
 				}
