@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -674,6 +675,7 @@ func liteOrphan(s *Session) (*Info, error) {
 		return nil, firstErr
 	}
 	in.Empty = lines == 0
+	in.Project = outsideWorktree(in.Project)
 	in.UpdatedAt = lastTime
 	if in.UpdatedAt.IsZero() {
 		in.UpdatedAt = s.ModTime
@@ -693,4 +695,17 @@ func orphanAgentPaths(s *Session) []string {
 		return nil
 	})
 	return out
+}
+
+// outsideWorktree is the project a subagent's cwd is of: an agent started
+// with isolation "worktree" runs in <project>/.claude/worktrees/<name>,
+// which is not the session's project.
+func outsideWorktree(cwd string) string {
+	for _, sep := range []string{"/", `\`} {
+		marker := sep + ".claude" + sep + "worktrees" + sep
+		if i := strings.LastIndex(cwd, marker); i > 0 && !strings.Contains(cwd[i+len(marker):], sep) {
+			return cwd[:i]
+		}
+	}
+	return cwd
 }

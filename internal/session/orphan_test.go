@@ -193,3 +193,21 @@ func TestOrphanWithEmptyAgentsIsEmpty(t *testing.T) {
 		t.Errorf("latest is %v (%v), want %s", s, err, id1)
 	}
 }
+
+// A session whose main transcript is gone takes its project from its
+// subagents' cwd: an agent isolated in a worktree ran in
+// <project>/.claude/worktrees/<name>, the session's project is <project>.
+func TestOutsideWorktree(t *testing.T) {
+	for in, want := range map[string]string{
+		"/src/app/.claude/worktrees/agent-a4ca7529":   "/src/app",
+		`C:\src\app\.claude\worktrees\agent-a4ca7529`: `C:\src\app`,
+		"/src/app": "/src/app",
+		"/src/app/.claude/worktrees/agent-a4ca7529/sub":  "/src/app/.claude/worktrees/agent-a4ca7529/sub", // a folder inside it: not the agent's own
+		"-experiments/worktrees/.claude/worktrees/agent": "-experiments/worktrees",
+		"": "",
+	} {
+		if got := outsideWorktree(in); got != want {
+			t.Errorf("outsideWorktree(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
