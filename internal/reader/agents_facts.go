@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -161,7 +162,10 @@ func ReadAgentMeta(path string) (AgentMeta, error) {
 	if len(b) > maxMetaBytes {
 		return AgentMeta{}, fmt.Errorf("larger than %s", humanBytes(maxMetaBytes))
 	}
-	b = trimSpace(b)
+	b = trimSpace(bytes.TrimPrefix(b, utf8BOM)) // as a transcript's: an editor or PowerShell may add one
+	if IsUTF16(b) {
+		return AgentMeta{}, ErrUTF16
+	}
 	if !Valid(b) {
 		return AgentMeta{}, fmt.Errorf("not a JSON object")
 	}
