@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -205,5 +206,36 @@ func TestAgentTypeSaysWhatItCannotCount(t *testing.T) {
 	}
 	if r := run(t, false, nil, "tokens", "--by", "model", "--dir", samples); strings.Contains(r.errOut, "among the runs") {
 		t.Errorf("--by model: %q", r.errOut)
+	}
+}
+
+// A resumed session replays the call of an agent that ran in the session
+// it resumed: the agent's transcript is there, not among this session's
+// files, so its usage here is unknown (empty in a pipe, – on a terminal),
+// not 0; and so is the total of agents whose usage none is known.
+func TestAgentsOfAResumedSessionHaveNoUsageHere(t *testing.T) {
+	const orig, resumed = "b3edadab-bca0-4054-9b41-f7ffa6941260", "22222222-0000-4000-8000-00000000000a"
+	dir := filepath.Join(t.TempDir(), "-Users-user-project")
+	os.MkdirAll(dir, 0o755)
+	src := filepath.Join(samples, "-Users-user-project")
+	for _, name := range []string{orig + ".jsonl", "agent-a434715.jsonl"} {
+		b, _ := os.ReadFile(filepath.Join(src, name))
+		os.WriteFile(filepath.Join(dir, name), b, 0o644)
+	}
+	b, _ := os.ReadFile(filepath.Join(src, orig+".jsonl"))
+	os.WriteFile(filepath.Join(dir, resumed+".jsonl"), []byte(strings.ReplaceAll(string(b), orig, resumed)), 0o644)
+	r := run(t, false, nil, "agents", "--dir", filepath.Dir(dir), resumed)
+	var row []string
+	for _, l := range strings.Split(r.out, "\n") {
+		if strings.HasPrefix(l, "a434715\t") {
+			row = strings.Split(l, "\t")
+		}
+	}
+	if r.code != 0 || len(row) < 11 || row[7] != "completed" || row[8] != "" || row[9] != "" || row[10] != "" {
+		t.Errorf("exit %d, row %q\n%s%s", r.code, row, r.out, r.errOut)
+	}
+	tty := run(t, true, nil, "agents", "--dir", filepath.Dir(dir), resumed)
+	if !regexp.MustCompile(`(?m)^total\s+–\s+–\s+–`).MatchString(tty.out) {
+		t.Errorf("the total of agents with no usage known:\n%s", tty.out)
 	}
 }

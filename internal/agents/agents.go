@@ -124,6 +124,13 @@ type Agent struct {
 	elsewhere     string // its transcript, in the session this one resumed
 }
 
+// UsageUnknown reports whether the agent's usage is not known here: no
+// transcript of it was read (missing, or in the session this one resumed,
+// counted there): its calls, tokens and cost are not 0 but unknown.
+func (a *Agent) UsageUnknown() bool {
+	return a.Status == StatusMissing || a.elsewhere != "" && !a.hasTranscript
+}
+
 // Warning is a problem found while linking, with the file and line it is
 // about when there is one.
 type Warning struct {

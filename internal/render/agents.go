@@ -30,7 +30,7 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 				id = "-" // no agent: an empty cell would read as the main conversation, as in tokens
 			}
 			calls, tok, cost := strconv.FormatInt(a.Total.APICalls, 10), strconv.FormatInt(a.Total.Tokens, 10), agentsCost(a.Total, false)
-			if a.Status == agents.StatusMissing { // no transcript: not 0, unknown (empty, as an unknown cost is)
+			if a.UsageUnknown() { // no transcript read: not 0, unknown (empty, as an unknown cost is)
 				calls, tok, cost = "", "", ""
 			}
 			row := []string{id, agentsToolUse(a), Safe(a.ParentID), strconv.Itoa(a.Depth),
@@ -92,7 +92,7 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 			dur = Duration(time.Duration(a.DurationMs) * time.Millisecond)
 		}
 		calls, tok, cost := agentsCount(a.Total.APICalls), Count(a.Total.Tokens), agentsCost(a.Total, true)
-		if a.Status == agents.StatusMissing { // no transcript: its usage is not known, not 0 (its result says its tools)
+		if a.UsageUnknown() { // no transcript read: its usage is not known, not 0 (its result says its tools)
 			calls, tok, cost = "–", "–", "–"
 		}
 		row := []string{id, Safe(a.Type), desc, agentsModels(a.Models),
@@ -110,6 +110,9 @@ func Agents(w io.Writer, res *agents.Result, ro Options, verbose bool) error {
 		label = "total" // the rows hold agents of Claude Code's own, or calls without one
 	}
 	foot := []string{label, "", "", "", "", agentsCount(sum.APICalls), Count(sum.Tokens), agentsCost(sum, true), "", "", ""}
+	if !slices.ContainsFunc(res.Agents, func(a *agents.Agent) bool { return !a.UsageUnknown() }) {
+		foot[5], foot[6], foot[7] = "–", "–", "–" // no agent's usage is known: the sum of none is not 0
+	}
 	if verbose {
 		foot = append(foot, "", "")
 	}
