@@ -1139,7 +1139,8 @@ func TestShowGrepUnfoldsTheMatch(t *testing.T) {
 func TestShowAgentsOfAnOrphanSession(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "crafted", "orphan")
 	r := run(t, false, nil, "show", "--dir", dir, "7d1c0a52", "--agents")
-	if r.code != 0 || !strings.Contains(r.out, "Run the test suite and report failures") || strings.Contains(r.out, "nothing to show") {
+	if r.code != 0 || !strings.Contains(r.out, "agents not linked to a tool call:") || !strings.Contains(r.out, "↳ agent a9e8d7c6b5a4f3e20") ||
+		!strings.Contains(r.out, "Run the test suite and report failures") || strings.Contains(r.out, "nothing to show") {
 		t.Errorf("--agents: exit %d\n%s", r.code, r.out)
 	}
 	if r := run(t, false, nil, "show", "--dir", dir, "7d1c0a52"); !strings.Contains(r.out, "nothing to show") {

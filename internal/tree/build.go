@@ -663,6 +663,11 @@ func (b *builder) link() {
 				// latest entry before the boundary.
 				lp, n.Bridged = prev, true
 				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is linked to %s, the entry before the boundary", n.Short(), short(n.LogicalParentUUID()), prev.Short())
+			} else if lp == nil && first == nil {
+				// The file starts at the boundary: a session resumed from
+				// a compacted one, whose history is in that one's file, as
+				// for a first entry whose parent is elsewhere.
+				b.note("%s:%d: compaction boundary %s continues %s, which is not in the file: the session's history starts in another one", n.File.Name, n.Line, n.Short(), short(n.LogicalParentUUID()))
 			} else if lp == nil {
 				b.warn(n.File, n.Line, "compaction boundary %s: logicalParentUuid %s is not in the file; the history before it is unreachable", n.Short(), short(n.LogicalParentUUID()))
 			}

@@ -282,12 +282,25 @@ func TestRules(t *testing.T) {
 			leaf: "a3", path: "u1 a1 b s u2 a2 u3 a3", context: "b s u2 a2 u3 a3", leaves: "a3",
 		},
 		{
-			name: "compaction whose history is missing",
+			// A session resumed from a compacted one: its history is in
+			// that one's file, as for a first entry whose parent is
+			// elsewhere (a note, not a warning).
+			name: "a file that starts at a compaction",
 			lines: []string{
 				boundary("b", "gone", 2, ""), summary("s", "b", 2),
 				user("u2", "s", "next", 3), asst("a2", "u2", "m2", 4),
 			},
-			leaf: "a2", path: "b s u2 a2", leaves: "a2", warn: "logicalParentUuid gone is not in the file",
+			leaf: "a2", path: "b s u2 a2", leaves: "a2",
+		},
+		{
+			name: "compaction whose history is missing",
+			lines: []string{
+				// a teammate's line first: of the file, not of its main conversation
+				fmt.Sprintf(`{"type":"user","uuid":"tm","parentUuid":null,"teamName":"crew","sessionId":"s1","timestamp":"%s","message":{"role":"user","content":"hi"}}`, ts(1)),
+				boundary("b", "gone", 2, ""), summary("s", "b", 2),
+				user("u2", "s", "next", 3), asst("a2", "u2", "m2", 4),
+			},
+			leaf: "a2", path: "b s u2 a2", leaves: "a2", warn: "logicalParentUuid gone is not in the file; the history before it is unreachable",
 		},
 		{
 			name: "cycle",

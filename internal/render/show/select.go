@@ -38,6 +38,9 @@ type Item struct {
 	Depth int    // 0: the main conversation; n: an agent n levels down
 	For   string // the tool_use id whose result (or agent) this is; "" otherwise
 	Turn  int    // turn number at depth 0 (a turn starts at a typed prompt or a compaction)
+	// Loose: of an agent no call spawned, shown after the conversation
+	// (--agents), or of an agent under it.
+	Loose bool
 }
 
 // Header is the session summary printed above the conversation.
@@ -146,7 +149,11 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 	if o.Agents && o.Leaf == nil && !o.SinceCompact {
 		for _, a := range t.Agents {
 			if a.Spawn == nil && !a.Warmup && !a.Compaction && !s.shown[a] {
+				from := len(s.items)
 				s.emit(agentPath(t, a), 1, "", map[*tree.Agent]bool{a: true})
+				for i := from; i < len(s.items); i++ {
+					s.items[i].Loose = true
+				}
 			}
 		}
 	}

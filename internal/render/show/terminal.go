@@ -89,7 +89,16 @@ func (t *Terminal) Flush() error { return t.w.Flush() }
 func RenderTerminal(w io.Writer, doc *Doc, src *tree.Source, o TermOptions) error {
 	t := NewTerminal(w, doc, o)
 	t.Header(doc.Header)
+	var loose *tree.Agent // the agent no call spawned being shown
 	for _, it := range doc.Items {
+		if it.Loose && it.Depth == 1 && it.Node.Agent() != loose {
+			if loose == nil {
+				t.gap(0)
+				t.printf("%s\n", t.th.Yellow("agents not linked to a tool call:"))
+			}
+			loose = it.Node.Agent()
+			t.agentLink(loose, 0)
+		}
 		raw, err := src.Line(it.Node)
 		if err != nil {
 			return err
