@@ -357,3 +357,13 @@ func TestExportNoThinking(t *testing.T) {
 		}
 	}
 }
+
+// export --agents of a session whose main transcript was deleted writes
+// each agent's conversation in its own block, as under a call.
+func TestExportAgentsOfAnOrphanSession(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "crafted", "orphan")
+	r := run(t, false, nil, "export", "--dir", dir, "7d1c0a52", "--agents", "--format", "md", "-o", "-")
+	if r.code != 0 || !strings.Contains(r.out, "<details><summary>↳ agent a9e8d7c6b5a4f3e20") || !strings.Contains(r.out, "Run the test suite and report failures") {
+		t.Errorf("exit %d\n%s", r.code, r.out)
+	}
+}

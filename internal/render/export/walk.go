@@ -43,6 +43,9 @@ func (w *walker) closeMsg(lv *level) {
 func (w *walker) item(lv *level, i int) error {
 	it := w.items[i]
 	n := it.Node
+	if it.Loose && it.Depth == lv.depth+1 {
+		return w.looseAgent(lv, i)
+	}
 	raw, err := w.read(n)
 	if err != nil {
 		return err
@@ -218,6 +221,26 @@ func (w *walker) orphan(lv *level, id string, r *resultView) {
 	w.out.openTool(tv)
 	w.out.result(r)
 	w.out.closeTool()
+}
+
+// looseAgent writes the conversation of an agent no call spawned (shown
+// after the conversation with --agents: a session whose main transcript
+// was deleted has only those) in its own block, as an agent under its
+// call is.
+func (w *walker) looseAgent(lv *level, i int) error {
+	w.closeMsg(lv)
+	a := w.items[i].Node.Agent()
+	k := i
+	for k < lv.to && w.items[k].Loose && (w.items[k].Depth > lv.depth+1 || w.items[k].Node.Agent() == a) {
+		k++
+	}
+	w.out.openAgent(w.agentView(a, lv.depth+1))
+	if err := w.seq(i, k, lv.depth+1); err != nil {
+		return err
+	}
+	w.out.closeAgent()
+	lv.next = k
+	return nil
 }
 
 func (w *walker) compaction(lv *level, n *tree.Node) error {
