@@ -121,7 +121,7 @@ func tokensRun(o *TokensOptions) error {
 		tokenreport.Options{By: o.plan.By, Zone: o.plan.Zone, Detail: withResponses, DropEmpty: len(o.Sessions) == 0})
 	f.warnPrices(res.UnpricedModels(), o.plan.Prices)
 	if note := res.Total.UnderstatedNote(); note != "" {
-		f.Report().Note("%s", note)
+		f.Report().Caveat(f.IO.IsStdoutTTY() && o.plan.Format == tokens.FormatTable || o.plan.Format == tokens.FormatJSON || f.Globals.JSON, "%s", note)
 	}
 	if n := res.MissingAgentCount(); n > 0 && o.plan.By == tokens.ByAgentType {
 		f.Report().Info("%s without a transcript %s not among the runs (their type is in cctx agents <session>)", render.Plural(n, "agent", "agents"), map[bool]string{true: "is", false: "are"}[n == 1])

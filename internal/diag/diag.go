@@ -264,6 +264,18 @@ func (r *Reporter) Note(format string, args ...any) {
 	fmt.Fprintf(r.w, "cctx: note: %s\n", r.text(fmt.Sprintf(format, args...)))
 }
 
+// Caveat says what a reader of the numbers must know about them: under -v
+// only when the output says it already (a terminal's table, the JSON's
+// fields), else always (a pipe's rows, a markdown summary, which have no
+// room for it).
+func (r *Reporter) Caveat(inOutput bool, format string, args ...any) {
+	if inOutput {
+		r.Note(format, args...)
+		return
+	}
+	r.Info(format, args...)
+}
+
 // Line reports a skipped transcript line. Every skipped line counts as a
 // warning (for --strict); a file prints only its first few unless -v, and
 // a truncated last line (a live session) is a note unless --strict. An

@@ -19,6 +19,10 @@ func TokensMarkdown(w io.Writer, rep *tokens.Report, to TokensOptions, budget []
 	sessions := Plural(len(rep.Sessions), "session", "sessions")
 	fmt.Fprintf(&b, "### Claude Code usage\n\n%s, %s API calls, %s tokens, %s (prices of %s)\n\n",
 		sessions, Thousands(rep.Total.APICalls), Thousands(rep.Total.Tokens), mdCost(rep.Total), mdText(rep.Prices.Date))
+	if n := rep.Total.OutputUnderstated; n > 0 { // the summary's reader sees no stderr
+		fmt.Fprintf(&b, "> Output understated on %s of %s: they kept only the usage they began streaming with (Claude Code 2.1.49 or older wrote no final count).\n\n",
+			Plural(int(n), "call", "calls"), Thousands(rep.Total.APICalls))
+	}
 	switch {
 	case to.By == tokens.ByTool:
 		mdTools(&b, to.Tools)
