@@ -257,6 +257,7 @@ func TestExitCodes(t *testing.T) {
 		{"a budget over no session at all is not kept", []string{"tokens", "--dir", empty, "--max-cost", "5", "--budget-total"}, 1,
 			"nothing to check: no session to count in " + filepath.Join(empty, "projects") + ", so the budget was not checked", false},
 		{"a budget over a window without sessions is", []string{"tokens", "--dir", samples, "--max-cost", "5", "--since", "2099-01-01"}, 0, "no sessions to count", false},
+		{"a budget over no session at all is not kept, with a window too", []string{"tokens", "--dir", empty, "--max-cost", "5", "--since", "1d"}, 1, "nothing to check: no session to count in " + filepath.Join(empty, "projects"), false},
 		{"a cost that cannot be checked is an error, not an excess", []string{"tokens", "--dir", samples, "b3edadab", "--pricing", "testdata/prices-opus-only.json", "--max-cost", "100"}, 1,
 			"cctx: error: session b3edadab-bca0-4054-9b41-f7ffa6941260: cost unknown ($0.384592 priced, 3 call(s) of unpriced models; see --pricing): --max-cost $100 cannot be checked\n", true},
 		{"an excess is still exit 3 beside a cost not checked", []string{"tokens", "--dir", samples, "b3edadab", "--pricing", "testdata/prices-opus-only.json", "--max-cost", "100", "--max-tokens", "300k"}, 3,

@@ -197,3 +197,18 @@ func TestGrepRedactedPatternIsSaid(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.errOut)
 	}
 }
+
+// A transcript saved as UTF-16 is said, not searched without a word.
+func TestGrepSaysAUTF16File(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "-p")
+	os.MkdirAll(dir, 0o755)
+	utf16 := []byte{0xFF, 0xFE}
+	for _, c := range `{"type":"user","uuid":"u1","message":{"role":"user","content":"hello"}}` + "\n" {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	os.WriteFile(filepath.Join(dir, "11111111-1111-4111-8111-111111111111.jsonl"), utf16, 0o644)
+	r := run(t, false, nil, "grep", "--dir", filepath.Dir(dir), "hello")
+	if r.code != 1 || !strings.Contains(r.errOut, "the file is UTF-16") {
+		t.Errorf("exit %d, stderr %q", r.code, r.errOut)
+	}
+}

@@ -230,8 +230,8 @@ func TestCompletionCommand(t *testing.T) {
 	// both of its places (render.PatchBashCompletion): when cobra's script
 	// changes, this says so.
 	for _, args := range [][]string{{"completion", "bash"}, {"completion", "bash", "--no-descriptions"}} {
-		if r := run(t, false, nil, args...); strings.Count(r.out, "cctx: a first TAB inserts") != 2 {
-			t.Errorf("%v: the escaping of a first TAB is not in both places (%d)", args, strings.Count(r.out, "cctx: a first TAB inserts"))
+		if r := run(t, false, nil, args...); strings.Count(r.out, "cctx: a TAB that inserts") != 2 {
+			t.Errorf("%v: the escaping of a first TAB is not in both places (%d)", args, strings.Count(r.out, "cctx: a TAB that inserts"))
 		}
 	}
 	for shell, want := range map[string]string{"bash": "__start_cctx", "zsh": "#compdef cctx", "fish": "complete -c cctx", "powershell": "Register-ArgumentCompleter"} {

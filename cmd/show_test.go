@@ -1143,7 +1143,7 @@ func TestShowAgentsOfAnOrphanSession(t *testing.T) {
 		!strings.Contains(r.out, "Run the test suite and report failures") || strings.Contains(r.out, "nothing to show") {
 		t.Errorf("--agents: exit %d\n%s", r.code, r.out)
 	}
-	if r := run(t, false, nil, "show", "--dir", dir, "7d1c0a52"); !strings.Contains(r.out, "nothing to show") {
+	if r := run(t, false, nil, "show", "--dir", dir, "7d1c0a52"); !strings.Contains(r.out, "(nothing to show: --agents shows the conversations of its 2 agents no call spawned)") {
 		t.Errorf("without --agents:\n%s", r.out)
 	}
 }

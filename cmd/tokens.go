@@ -107,11 +107,12 @@ func tokensRun(o *TokensOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := o.plan.Budget.NothingChecked(len(inputs), len(o.Sessions) > 0 || o.Project != "" || o.plan.Window != (tokens.Window{}), finder.Where()); err != nil {
+	if err := o.plan.Budget.NothingChecked(len(inputs), func() bool {
+		return len(o.Sessions) > 0 || (o.Project != "" || o.plan.Window != (tokens.Window{})) && len(finder.Recent("", 1)) > 0
+	}, finder.Where()); err != nil {
 		return err
 	}
-	// The shape of the report follows the arguments, not how many sessions
-	// had responses: one session argument is a per-response report.
+	// One session argument is a per-response report, whatever it holds.
 	single := len(o.Sessions) == 1
 	withResponses := single || o.plan.By == tokens.ByResponse
 	ro := f.readOptions()

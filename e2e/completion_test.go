@@ -40,6 +40,8 @@ printf '%s\n' "${COMPREPLY[@]}" | sort
 		compType, want string
 	}{
 		{"9", `/Users/me/Library/Mobile\ Documents/aproj` + "\n" + `/Users/me/Library/Mobile\ Documents/bproj`},
+		{"33", `/Users/me/Library/Mobile\ Documents/aproj` + "\n" + `/Users/me/Library/Mobile\ Documents/bproj`}, // show-all-if-ambiguous
+		{"37", `/Users/me/Library/Mobile\ Documents/aproj` + "\n" + `/Users/me/Library/Mobile\ Documents/bproj`}, // menu-complete
 		{"63", "/Users/me/Library/Mobile Documents/aproj\n/Users/me/Library/Mobile Documents/bproj"},
 	} {
 		cmd := exec.Command("bash", "-c", script, "bash", tc.compType)

@@ -500,4 +500,17 @@ func TestStatusSaysWhatTheRunCouldNotRead(t *testing.T) {
 	if n := rep.UnreadableFiles(); n != 2 {
 		t.Errorf("the run: %d unreadable, want 2\n%s", n, errOut.String())
 	}
+	// The projects dir itself unreadable: nothing of it is archived.
+	os.Chmod(filepath.Join(src, "-r"), 0o755)
+	if err := os.Chmod(src, 0); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(src, 0o755) })
+	rep = diag.New(&errOut, false, false)
+	if _, err := GetStatus([]session.Root{{ProjectsDir: src}}, dir, t.TempDir(), time.Now(), rep); err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.UnreadableFiles(); n != 1 {
+		t.Errorf("an unreadable projects dir: %d unreadable, want 1\n%s", n, errOut.String())
+	}
 }

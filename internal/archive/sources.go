@@ -50,13 +50,13 @@ func findSources(roots []session.Root, rep *diag.Reporter) []source {
 	for _, r := range roots {
 		base, err := filepath.EvalSymlinks(r.ProjectsDir)
 		if err != nil {
-			rep.Warn("%s: %v", r.ProjectsDir, err)
+			rep.FileError(r.ProjectsDir, err) // nothing of it is archived: exit 1
 			continue
 		}
 		w := &walker{rep: rep}
 		ents, err := os.ReadDir(r.ProjectsDir)
 		if err != nil {
-			rep.Warn("%s: %v", r.ProjectsDir, err)
+			rep.FileError(r.ProjectsDir, err)
 			continue
 		}
 		// A root that holds sessions itself is one project folder.

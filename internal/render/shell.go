@@ -100,12 +100,13 @@ func Resume(w io.Writer, t resume.Target, shell string) error {
 }
 
 // BashCompletion writes cobra's bash completion script with one change:
-// on a first TAB, bash inserts the part every completion shares, and
-// cobra's script gives it several completions unescaped (it escapes one
-// left alone only), so a project path with a space ("Mobile Documents")
-// was inserted as two words (spf13/cobra#1740). On that TAB each
-// completion is escaped as one alone is; on the TAB that lists them they
-// stay as they are read. The script is written unchanged when cobra's
+// on a TAB that inserts (the part every completion shares, or with
+// show-all-if-ambiguous and menu-complete a completion), cobra's script
+// gives bash several completions unescaped (it escapes one left alone
+// only), so a project path with a space ("Mobile Documents") was
+// inserted as two words (spf13/cobra#1740). Then each completion is
+// escaped as one alone is; on a TAB that only lists them (COMP_TYPE ?
+// and @) they stay as they are read. The script is written unchanged when cobra's
 // has no longer the lines this changes (a test says so).
 func BashCompletion(w io.Writer, script string) error {
 	_, err := io.WriteString(w, PatchBashCompletion(script))
@@ -119,9 +120,11 @@ func PatchBashCompletion(script string) string {
 	escapeAll := func(indent string) string {
 		var b strings.Builder
 		for _, l := range []string{
-			`elif [[ ${COMP_TYPE-} == 9 ]]; then`,
-			`    # cctx: a first TAB inserts what the completions share: escaped,`,
-			`    # or a space in a path splits it (spf13/cobra#1740).`,
+			`elif [[ ${COMP_TYPE-} != 63 && ${COMP_TYPE-} != 64 ]]; then`,
+			`    # cctx: a TAB that inserts (what the completions share, or one`,
+			`    # of them in turn) inserts them escaped, or a space in a path`,
+			`    # splits it (spf13/cobra#1740); one that only lists them (? @)`,
+			`    # lists them as they are read.`,
 			`    local i comp`,
 			`    for i in "${!COMPREPLY[@]}"; do`,
 			`        printf -v comp "%q" "${COMPREPLY[i]%%$tab*}" &>/dev/null || comp=$(printf "%q" "${COMPREPLY[i]%%$tab*}")`,

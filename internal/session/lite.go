@@ -621,7 +621,7 @@ func textStart(c byte) bool {
 func liteOrphan(s *Session) (*Info, error) {
 	in := &Info{Session: s, TitleSource: "none"}
 	paths := orphanAgentPaths(s)
-	lines := 0 // of its agents: none, and it is a file without conversation (ls --empty)
+	lines := 0 // of conversation in its agents' heads: none, and it is a file without conversation (ls --empty)
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no transcript left (main transcript deleted, no subagent transcript)", s.Folder())
 	}
@@ -640,7 +640,11 @@ func liteOrphan(s *Session) (*Info, error) {
 		var started time.Time
 		var cwd, branch string
 		heads := parseLines(completeLines(head, true, tail == nil))
-		lines += len(heads)
+		for _, pl := range heads {
+			if pl.e.IsConversation() {
+				lines++
+			}
+		}
 		for _, pl := range heads {
 			if started.IsZero() {
 				started = pl.e.Timestamp
@@ -703,8 +707,8 @@ func orphanAgentPaths(s *Session) []string {
 func outsideWorktree(cwd string) string {
 	for _, sep := range []string{"/", `\`} {
 		marker := sep + ".claude" + sep + "worktrees" + sep
-		if i := strings.LastIndex(cwd, marker); i > 0 && !strings.Contains(cwd[i+len(marker):], sep) {
-			return cwd[:i]
+		if i := strings.LastIndex(cwd, marker); i > 0 && len(cwd) > i+len(marker) {
+			return cwd[:i] // a folder inside the worktree too
 		}
 	}
 	return cwd

@@ -202,7 +202,8 @@ func TestOutsideWorktree(t *testing.T) {
 		"/src/app/.claude/worktrees/agent-a4ca7529":   "/src/app",
 		`C:\src\app\.claude\worktrees\agent-a4ca7529`: `C:\src\app`,
 		"/src/app": "/src/app",
-		"/src/app/.claude/worktrees/agent-a4ca7529/sub":  "/src/app/.claude/worktrees/agent-a4ca7529/sub", // a folder inside it: not the agent's own
+		"/src/app/.claude/worktrees/agent-a4ca7529/sub":  "/src/app", // a folder inside it
+		"/src/app/.claude/worktrees/":                    "/src/app/.claude/worktrees/",
 		"-experiments/worktrees/.claude/worktrees/agent": "-experiments/worktrees",
 		"": "",
 	} {

@@ -21,7 +21,7 @@ import (
 func (f *Finder) Recent(prefix string, n int) []*Info {
 	prefix = strings.ToLower(prefix)
 	var cands []*Session
-	for _, s := range f.sessions(func(string, ...any) {}, nil) {
+	for _, s := range f.sessionsOf(func(string, ...any) {}, nil, false) {
 		if strings.HasPrefix(strings.ToLower(s.ID), prefix) {
 			cands = append(cands, s)
 		}
@@ -69,7 +69,7 @@ type Project struct {
 func (f *Finder) Projects() []Project {
 	byDir := map[string][]*Session{}
 	var order []string
-	for _, s := range f.sessions(func(string, ...any) {}, nil) {
+	for _, s := range f.sessionsOf(func(string, ...any) {}, nil, false) {
 		dir := s.ProjectDir
 		if dir == "" {
 			dir = filepath.Dir(s.Path)

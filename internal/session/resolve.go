@@ -69,17 +69,29 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	var skipped []string
 	quiet := func(format string, args ...any) { skipped = append(skipped, fmt.Sprintf(format, args...)) }
 	sayWhy := func() {
+		said := map[string]bool{} // each pass that listed the folders skipped the same
 		for _, w := range skipped {
-			f.Report.Warn("%s", w)
+			if !said[w] {
+				said[w] = true
+				f.Report.Warn("%s", w)
+			}
 		}
 	}
-	for _, s := range f.sessions(quiet, nil) {
-		id := strings.ToLower(s.ID)
-		if id == want {
-			return s, nil
+	// The sessions of flat agent files without their main transcript
+	// (which takes reading every such file's head) only when no other
+	// matches.
+	for _, flat := range []bool{false, true} {
+		for _, s := range f.sessionsOf(quiet, nil, flat) {
+			id := strings.ToLower(s.ID)
+			if id == want {
+				return s, nil
+			}
+			if strings.HasPrefix(id, want) {
+				matches = append(matches, s)
+			}
 		}
-		if strings.HasPrefix(id, want) {
-			matches = append(matches, s)
+		if len(matches) > 0 {
+			break
 		}
 	}
 	switch len(matches) {

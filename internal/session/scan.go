@@ -249,6 +249,14 @@ func (f *Finder) SessionsWith(found func(*Session, *rawfile.File)) []*Session {
 // in another project is for a listing to report, and must not fail
 // `tree <id> --strict`.
 func (f *Finder) sessions(warn func(format string, args ...any), listed func(*Session, *rawfile.File)) []*Session {
+	return f.sessionsOf(warn, listed, true)
+}
+
+// sessionsOf is sessions, with the sessions of 2.0.x flat agent files
+// whose main transcript is gone when flat: finding them reads the head of
+// every flat agent file, which a listing that counts or shows agents
+// does anyway, and a lookup by id needs only when nothing else matches.
+func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*Session, *rawfile.File), flat bool) []*Session {
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
 		dirs := f.projectDirs(root, warn)
@@ -258,7 +266,7 @@ func (f *Finder) sessions(warn func(format string, args ...any), listed func(*Se
 		lists := make([]dirListing, len(dirs))
 		each(len(dirs), func(i int) { lists[i] = listDir(root, dirs[i], listed) })
 		for i, dir := range dirs {
-			for _, s := range f.sessionsFrom(root, dir, lists[i], warn) {
+			for _, s := range f.sessionsFrom(root, dir, lists[i], warn, flat) {
 				found++
 				if old, ok := byID[s.ID]; ok {
 					newer, older := s, old
@@ -504,7 +512,7 @@ func openListed(d *rawfile.Dir, name string) *rawfile.File {
 }
 
 // sessionsFrom makes the sessions of a project folder listed by listDir.
-func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(string, ...any)) []*Session {
+func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(string, ...any), flat bool) []*Session {
 	if l.err != nil {
 		warn("%s: %v", dir, l.err)
 		return nil
@@ -558,7 +566,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 	// A 2.0.x session whose main transcript is gone: its flat agent
 	// files (each records its session) are the session, as a folder's
 	// subagents are. Indexed once a folder, as its sessions' agents are.
-	if len(l.agents) > 0 {
+	if flat && len(l.agents) > 0 {
 		have := make(map[string]bool, len(out))
 		for _, s := range out {
 			have[s.ID] = true

@@ -699,3 +699,35 @@ func TestOrphansCountedWithTheirFolder(t *testing.T) {
 		})
 	}
 }
+
+// The order of sessions that start together is total: one without a
+// timed response (a prompt only) comes first, and does not make the
+// others' order depend on the listing's (it compared equal to both).
+func TestSessionsThatStartTogetherWithOneWithoutResponses(t *testing.T) {
+	const a, b, c = "aaaaaaaa-1111-4111-8111-111111111111", "bbbbbbbb-2222-4222-8222-222222222222", "cccccccc-3333-4333-8333-333333333333"
+	at := func(l, ts string) string { return strings.Replace(l, "2026-01-01T00:00:00Z", ts, 1) }
+	replayed := at(asst("u1", "", "m1", "r1", 1, 10, 0, 100, ""), "2026-01-01T10:00:00Z")
+	own := at(asst("u2", "u1", "m2", "r2", 1, 20, 0, 100, ""), "2026-01-02T10:00:00Z")
+	prompt := at(user("p1", "", "hello"), "2026-01-01T10:00:00Z")
+	// Every order of the files' modification times: byStart's order of
+	// the three.
+	for _, order := range [][3]string{{a, b, c}, {a, c, b}, {b, a, c}, {b, c, a}, {c, a, b}, {c, b, a}} {
+		root := writeTree(t, map[string][]string{"-p/" + a + ".jsonl": {replayed}, "-p/" + b + ".jsonl": {prompt}, "-p/" + c + ".jsonl": {replayed, own}})
+		for i, id := range order {
+			m := time.Now().Add(time.Duration(i-3) * time.Hour)
+			os.Chtimes(filepath.Join(root, "-p", id+".jsonl"), m, m)
+		}
+		newest := order[0][:1] + order[1][:1] + order[2][:1]
+		f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+		var ins []Input
+		for _, s := range f.Sessions() {
+			ins = append(ins, Input{Session: s, Started: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)})
+		}
+		rep := Build(ins, nil, Window{}, ReadOptions{Strict: true})
+		for _, s := range rep.Sessions {
+			if want := map[string]int64{a: 10, c: 20}[s.ID]; s.Total.Output != want {
+				t.Errorf("written in the order %s: %s has output %d, want %d", newest, s.ID[:1], s.Total.Output, want)
+			}
+		}
+	}
+}

@@ -33,7 +33,7 @@ import (
 
 // sumVersion is part of every digest: bump it when what a sum holds, or
 // how a table's totals are taken (the dedup rule, pricing), changes.
-const sumVersion = 3
+const sumVersion = 4 // 4: sessions that start together merged by their last response (mergeOrder)
 
 // folderSum is one folder's sum.
 type folderSum struct {

@@ -23,7 +23,7 @@ func TestNothingChecked(t *testing.T) {
 		{"narrowed to none", cost, 0, true, false},
 		{"no budget", NoBudget, 0, false, false},
 	} {
-		err := tc.budget.NothingChecked(tc.sessions, tc.narrowed, " in /p")
+		err := tc.budget.NothingChecked(tc.sessions, func() bool { return tc.narrowed }, " in /p")
 		if (err != nil) != tc.err || err != nil && !strings.Contains(err.Error(), "nothing to check: no session to count in /p") {
 			t.Errorf("%s: %v", tc.name, err)
 		}

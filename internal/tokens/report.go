@@ -231,10 +231,10 @@ func joinGroups(groups [][]int, sets [][]int) [][]int {
 	return out
 }
 
-// byStart is a copy of inputs in the order they are counted: by start.
-// A resumed session starts by replaying the old one's lines, so both can
-// have the same first timestamp: then the file written to last later is
-// the newer session.
+// byStart is a copy of inputs in the order they are counted: by start,
+// then by the file written to first (which mergeOrder falls back on for
+// sessions that start together: a resumed session replays the old one's
+// lines from its first, and mergeOrder orders those by what they hold).
 func byStart(inputs []Input) []Input {
 	// Sorted as keys (an Input is large: a stable sort moving them was a
 	// tenth of a warm report over 5,000 sessions), the index last: as
@@ -297,15 +297,22 @@ func mergeOrder(sorted []Input, members []int, counter func(i int) *Counter) ite
 				for _, i := range run {
 					last[i] = latestRow(counter(i))
 				}
+				// A total order (a session without a timed response
+				// first), else byStart's: the file written to first.
 				slices.SortStableFunc(run, func(a, b int) int {
 					ra, rb := last[a], last[b]
 					switch {
-					case ra.hasTime && rb.hasTime && ra.before(&rb):
+					case ra.hasTime != rb.hasTime:
+						if rb.hasTime {
+							return -1
+						}
+						return 1
+					case ra.hasTime && ra.before(&rb):
 						return -1
-					case ra.hasTime && rb.hasTime && rb.before(&ra):
+					case ra.hasTime && rb.before(&ra):
 						return 1
 					}
-					return 0 // byStart's order: the file written to first
+					return 0
 				})
 			}
 			for _, i := range run {

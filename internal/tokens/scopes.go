@@ -136,13 +136,14 @@ func (b Budget) Lines(scopes []Scope) []BudgetLine {
 	return out
 }
 
-// NothingChecked is the error of a budget over no session at all (none
-// of the sessions there, where the finder looked, and none left out by
-// names or filters: no projects directory, an empty one, a CI job with
-// the wrong HOME): not a budget kept. Nil without a budget, or with
-// sessions.
-func (b Budget) NothingChecked(sessions int, narrowed bool, where string) error {
-	if !b.Set() || sessions > 0 || narrowed {
+// NothingChecked is the error of a budget over no session at all: none
+// to count where the finder looked, and none left out by names or
+// filters (narrowed: asked only then, it may list the sessions), as with
+// no projects directory, an empty one, a CI job with the wrong HOME (with
+// --since too: no session is there to fall outside it). Not a budget
+// kept. Nil without a budget, or with sessions.
+func (b Budget) NothingChecked(sessions int, narrowed func() bool, where string) error {
+	if !b.Set() || sessions > 0 || narrowed() {
 		return nil
 	}
 	return fmt.Errorf("nothing to check: no session to count%s, so the budget was not checked (--dir or CLAUDE_CONFIG_DIR names where sessions are)", where)

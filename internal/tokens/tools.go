@@ -158,6 +158,23 @@ func Tools(inputs []Input, w Window) *ToolReport {
 	// copied into another folder replays them, and each counts once, as
 	// the responses do (8 bytes a call, not the calls themselves).
 	var before idLevels
+	// A call a folder holds only part of (its result is in the copy of
+	// another folder, or its call) waits for the folders after it, which
+	// fill in what it lacks, and is counted at the end: the calls of one
+	// table, as one folder holding every copy would count them.
+	pending := map[uint64]*toolCall{}
+	count := func(c *toolCall) {
+		one, ok := c.group(w)
+		if !ok {
+			return
+		}
+		g := by[one.Tool]
+		if g == nil {
+			g = &ToolGroup{Tool: one.Tool}
+			by[one.Tool] = g
+		}
+		g.merge(one)
+	}
 	for _, members := range folders {
 		calls := map[uint64]*toolCall{}
 		var mu sync.Mutex
@@ -184,21 +201,22 @@ func Tools(inputs []Input, w Window) *ToolReport {
 		ids := make([]uint64, 0, len(calls))
 		for id, c := range calls {
 			if before.has(id) {
+				if p := pending[id]; p != nil {
+					p.take(c)
+				}
 				continue
 			}
 			ids = append(ids, id)
-			one, ok := c.group(w)
-			if !ok {
+			if !c.use || !c.result {
+				pending[id] = c
 				continue
 			}
-			g := by[one.Tool]
-			if g == nil {
-				g = &ToolGroup{Tool: one.Tool}
-				by[one.Tool] = g
-			}
-			g.merge(one)
+			count(c)
 		}
 		before.add(ids)
+	}
+	for _, c := range pending {
+		count(c)
 	}
 	rep := &ToolReport{}
 	for _, g := range by {

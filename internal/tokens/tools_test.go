@@ -111,3 +111,27 @@ func TestToolName(t *testing.T) {
 		}
 	}
 }
+
+// A call whose first copy (in one folder) lacks its result, and whose
+// later copy (a session resumed or copied into another folder) has it, is
+// counted as one folder holding both copies counts it: once, with its
+// result.
+func TestToolsAcrossFoldersAsInOne(t *testing.T) {
+	const ts = "2026-01-05T10:00:00Z"
+	call := toolUse("a1", ts, "m1", [2]string{"t1", "Bash"})
+	res := toolResult("u1", ts, `{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"12345"}`)
+	first, later := "11111111-0000-4000-8000-000000000000.jsonl", "22222222-0000-4000-8000-000000000000.jsonl"
+	for _, tc := range []struct {
+		name  string
+		files map[string][]string
+	}{
+		{"one folder", map[string][]string{"-p/" + first: {call}, "-p/" + later: {call, res}}},
+		{"two folders", map[string][]string{"-p/" + first: {call}, "-q/" + later: {call, res}}},
+		{"two folders, the result first", map[string][]string{"-p/" + first: {res}, "-q/" + later: {call, res}}},
+	} {
+		rep := toolReport(t, Window{}, tc.files)
+		if len(rep.Tools) != 1 || rep.Total.Calls != 1 || rep.Total.Errors != 1 || rep.Total.ResultBytes != 5 {
+			t.Errorf("%s: %+v, total %+v", tc.name, rep.Tools, rep.Total)
+		}
+	}
+}

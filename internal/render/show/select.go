@@ -83,6 +83,9 @@ type Doc struct {
 	// NoCompaction is set when SinceCompact found no compaction on the
 	// path: everything is shown.
 	NoCompaction bool
+	// Loose is how many agents no call spawned were left out (--agents
+	// shows them after the conversation).
+	Loose int
 
 	usage       map[*tree.Node]*tokens.Response
 	agentTotals map[string]tokens.Total
@@ -146,6 +149,11 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 	// With --agents, the agents no call spawned follow the conversation:
 	// a session whose main transcript was deleted has only those, and
 	// showed nothing.
+	for _, a := range t.Agents {
+		if a.Spawn == nil && !a.Warmup && !a.Compaction && !s.shown[a] && !(o.Agents && o.Leaf == nil && !o.SinceCompact) {
+			d.Loose++
+		}
+	}
 	if o.Agents && o.Leaf == nil && !o.SinceCompact {
 		for _, a := range t.Agents {
 			if a.Spawn == nil && !a.Warmup && !a.Compaction && !s.shown[a] {

@@ -105,7 +105,10 @@ func RenderTerminal(w io.Writer, doc *Doc, src *tree.Source, o TermOptions) erro
 		}
 		t.Item(it.Node.Entry(), it.Node, raw, it.Depth, it.For)
 	}
-	if len(doc.Items) == 0 {
+	switch {
+	case len(doc.Items) == 0 && doc.Loose > 0: // a session whose main transcript was deleted
+		t.printf("%s\n", t.th.Dim(fmt.Sprintf("(nothing to show: --agents shows the conversations of its %s no call spawned)", plural(doc.Loose, "agent"))))
+	case len(doc.Items) == 0:
 		t.printf("%s\n", t.th.Dim("(nothing to show)"))
 	}
 	return t.Flush()
