@@ -212,3 +212,14 @@ func TestOutsideWorktree(t *testing.T) {
 		}
 	}
 }
+
+// A flat agent file whose sessionId is not a session id is said, not
+// dropped without a word (its tokens are not counted), and never a path.
+func TestFlatAgentOfNoSessionIsSaid(t *testing.T) {
+	root := write(t, map[string]string{"-p/agent-x.jsonl": lines(`{"type":"user","sessionId":"../../etc","timestamp":"2026-01-01T00:00:00Z"}`)})
+	var errOut bytes.Buffer
+	f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&errOut, false, false))
+	if ss := f.Sessions(); len(ss) != 0 || !strings.Contains(errOut.String(), `agent-x.jsonl: its sessionId "../../etc" is not a session id`) {
+		t.Errorf("sessions %v, stderr %q", ss, errOut.String())
+	}
+}

@@ -555,6 +555,9 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		}
 		s := &Session{ID: id, ProjectDir: dir, Root: root, Orphan: true, Archived: root.Archive}
 		for _, a := range f.agentsOf(s, false) {
+			if a.Flat {
+				s.flat = append(s.flat, a.Path) // its row is read from them too
+			}
 			if a.ModTime.After(s.ModTime) {
 				s.ModTime = a.ModTime
 			}
@@ -572,7 +575,13 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 			have[s.ID] = true
 		}
 		for sid, agents := range f.flatAgents(dir) {
-			if have[sid] || !IsSessionID(sid) {
+			if !IsSessionID(sid) {
+				for _, a := range agents {
+					warn("%s: its sessionId %q is not a session id: not read as a session's", a.Path, sid)
+				}
+				continue
+			}
+			if have[sid] {
 				continue
 			}
 			s := &Session{ID: sid, ProjectDir: dir, Root: root, Orphan: true, Archived: root.Archive, noFolder: !l.entries[sid]}
