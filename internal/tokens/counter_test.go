@@ -442,12 +442,7 @@ func TestResumedSessionKeepsItsOrderWhateverTheModificationTimes(t *testing.T) {
 			}
 			os.Chtimes(filepath.Join(root, "-p", a+".jsonl"), older, older)
 			os.Chtimes(filepath.Join(root, "-p", b+".jsonl"), newer, newer)
-			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
-			var ins []Input
-			for _, s := range f.Sessions() {
-				ins = append(ins, Input{Session: s, Started: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)})
-			}
-			rep := Build(ins, nil, Window{}, ReadOptions{Strict: true})
+			rep := buildStartingTogether(root)
 			for _, s := range rep.Sessions {
 				if s.Total.Output != want[s.ID] {
 					t.Errorf("%s: output %d, want %d", s.ID[:1], s.Total.Output, want[s.ID])
@@ -718,16 +713,22 @@ func TestSessionsThatStartTogetherWithOneWithoutResponses(t *testing.T) {
 			os.Chtimes(filepath.Join(root, "-p", id+".jsonl"), m, m)
 		}
 		newest := order[0][:1] + order[1][:1] + order[2][:1]
-		f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
-		var ins []Input
-		for _, s := range f.Sessions() {
-			ins = append(ins, Input{Session: s, Started: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)})
-		}
-		rep := Build(ins, nil, Window{}, ReadOptions{Strict: true})
+		rep := buildStartingTogether(root)
 		for _, s := range rep.Sessions {
 			if want := map[string]int64{a: 10, c: 20}[s.ID]; s.Total.Output != want {
 				t.Errorf("written in the order %s: %s has output %d, want %d", newest, s.ID[:1], s.Total.Output, want)
 			}
 		}
 	}
+}
+
+// buildStartingTogether counts every session under root as started at the
+// same time (a resumption replays from the first line).
+func buildStartingTogether(root string) *Report {
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	var ins []Input
+	for _, s := range f.Sessions() {
+		ins = append(ins, Input{Session: s, Started: time.Date(2026, 1, 1, 10, 0, 0, 0, time.UTC)})
+	}
+	return Build(ins, nil, Window{}, ReadOptions{Strict: true})
 }
