@@ -21,9 +21,14 @@ func liveSession(t *testing.T) string {
 	root := t.TempDir()
 	const id = "1f1f1f1f-0000-4000-8000-000000000001"
 	now := time.Now().UTC()
+	// The three responses fall in the last hour, or in the time since
+	// midnight (UTC, baseEnv's zone) when that is shorter: all of them
+	// today, however close to midnight the test runs (at 00:06 they were
+	// yesterday's, and today's status showed none).
+	span := min(time.Hour, now.Sub(now.Truncate(24*time.Hour)))
 	var ls []string
 	for i, ago := range []int{50, 30, 10} {
-		ts := now.Add(-time.Duration(ago) * time.Minute).Format("2006-01-02T15:04:05.000Z")
+		ts := now.Add(-span * time.Duration(ago) / 60).Format("2006-01-02T15:04:05.000Z")
 		ls = append(ls, fmt.Sprintf(`{"type":"assistant","uuid":"a%d","parentUuid":null,"sessionId":"%s","cwd":"/w/app","timestamp":"%s","requestId":"r%d","message":{"id":"m%d","model":"claude-sonnet-4-5-20250929","role":"assistant","content":[{"type":"tool_use","id":"t%d","name":"mcp__github__search","input":{}}],"usage":{"input_tokens":10,"output_tokens":1000,"cache_read_input_tokens":100000}}}`, i, id, ts, i, i, i))
 	}
 	writeFile(t, root, "-w-app/"+id+".jsonl", lines(ls...))
