@@ -206,6 +206,18 @@ func TestPseudoTerminal(t *testing.T) {
 				}
 			}
 		}
+		// A compaction's divider stays one line: the time, then the
+		// tokens, left out as the terminal narrows.
+		spotter, _ := filepath.Abs("../testdata/corpus/spotter")
+		for _, cols := range []int{40, 60, 80, 100} {
+			r := onTTY(t, []string{fmt.Sprintf("COLUMNS=%d", cols)}, "show", "8463c716", "--dir", spotter)
+			expect(t, r, 0, "show 8463c716")
+			for _, l := range strings.Split(sgr.ReplaceAllString(r.stdout, ""), "\n") {
+				if strings.Contains(l, "context compacted") && render.Width(l) >= cols {
+					t.Errorf("at %d columns: the divider is %d wide: %q", cols, render.Width(l), l)
+				}
+			}
+		}
 		// grep: headers, hits and -l/-c rows fit; the commands it suggests
 		// ("→ cctx … show …") are whole, to be copied.
 		for _, cols := range []int{40, 45, 50, 60, 80, 120} {

@@ -321,20 +321,29 @@ func (t *Terminal) note(depth int, kind, sub, text string) {
 
 func (t *Terminal) compaction(e reader.Entry, n *tree.Node, depth int) {
 	t.lastMsg = map[int]string{}
-	label := "context compacted"
+	parts := []string{"context compacted"}
 	if e.CompactTrigger != "" {
-		label += " (" + clean(e.CompactTrigger) + ")"
+		parts[0] += " (" + clean(e.CompactTrigger) + ")"
 	}
 	if e.CompactPreTokens > 0 {
-		label += " · " + render.Count(e.CompactPreTokens) + " tokens → summary"
+		parts = append(parts, render.Count(e.CompactPreTokens)+" tokens → summary")
 	}
 	if ts := t.when(e.Timestamp); ts != "" {
-		label += " · " + ts
+		parts = append(parts, ts)
 	}
-	label = " " + label + " "
 	total := 72
 	if t.o.Width > 0 {
-		total = max(t.o.Width-4*depth, 20)
+		total = max(t.o.Width-1-4*depth, 20) // a column short of the edge, as every line
+	}
+	// On a narrow terminal the time goes first, then the tokens: the
+	// divider stays one line (a pipe keeps it whole).
+	label := " " + strings.Join(parts, " · ") + " "
+	for t.o.Width > 0 && len(parts) > 1 && width(label)+8 > total {
+		parts = parts[:len(parts)-1]
+		label = " " + strings.Join(parts, " · ") + " "
+	}
+	if t.o.Width > 0 && width(label)+8 > total {
+		label = " " + render.Cut(strings.TrimSpace(label), total-10) + " "
 	}
 	fill := max(total-width(label)-4, 4)
 	t.gap(depth)
