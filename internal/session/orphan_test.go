@@ -223,3 +223,13 @@ func TestFlatAgentOfNoSessionIsSaid(t *testing.T) {
 		t.Errorf("sessions %v, stderr %q", ss, errOut.String())
 	}
 }
+
+// An agent whose transcript is in both layouts (a flat agent-<id>.jsonl
+// and one under <id>/subagents/) is one subagent, as the tree counts it;
+// a compaction agent is none.
+func TestSubagentsCountsAnAgentOnce(t *testing.T) {
+	files := []Agent{{ID: "a1", Flat: true}, {ID: "a1"}, {ID: "a2"}, {ID: "acompact-x"}}
+	if n := Subagents(files, nil); n != 2 {
+		t.Errorf("Subagents = %d, want 2", n)
+	}
+}

@@ -69,8 +69,12 @@ func windowsKey(p string) string {
 // counts the same from the model).
 func Subagents(files []Agent, in *Info) int {
 	n := 0
+	seen := make(map[string]bool, len(files))
 	for _, a := range files {
-		if !IsCompactionAgent(a.ID) {
+		// An agent in both layouts (a flat file and one under
+		// subagents/) is one agent, as the tree reads it.
+		if !IsCompactionAgent(a.ID) && !seen[a.ID] {
+			seen[a.ID] = true
 			n++
 		}
 	}
