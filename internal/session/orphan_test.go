@@ -233,3 +233,18 @@ func TestSubagentsCountsAnAgentOnce(t *testing.T) {
 		t.Errorf("Subagents = %d, want 2", n)
 	}
 }
+
+// A session id is a uuid, whatever its case: B3EDADAB-….jsonl and
+// b3edadab-….jsonl are one session in two places, not two sessions (and
+// not an ambiguous prefix).
+func TestSessionIDsIgnoreCase(t *testing.T) {
+	a := write(t, map[string]string{"-p/" + id1 + ".jsonl": lines(userLine("one", ""))})
+	b := write(t, map[string]string{"-p/" + strings.ToUpper(id1) + ".jsonl": lines(userLine("one", ""))})
+	f := NewFinder([]Root{{ProjectsDir: a}, {ProjectsDir: b}}, nil)
+	if ss := f.Sessions(); len(ss) != 1 {
+		t.Errorf("%d sessions, want 1", len(ss))
+	}
+	if _, err := f.Resolve(strings.ToUpper(id1[:8])); err != nil {
+		t.Errorf("resolve: %v", err)
+	}
+}

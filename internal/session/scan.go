@@ -268,7 +268,10 @@ func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*
 		for i, dir := range dirs {
 			for _, s := range f.sessionsFrom(root, dir, lists[i], warn, flat) {
 				found++
-				if old, ok := byID[s.ID]; ok {
+				// A session id is a uuid: B3EDADAB-….jsonl beside
+				// b3edadab-….jsonl is the session in two places.
+				key := strings.ToLower(s.ID)
+				if old, ok := byID[key]; ok {
 					newer, older := s, old
 					if preferred(old, s) {
 						newer, older = old, s
@@ -282,10 +285,10 @@ func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*
 					}
 					newer.Copies = append(append(newer.Copies, older), older.Copies...)
 					older.Copies = nil
-					byID[s.ID] = newer
+					byID[key] = newer
 					continue
 				}
-				byID[s.ID] = s
+				byID[key] = s
 			}
 		}
 		if found == 0 && len(dirs) > 0 {
