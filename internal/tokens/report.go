@@ -530,7 +530,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 	for _, sr := range rep.Sessions {
 		// A session with no recorded cwd still needs a key to group by:
 		// its folder's name (the session's project stays "").
-		rep.projectOf[sr.ID] = sr.Project
+		rep.projectOf[sr.ID] = driveUpper(sr.Project)
 		if sr.Project == "" {
 			rep.projectOf[sr.ID] = sr.Session.ProjectKey()
 		}
@@ -1012,3 +1012,12 @@ func (r *Report) GroupBy(g Grouping) []Group {
 // GCPercent is the garbage collector's pace while a report is read (see
 // build): a collection when the heap has grown 4× past what was live.
 const GCPercent = 400
+
+// driveUpper is a Windows path with its drive letter in upper case: VS
+// Code and a terminal record one folder as c:\src and C:\src, one project.
+func driveUpper(p string) string {
+	if len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && p[0] >= 'a' && p[0] <= 'z' {
+		return string(p[0]-'a'+'A') + p[1:]
+	}
+	return p
+}
