@@ -89,8 +89,9 @@ func (s Source) Sessions(max, skip int) Func {
 	}
 }
 
-// Projects completes --project: the folders sessions ran in, most
-// recently active first.
+// Projects completes --project: the folders sessions ran in, the one
+// whose session file was written last first (files' times: no file is
+// read to order them).
 func (s Source) Projects(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	out := render.ProjectCompletions(s.Finder().Projects(), toComplete, s.Home, s.Now())
 	if len(out) == 0 {
