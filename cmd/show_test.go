@@ -1147,3 +1147,16 @@ func TestShowAgentsOfAnOrphanSession(t *testing.T) {
 		t.Errorf("without --agents:\n%s", r.out)
 	}
 }
+
+// show of a subagent's transcript, given by its path, says it is one and
+// how to see it under its call.
+func TestShowOfASubagentFileSaysSo(t *testing.T) {
+	p := filepath.Join(samples, "-experiments-worktrees", "ef958aa1-0e93-49f0-bb71-150f63befcd1", "subagents", "agent-a4ca7529859c158c2.jsonl")
+	r := run(t, false, nil, "show", p)
+	if r.code != 0 || !strings.Contains(r.out, "agent    a4ca7529859c158c2 · a subagent's transcript\n         cctx show ef958aa1 --agents shows it under its call\n") {
+		t.Errorf("exit %d\n%s", r.code, r.out)
+	}
+	if r := run(t, false, nil, "show", "--dir", samples, "ef958aa1"); strings.Contains(r.out, "a subagent's transcript") {
+		t.Errorf("the session itself:\n%s", r.out)
+	}
+}

@@ -754,6 +754,15 @@ func isAgentName(name string) bool {
 	return id != "" && !strings.Contains(id, "@")
 }
 
+// AgentFileID is the agent id of a path whose file is an agent's
+// transcript (agent-<id>.jsonl), or "".
+func AgentFileID(path string) string {
+	if name := filepath.Base(path); isAgentName(name) {
+		return agentID(name)
+	}
+	return ""
+}
+
 // agentID is the <id> of agent-<id>.jsonl[.zst], or "".
 func agentID(name string) string {
 	stem, ok := TranscriptStem(name)

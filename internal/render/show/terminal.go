@@ -10,6 +10,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/reader"
 	"github.com/cctx-dev/cctx/internal/render"
+	"github.com/cctx-dev/cctx/internal/session"
 	"github.com/cctx-dev/cctx/internal/tokens"
 	"github.com/cctx-dev/cctx/internal/tree"
 )
@@ -138,6 +139,20 @@ func (t *Terminal) Header(h Header) {
 		t.printf("%s\n", th.Bold(id)) // the id whole, to be copied, where the label leaves no room
 	} else {
 		row("session", th.Bold(id))
+	}
+	if a := session.AgentFileID(h.Path); a != "" { // a file given by its path: one subagent's conversation
+		sid := h.SessionID
+		if len(sid) > 8 {
+			sid = sid[:8]
+		}
+		label := "agent"
+		for _, l := range render.FitParts([]string{clean(a), th.Dim("a subagent's transcript")}, th.Dim(" · "), t.textWidth(0, 9), 0) {
+			row(label, l)
+			label = ""
+		}
+		for _, l := range render.FitParts([]string{"cctx show " + clean(sid) + " --agents", th.Dim("shows it under its call")}, " ", t.textWidth(0, 9), 0) {
+			row("", l)
+		}
 	}
 	if h.Title != "" { // as ls shows it: the session ls named is seen to be this one
 		title := clean(t.redacted(h.Title))
