@@ -283,7 +283,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 // The candidates of an ambiguous prefix, the most recently active first,
-// as ls lists them.
+// as ls lists them, each with its title.
 func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 	dir := t.TempDir()
 	for i, id := range []string{"abcd1111-1111-4111-8111-111111111111", "abcd2222-2222-4222-8222-222222222222", "abcd3333-3333-4333-8333-333333333333"} {
@@ -293,7 +293,8 @@ func TestAmbiguousPrefixListsCandidates(t *testing.T) {
 	}
 	r := run(t, false, nil, "tokens", "--dir", dir, "abcd")
 	i1, i2, i3 := strings.Index(r.errOut, "abcd1111"), strings.Index(r.errOut, "abcd2222"), strings.Index(r.errOut, "abcd3333")
-	if r.code != 2 || !strings.Contains(r.errOut, "abcd1111-1111-4111-8111-111111111111  2026-01-02T00:00:00.000Z  /w") || !(i2 < i1 && i1 < i3) {
+	// Each with its title last: two of one project and minute differ there.
+	if r.code != 2 || !strings.Contains(r.errOut, "abcd1111-1111-4111-8111-111111111111  2026-01-02T00:00:00.000Z  /w  x\n") || !(i2 < i1 && i1 < i3) {
 		t.Errorf("exit %d stderr %q; want 2222, 1111, 3333 (newest first)", r.code, r.errOut)
 	}
 }

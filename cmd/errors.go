@@ -58,7 +58,7 @@ func cobraMessage(msg string) string {
 func candidates(cands []*session.Session) []string {
 	var out []string
 	for _, d := range session.DescribeNewestFirst(cands) {
-		out = append(out, fmt.Sprintf("%s  %-24s  %s", d.ID, render.Timestamp(d.Updated), d.Project)) // the project last: aligned
+		out = append(out, strings.TrimRight(fmt.Sprintf("%s  %-24s  %s  %s", d.ID, render.Timestamp(d.Updated), d.Project, render.Cut(render.OneLine(d.Title), 48)), " ")) // the title last: aligned
 	}
 	return out
 }

@@ -27,16 +27,17 @@ func FinderFor(dirs []string, env Env, rep *diag.Reporter) (*Finder, error) {
 
 // Describe is what tells a session from others (the candidates of an
 // ambiguous argument): its project (the cwd it recorded, else its
-// folder's name) and its last activity (else its file's time).
-func (s *Session) Describe() (project string, updated time.Time) {
+// folder's name), its last activity (else its file's time) and its title
+// as ls shows it (two sessions of one project and minute differ there).
+func (s *Session) Describe() (project string, updated time.Time, title string) {
 	project, updated = s.ProjectKey(), s.ModTime
 	if in, err := Lite(s); err == nil {
 		if in.Project != "" {
 			project = in.Project
 		}
-		updated = in.UpdatedAt
+		updated, title = in.UpdatedAt, in.Title
 	}
-	return project, updated
+	return project, updated, title
 }
 
 // Title is the session's title as ls shows it (custom title, else AI
@@ -52,11 +53,13 @@ func (s *Session) Title() string {
 	return ""
 }
 
-// Described is a session with its project and last activity (Describe).
+// Described is a session with its project, last activity and title
+// (Describe).
 type Described struct {
 	*Session
 	Project string
 	Updated time.Time
+	Title   string
 }
 
 // DescribeNewestFirst describes sessions, the most recently active first,
@@ -65,7 +68,7 @@ func DescribeNewestFirst(ss []*Session) []Described {
 	out := make([]Described, len(ss))
 	for i, s := range ss {
 		out[i].Session = s
-		out[i].Project, out[i].Updated = s.Describe()
+		out[i].Project, out[i].Updated, out[i].Title = s.Describe()
 	}
 	slices.SortStableFunc(out, func(a, b Described) int { return b.Updated.Compare(a.Updated) })
 	return out

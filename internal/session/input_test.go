@@ -55,9 +55,10 @@ func TestDescribe(t *testing.T) {
 		if tc.name == "not there" {
 			s.Path += ".gone"
 		}
-		project, updated := s.Describe()
-		if project != tc.project || !updated.Equal(tc.updated) {
-			t.Errorf("%s: Describe = %q, %v; want %q, %v", tc.name, project, updated, tc.project, tc.updated)
+		project, updated, title := s.Describe()
+		wantTitle := map[string]string{"recorded": "hi", "no cwd": "hi"}[tc.name]
+		if project != tc.project || !updated.Equal(tc.updated) || title != wantTitle {
+			t.Errorf("%s: Describe = %q, %v, %q; want %q, %v, %q", tc.name, project, updated, title, tc.project, tc.updated, wantTitle)
 		}
 	}
 }
