@@ -101,10 +101,7 @@ func (f *Finder) List(o ListOptions) Listing {
 	for i, err := range errs {
 		if err != nil {
 			s := cands[i]
-			where := s.Path
-			if s.Orphan {
-				where = s.Folder()
-			}
+			where := s.Where()
 			f.Report.Warn("%s: %s", where, diag.FileErrorText(where, err))
 		}
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,5 +247,30 @@ func TestSessionIDsIgnoreCase(t *testing.T) {
 	}
 	if _, err := f.Resolve(strings.ToUpper(id1[:8])); err != nil {
 		t.Errorf("resolve: %v", err)
+	}
+}
+
+// A session is named in messages by where its transcripts are: its main
+// file; its folder of subagents once the main file is gone; its project
+// folder when only flat agent files (2.0.x) are left.
+func TestWhereASessionIs(t *testing.T) {
+	root := write(t, map[string]string{
+		"-p/" + id1 + ".jsonl":                   lines(userLine("one", "")),
+		"-p/" + id2 + "/subagents/agent-a.jsonl": lines(userLine("sub", `"isSidechain":true,`)),
+		"-p/agent-flat.jsonl":                    lines(fmt.Sprintf(`{"type":"user","sessionId":%q,"isSidechain":true,"timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"x"}}`, id3)),
+	})
+	want := map[string]string{
+		id1: filepath.Join(root, "-p", id1+".jsonl"),
+		id2: filepath.Join(root, "-p", id2),
+		id3: filepath.Join(root, "-p"),
+	}
+	ss := NewFinder([]Root{{ProjectsDir: root}}, nil).Sessions()
+	if len(ss) != 3 {
+		t.Fatalf("%d sessions, want 3", len(ss))
+	}
+	for _, s := range ss {
+		if s.Where() != want[s.ID] {
+			t.Errorf("%s: Where = %q, want %q", s.ID[:4], s.Where(), want[s.ID])
+		}
 	}
 }

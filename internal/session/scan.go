@@ -83,6 +83,19 @@ func (s *Session) Folder() string {
 	return stem
 }
 
+// Where is where a session's transcripts are, to name it in messages: its
+// main file, or, its main transcript gone, its own folder (subagents/),
+// else (2.0.x flat agent files only) its project folder.
+func (s *Session) Where() string {
+	switch {
+	case s.Path != "":
+		return s.Path
+	case len(s.flat) > 0 && s.noFolder:
+		return s.ProjectDir
+	}
+	return s.Folder()
+}
+
 // TranscriptStem strips a transcript's extension: .jsonl, or .jsonl.zst
 // for a compressed one. ok is false for another name.
 func TranscriptStem(name string) (stem string, ok bool) {
