@@ -549,11 +549,18 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 	// The agents whose transcripts this report counts, by id: a session
 	// copied or resumed into another folder names the agents of the one
 	// it replays, whose tokens are counted there.
-	countedAgents := map[string]bool{}
-	for i := range sorted {
-		for _, a := range sorted[i].Agents {
-			countedAgents[a.ID] = true
+	// Made at the first such warning: most reports have none.
+	var countedAgents map[string]bool
+	countedHere := func(id string) bool {
+		if countedAgents == nil {
+			countedAgents = map[string]bool{}
+			for i := range sorted {
+				for _, a := range sorted[i].Agents {
+					countedAgents[a.ID] = true
+				}
+			}
 		}
+		return countedAgents[id]
 	}
 	for i := range sorted {
 		var one *readSession
@@ -568,7 +575,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 		outside := (!w.Since.IsZero() || !w.Until.IsZero()) && rep.all[i].Total.APICalls == 0
 		for _, is := range one.issues {
 			agent := is.Kind == reader.UnlinkedAgent || is.Kind == reader.UnreadAgent
-			if agent && (outside || is.Kind == reader.UnlinkedAgent && (countedAgents[is.Detail] || sorted[i].Elsewhere != nil && sorted[i].Elsewhere(is.Detail) != "")) {
+			if agent && (outside || is.Kind == reader.UnlinkedAgent && (countedHere(is.Detail) || sorted[i].Elsewhere != nil && sorted[i].Elsewhere(is.Detail) != "")) {
 				continue // it ran in a session counted here, or in the one this one resumed (checked now: other sessions' files are not in this one's sum)
 			}
 			if agent {

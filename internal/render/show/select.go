@@ -149,19 +149,17 @@ func Build(t *tree.Tree, report func() Report, prices *tokens.Prices, src *tree.
 	// With --agents, the agents no call spawned follow the conversation:
 	// a session whose main transcript was deleted has only those, and
 	// showed nothing.
+	showLoose := o.Agents && o.Leaf == nil && !o.SinceCompact
 	for _, a := range t.Agents {
-		if a.Spawn == nil && !a.Warmup && !a.Compaction && !s.shown[a] && !(o.Agents && o.Leaf == nil && !o.SinceCompact) {
-			d.Loose++
-		}
-	}
-	if o.Agents && o.Leaf == nil && !o.SinceCompact {
-		for _, a := range t.Agents {
-			if a.Spawn == nil && !a.Warmup && !a.Compaction && !s.shown[a] {
-				from := len(s.items)
-				s.emit(agentPath(t, a), 1, "", map[*tree.Agent]bool{a: true})
-				for i := from; i < len(s.items); i++ {
-					s.items[i].Loose = true
-				}
+		switch {
+		case a.Spawn != nil || a.Warmup || a.Compaction || s.shown[a]:
+		case !showLoose:
+			d.Loose++ // said when nothing else is shown
+		default:
+			from := len(s.items)
+			s.emit(agentPath(t, a), 1, "", map[*tree.Agent]bool{a: true})
+			for i := from; i < len(s.items); i++ {
+				s.items[i].Loose = true
 			}
 		}
 	}
