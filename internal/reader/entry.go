@@ -113,10 +113,20 @@ func (u Usage) Total() int64 { return u.Input + u.Output + u.CacheCreation + u.C
 // Context is the size of the prompt the model saw: input plus cache.
 func (u Usage) Context() int64 { return u.Input + u.CacheCreation + u.CacheRead }
 
-// IsUser reports whether the entry is a user message: a user line, or
-// the attachment line of a delivered queued input (Queued), which the TS
-// SDK makes a user message too.
-func (e *Entry) IsUser() bool { return e.Type == "user" || e.Queued != NotQueued }
+// IsUser reports whether the entry is a user message (UserMessage).
+func (e *Entry) IsUser() bool { return UserMessage(e.Type, e.Queued) }
+
+// UserMessage reports whether a line of type typ, delivering queued input
+// of kind queued, is a user message: a user line, or the attachment line
+// of a delivered queued input, which the TS SDK makes a user message too.
+// Every reading of a line (Entry, SearchLine, tree.Node) asks this one.
+func UserMessage(typ string, queued QueuedKind) bool { return typ == "user" || queued != NotQueued }
+
+// MayTitle reports whether a line of type typ, delivering queued input of
+// kind queued, is one a session's first prompt may come from: a user
+// line, or a queued prompt (a notification, or a mode cctx does not know,
+// is a user message that never titles a session).
+func MayTitle(typ string, queued QueuedKind) bool { return typ == "user" || queued == QueuedPrompt }
 
 // IsConversation reports whether the entry is a user or assistant message.
 func (e *Entry) IsConversation() bool { return e.IsUser() || e.Type == "assistant" }

@@ -196,3 +196,34 @@ func TestTaskNotification(t *testing.T) {
 		}
 	}
 }
+
+// Which lines are user messages, and which may title a session: every
+// reading of a line asks these two, so they are the rule.
+func TestUserMessageAndMayTitle(t *testing.T) {
+	tests := []struct {
+		typ            string
+		queued         QueuedKind
+		user, mayTitle bool
+	}{
+		{"user", NotQueued, true, true},
+		{"assistant", NotQueued, false, false},
+		{"attachment", NotQueued, false, false},
+		{"attachment", QueuedPrompt, true, true},
+		{"attachment", QueuedNotification, true, false},
+		{"attachment", QueuedOther, true, false},
+		{"system", NotQueued, false, false},
+	}
+	for _, tt := range tests {
+		if got := UserMessage(tt.typ, tt.queued); got != tt.user {
+			t.Errorf("UserMessage(%q, %d) = %v, want %v", tt.typ, tt.queued, got, tt.user)
+		}
+		if got := MayTitle(tt.typ, tt.queued); got != tt.mayTitle {
+			t.Errorf("MayTitle(%q, %d) = %v, want %v", tt.typ, tt.queued, got, tt.mayTitle)
+		}
+		e := Entry{Type: tt.typ, Queued: tt.queued}
+		l := SearchLine{Type: tt.typ, Queued: tt.queued}
+		if e.IsUser() != tt.user || l.IsUser() != tt.user {
+			t.Errorf("%q %d: Entry.IsUser %v, SearchLine.IsUser %v, want %v", tt.typ, tt.queued, e.IsUser(), l.IsUser(), tt.user)
+		}
+	}
+}

@@ -74,7 +74,7 @@ type SearchLine struct {
 
 // IsUser reports whether the line is a user message (Entry.IsUser): a
 // user line, or a queued input's attachment line.
-func (l *SearchLine) IsUser() bool { return l.Type == "user" || l.Queued != NotQueued }
+func (l *SearchLine) IsUser() bool { return UserMessage(l.Type, l.Queued) }
 
 // UUID is the line's uuid, copied.
 func (l *SearchLine) UUID() string { return rawStr(l.uuid) }

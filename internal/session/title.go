@@ -59,10 +59,8 @@ func firstPromptAt(lines []parsedLine) (string, bool, int) {
 }
 
 // promptLine reports whether a line may give a session's first prompt:
-// a user line, or a queued prompt delivered as an attachment
-// (reader.QueuedPrompt; a notification or a mode cctx does not know
-// never titles a session), that is no meta line, compaction summary,
-// sidechain line or tool result.
+// one that may title a session (reader.MayTitle) and is no meta line,
+// compaction summary, sidechain line or tool result.
 func promptLine(e *reader.Entry) bool {
-	return (e.Type == "user" || e.Queued == reader.QueuedPrompt) && !e.Meta && !e.CompactSummary && !e.Sidechain && e.Content&reader.HasToolResult == 0
+	return reader.MayTitle(e.Type, e.Queued) && !e.Meta && !e.CompactSummary && !e.Sidechain && e.Content&reader.HasToolResult == 0
 }

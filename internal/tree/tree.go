@@ -458,7 +458,7 @@ func (n *Node) ToolUseResultAgentID() string { return n.fx().ToolUseResultAgentI
 
 // IsUser reports whether the node is a user message: a user line, or a
 // queued input's attachment line (reader.Entry.IsUser).
-func (n *Node) IsUser() bool { return n.Type == "user" || n.Queued != reader.NotQueued }
+func (n *Node) IsUser() bool { return reader.UserMessage(n.Type, n.Queued) }
 
 // IsConversation reports whether the node is a user or assistant message.
 func (n *Node) IsConversation() bool { return n.IsUser() || n.Type == "assistant" }
