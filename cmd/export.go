@@ -172,13 +172,7 @@ func (o *ExportOptions) renderOptions(s *session.Session, format export.Format) 
 	if !o.NoRedact {
 		opts.Redact = o.F.redactor().Bytes
 	}
-	if s.Path != session.StdinPath {
-		// A title someone gave the session; else the page is titled by its
-		// first prompt, read redacted.
-		if in, err := session.Lite(s); err == nil && (in.TitleSource == "custom-title" || in.TitleSource == "ai-title") {
-			opts.Title = in.Title
-		}
-	}
+	opts.Title = s.Title() // as ls shows it, the page redacts it
 	return opts
 }
 

@@ -276,6 +276,29 @@ func TestExportMarkdownGolden(t *testing.T) {
 	}
 }
 
+// A page is titled as ls titles its session, whatever the title's source:
+// the title a person found the session by.
+func TestExportTitledAsLs(t *testing.T) {
+	for _, tc := range []struct{ session, source, title string }{
+		{"b3edadab", "summary", "Test file creation and agent thread handling"},
+		{"ef958aa1", "last-prompt", "Well, the subagents seem to be either stuck or done... can you check?"},
+		{"55604662", "first-prompt", "mix phx.server doesnt seem to start"},
+	} {
+		ls := run(t, false, nil, "ls", "--dir", samples, "--all", "--json")
+		if !strings.Contains(ls.out, `"title":"`+tc.title+`","title_source":"`+tc.source+`"`) {
+			t.Fatalf("%s: ls --json has no %s title %q", tc.session, tc.source, tc.title)
+		}
+		md := run(t, false, nil, "export", "--dir", samples, tc.session, "--format", "md")
+		if first, _, _ := strings.Cut(md.out, "\n"); first != "# "+tc.title {
+			t.Errorf("%s: markdown starts %q, want the ls title %q", tc.session, first, tc.title)
+		}
+		html := run(t, false, nil, "export", "--dir", samples, tc.session)
+		if !strings.Contains(html.out, "<title>"+tc.title+" ") && !strings.Contains(html.out, "<title>"+tc.title+"<") {
+			t.Errorf("%s: the page's <title> is not %q", tc.session, tc.title)
+		}
+	}
+}
+
 func TestExportStdin(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(exportDemo, "-home-alice-src-weather", "7d3c2a10-5b1e-4c2f-9a8e-0123456789ab.jsonl"))
 	if err != nil {

@@ -49,7 +49,7 @@ const (
 // Options shape an export.
 type Options struct {
 	Format Format
-	// Title is the session's title as ls shows it (a custom or AI title);
+	// Title is the session's title as ls shows it (session.Session.Title);
 	// "" titles it by its first prompt.
 	Title string
 	// Redact, when set, rewrites every line read and every other string
