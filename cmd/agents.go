@@ -22,7 +22,7 @@ func NewCmdAgents(f *Factory, runF func(*AgentsOptions) error) *cobra.Command {
 	o := &AgentsOptions{F: f}
 	c := &cobra.Command{
 		Use:   "agents <session>",
-		Short: "Every subagent of a session, linked from the call that spawned it to its transcript",
+		Short: "A session's subagents: the call that spawned each, its transcript",
 		Long: `Every subagent of a session, linked from the Agent/Task call that spawned it
 to its transcript, nested agents under their parent.
 
@@ -49,7 +49,7 @@ against the transcript; a mismatch is a warning.
 -v adds the first line of each prompt and the transcript's path.` + "\n\n" + render.PipeHelp(render.AgentsPipeTables),
 		Example: `  cctx agents latest
   cctx agents b3ed -v
-  cctx agents b3ed --json | jq -r '.agents[] | [.agent_id, .status, .total.total_tokens] | @tsv'`,
+  cctx agents b3ed --json | jq -r '.agents[] | [.agent_id, .status] | @tsv'`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Session = args[0]

@@ -23,7 +23,7 @@ func NewCmdArchive(f *Factory, runF func(*ArchiveOptions) error) *cobra.Command 
 	o := &ArchiveOptions{F: f}
 	c := &cobra.Command{
 		Use:   "archive",
-		Short: "Keep a copy of every transcript, safe from Claude Code's 30-day cleanup",
+		Short: "Copy every transcript, safe from Claude Code's 30-day cleanup",
 		Long: `Copy every transcript under the roots (main files, subagent files, .meta.json
 sidecars) into an archive, so that none is lost when Claude Code deletes
 transcripts older than cleanupPeriodDays (30 by default) at start-up.

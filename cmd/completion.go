@@ -37,7 +37,8 @@ session's leaves, --project to the folders sessions ran in, and --by,
   bash  (with bash-completion), in ~/.bashrc:  source <(cctx completion bash)
   zsh, in ~/.zshrc:                            source <(cctx completion zsh)
   fish:  cctx completion fish > ~/.config/fish/completions/cctx.fish
-  PowerShell, in $PROFILE:  cctx completion powershell | Out-String | Invoke-Expression
+  PowerShell, in $PROFILE:
+    cctx completion powershell | Out-String | Invoke-Expression
 
 'cctx completion SHELL --help' has the system-wide variants (docs/shell.md).`
 		// Without a shell, or with one cctx has no script for, a usage

@@ -41,7 +41,7 @@ func NewCmdExport(f *Factory, runF func(*ExportOptions) error) *cobra.Command {
 	o := &ExportOptions{F: f}
 	c := &cobra.Command{
 		Use:   "export <session>",
-		Short: "Write a session as one HTML page or Markdown file to share, secrets redacted",
+		Short: "A session as one HTML page or Markdown file to share, redacted",
 		Long: `Write the conversation a session ends on (as cctx show shows it) as a file
 to share: a self-contained HTML page, or GitHub-flavoured Markdown to paste
 into a pull request or an issue.

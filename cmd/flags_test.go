@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -350,7 +351,7 @@ func TestEmptyOrMisplacedFlagValues(t *testing.T) {
 			t.Errorf("%v: %v, %+v", args, err, got)
 		}
 	}
-	if r := run(t, false, nil, "tokens", "--help"); !strings.Contains(r.out, "--watch[=5] ") || !strings.Contains(r.out, "given as --watch=N") {
+	if r := run(t, false, nil, "tokens", "--help"); !strings.Contains(r.out, "--watch[=5] ") || !strings.Contains(strings.Join(strings.Fields(r.out), " "), "given as --watch=N") {
 		t.Errorf("tokens --help does not show --watch[=5] and --watch=N:\n%s", r.out)
 	}
 }
@@ -429,6 +430,22 @@ func TestNotATranscriptWithSubagents(t *testing.T) {
 		}
 		if args[0] != "agents" && !strings.Contains(r.errOut, "warning: "+filepath.Join(dir, id+".jsonl")+": none of its 2 line(s)") {
 			t.Errorf("%v with a subagent: the main file not warned about: %q", args, r.errOut)
+		}
+	}
+}
+
+// Help fits 80 columns: flag descriptions are wrapped, and the examples
+// and command lists are written to fit.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	for _, c := range []string{"", "ls", "show", "tree", "tokens", "agents", "grep", "export", "resume", "archive", "completion", "help"} {
+		r := run(t, false, nil, strings.Fields(c+" --help")...)
+		if r.code != 0 {
+			t.Fatalf("%s --help: exit %d", c, r.code)
+		}
+		for _, l := range strings.Split(r.out, "\n") {
+			if n := utf8.RuneCountInString(l); n > 80 {
+				t.Errorf("cctx %s --help: a line of %d columns: %q", c, n, l)
+			}
 		}
 	}
 }

@@ -66,8 +66,8 @@ Exit status: 0 a match was found, 1 none (or an error), 2 usage error.`,
 		Example: `  cctx grep 'login bug'                   # which session was that?
   cctx grep --role tool 'docker compose'   # a command I ran
   cctx grep -F -l src/auth/session.go      # sessions that touched a file
-  cctx grep -w TODO latest -C 1            # with a message of context around each hit
-  cctx grep panic --json | jq -r '.sessions[].hits[] | [.session_id, .file, .line] | @tsv'`,
+  cctx grep -w TODO latest -C 1            # a message of context around hits
+  cctx grep panic --json | jq -r '.sessions[].hits[].snippet'`,
 		Args: argsBetween(1, -1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Pattern, o.Sessions = args[0], args[1:]

@@ -46,7 +46,7 @@ on standard input, a session whose main transcript was deleted, or one only
 cctx's archive holds.`,
 		Example: `  cctx resume latest
   cctx resume b3ed
-  cctx resume b3ed --print           # cd '/home/me/src/app' && claude --resume b3edadab-…
+  cctx resume b3ed --print   # cd '/home/me/app' && claude --resume b3edadab-…
   eval "$(cctx resume b3ed --print)"`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"strings"
 	"syscall"
 	"time"
 
@@ -60,8 +59,8 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
   cctx tokens ef95                # usage per API call, by agent and model, cost
   cctx agents ef95                # its subagents, each linked to its call
   cctx resume ef95                # reopen it in Claude Code, in its directory
-  cctx tokens --since 7d --max-cost 20 --budget-total   # exit 3 when the week cost more
-  cctx tokens --by block --since 1d      # 5-hour plan windows, the current one live with --watch`,
+  cctx tokens --since 7d --max-cost 20 --budget-total   # exit 3 if over
+  cctx tokens --by block --since 1d      # 5-hour plan windows (--watch: live)`,
 		Version:       buildinfo.Version(Version),
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -96,36 +95,9 @@ Exit codes: 0 ok, 1 error (or warnings with --strict), 2 usage error
 	root.AddCommand(NewCmdExport(f, nil))
 	root.AddCommand(NewCmdResume(f, nil))
 	root.SetHelpCommand(newHelpCmd(root))
+	root.SetUsageTemplate(wrapFlagUsages(root.UsageTemplate()))
 	addCompletions(f, root)
 	return root
-}
-
-// newHelpCmd is `cctx help [command]`: cobra's own prints the usage on
-// stdout and exits 0 for a topic it does not know.
-func newHelpCmd(root *cobra.Command) *cobra.Command {
-	return &cobra.Command{
-		Use:   "help [command]",
-		Short: "Help about any command",
-		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			var names []string
-			for _, sub := range root.Commands() {
-				if sub.IsAvailableCommand() {
-					names = append(names, sub.Name()+"\t"+sub.Short)
-				}
-			}
-			return names, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(c *cobra.Command, args []string) error {
-			target, rest, err := root.Find(args)
-			if err != nil || target == nil || len(rest) > 0 || len(args) > 0 && target == root {
-				if sugg := root.SuggestionsFor(args[0]); len(sugg) > 0 {
-					return usageErrorf("no help topic %q (did you mean %s?)", strings.Join(args, " "), strings.Join(sugg, " or "))
-				}
-				return usageErrorf("no help topic %q: the commands are in 'cctx --help'", strings.Join(args, " "))
-			}
-			return target.Help()
-		},
-	}
 }
 
 // Execute runs cctx on the process's arguments and returns the exit code.

@@ -48,7 +48,7 @@ func NewCmdShow(f *Factory, runF func(*ShowOptions) error) *cobra.Command {
 	o := &ShowOptions{F: f}
 	c := &cobra.Command{
 		Use:   "show <session>",
-		Short: "Read a session's conversation: prompts, replies, tool calls with their results",
+		Short: "Read a session: prompts, replies, tool calls and their results",
 		Long: `Show the conversation a session ends on (its active path), across compactions.
 
 Streaming lines of one API response are shown as one message, with the
@@ -73,7 +73,7 @@ honour --tail, --grep, --leaf, --since-compact, --all and --agents.`,
   cctx show b3ed --tail 3 --thinking
   cctx show b3ed --grep 'migration' --full
   cctx show b3ed --final                 # the last reply's text, for scripts
-  cctx show b3ed --json | jq '.messages[] | select(.usage) | .usage'  # one a response
+  cctx show b3ed --json | jq '.messages[] | select(.usage) | .usage'
   cctx show b3ed --raw --since-compact > context.jsonl
   cctx show latest -f                    # follow a running session`,
 		Args: argsBetween(1, 1),

@@ -31,7 +31,7 @@ func NewCmdTokens(f *Factory, runF func(*TokensOptions) error) *cobra.Command {
 	o := &TokensOptions{F: f}
 	c := &cobra.Command{
 		Use:   "tokens [<session>...]",
-		Short: "Token usage per API call, deduplicated, with totals, cost, plan windows and budgets",
+		Short: "Token usage per API call, deduplicated: totals, cost, budgets",
 		Long: `Token usage per API response, counted once, with totals and cost.
 
 Claude Code writes one API response as several lines that repeat its usage,
@@ -63,16 +63,17 @@ session is checked on its own, each group with --by (--by block: every
 block), or the sum with --budget-total. Counts accept k, M and G suffixes.
 
 --format markdown writes a table for $GITHUB_STEP_SUMMARY or a pull request,
-budgets marked ✔/✘; --format ndjson streams the responses (--by response) as one JSON object
-a line. --watch redraws the current block (or --by day: today) every 5 s
-(--watch=N: every N) until Ctrl-C; in a pipe one snapshot per interval.` + "\n\n" + render.PipeHelp(render.TokensPipeTables),
+budgets marked ✔/✘; --format ndjson streams the responses (--by response),
+one JSON object a line. --watch redraws the current block (or --by day:
+today) every 5 s (--watch=N: every N) until Ctrl-C; in a pipe one snapshot
+per interval.` + "\n\n" + render.PipeHelp(render.TokensPipeTables),
 		Example: `  cctx tokens latest
   cctx tokens --since 7d --by day
-  cctx tokens --by block --since 2d            # 5-hour plan windows, the current one last
+  cctx tokens --by block --since 2d            # 5-hour plan windows
   cctx tokens --watch                          # live view of the current block
   cctx tokens --by tool --since 7d             # which tool fills the context
   cctx tokens --by response --format ndjson > usage.ndjson
-  cctx tokens --since 1d --max-cost 20 --by block --format markdown >> "$GITHUB_STEP_SUMMARY"
+  cctx tokens --max-cost 20 --format markdown >> "$GITHUB_STEP_SUMMARY"
   cctx tokens "$SESSION" --max-cost 5 --max-context 150k   # exit 3 when over`,
 		Args: argsBetween(0, -1),
 		RunE: func(c *cobra.Command, args []string) (err error) {
