@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // argsBetween accepts between lo and hi arguments (hi < 0: no maximum) and
@@ -19,7 +20,7 @@ func argsBetween(lo, hi int) cobra.PositionalArgs {
 		case hi == 0 && n > 0:
 			return usageErrorf("%s takes no arguments, got %q (see '%s --help')", c.CommandPath(), strings.Join(args, " "), c.CommandPath())
 		case hi >= 0 && n > hi:
-			return usageErrorf("%s takes %s only, got %q (see '%s --help')", c.CommandPath(), takes, strings.Join(args, " "), c.CommandPath())
+			return usageErrorf("%s takes %s only, got %q%s (see '%s --help')", c.CommandPath(), takes, strings.Join(args, " "), boolValueHint(c, args), c.CommandPath())
 		}
 		stdin := 0
 		for _, a := range args {
@@ -32,4 +33,24 @@ func argsBetween(lo, hi int) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// boolValueHint tells how a boolean flag takes a value, when an argument
+// too many is one: "--agents false" is --agents, then an argument.
+func boolValueHint(c *cobra.Command, args []string) string {
+	var value, flag string
+	for _, a := range args {
+		if a == "true" || a == "false" {
+			value = a
+		}
+	}
+	c.Flags().Visit(func(f *pflag.Flag) {
+		if f.Value.Type() == "bool" {
+			flag = f.Name
+		}
+	})
+	if value == "" || flag == "" {
+		return ""
+	}
+	return "; a boolean flag takes its value after =: --" + flag + "=" + value
 }

@@ -276,6 +276,8 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		{[]string{"help", "tok"}, `cctx: error: no help topic "tok" (did you mean tokens?)` + "\n"},
 		{[]string{"help", "nonexist"}, `cctx: error: no help topic "nonexist": the commands are in 'cctx --help'` + "\n"},
 		{[]string{"archive", "extra"}, `cctx: error: cctx archive takes no arguments, got "extra" (see 'cctx archive --help')` + "\n"},
+		{[]string{"tree", "ef95", "--agents", "false"}, `cctx: error: cctx tree takes <session> only, got "ef95 false"; a boolean flag takes its value after =: --agents=false (see 'cctx tree --help')` + "\n"},
+		{[]string{"show", "ef95", "extra", "--thinking"}, `cctx: error: cctx show takes <session> only, got "ef95 extra" (see 'cctx show --help')` + "\n"},
 		{[]string{"resume", "abcd", "--print", "--json"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply\n"},
 		{[]string{"resume", "abcd", "--print", "--redact"}, "cctx: error: resume --print prints a command to run: --redact does not apply (the directory masked, the command could not run)\n"},
 		{[]string{"completion", "tcsh"}, `cctx: error: no completion script for the shell "tcsh": give bash, zsh, fish or powershell` + "\n"},
