@@ -101,7 +101,7 @@ session's leaves, --project to the folders sessions ran in, and --by,
 			_ = c.RegisterFlagCompletionFunc("format", complete.Fixed(
 				"table\taligned on a terminal, tab-separated in a pipe", "json\tthe --json document",
 				"markdown\ta table for $GITHUB_STEP_SUMMARY or a pull request", "ndjson\tone response a line (--by response)"))
-			_ = c.RegisterFlagCompletionFunc("tz", complete.Fixed("local\tthis computer's time zone", "UTC"))
+			_ = c.RegisterFlagCompletionFunc("tz", complete.TimeZones)
 		}
 	}
 }
