@@ -171,7 +171,7 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"export", "--format", ""}, []string{"html", "md"}},
 		{[]string{"grep", "--role", ""}, []string{"user", "assistant", "tool", "thinking"}},
 		{[]string{"ls", "--color", ""}, []string{"auto", "always", "never"}},
-		{[]string{"tokens", "--tz", ""}, []string{"local", "UTC"}},
+		{[]string{"tokens", "--tz", "lo"}, []string{"local"}}, // the zones: internal/complete
 		{[]string{"ls", "--dir", samples, "--project", "/Users"}, []string{"/Users/User/repo/codemie-ai/codemie-code", "/Users/user/project"}},
 		{[]string{"tokens", "--dir", samples, "--project", "/home/m"}, []string{"/home/marco/projects/spotter"}},
 	} {
