@@ -472,6 +472,11 @@ func scanEmails(b []byte, sp []span) []span {
 		}
 		domain := b[at+1 : e]
 		dot := bytes.LastIndexByte(domain, '.')
+		if dot < 0 && shellPrompt(b, s, at, e) {
+			sp = append(sp, span{s, e, UserMask + "@[HOST]"})
+			i = e
+			continue
+		}
 		if dot <= 0 || bytes.Contains(domain, []byte("..")) {
 			continue
 		}
@@ -488,6 +493,63 @@ func scanEmails(b []byte, sp []span) []span {
 }
 
 var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
+
+// shellPrompt reports whether name@host, at b[s:e] with its '@' at at, is
+// a shell prompt in a command's output, whoever's it is: zsh's
+// "name@host dir %", bash's "name@host:~/dir$" or "[name@host dir]$", the
+// host a machine's name (no dot: an email's domain has one). The user's
+// own name is masked in any name@host (Redactor.prompt); another user's
+// only in this shape, which a word before "@" rarely has.
+func shellPrompt(b []byte, s, at, e int) bool {
+	name, host := b[s:at], b[at+1:e]
+	if len(name) < 2 || !isLetter(name[0]) && name[0] != '_' || !bytes.ContainsFunc(host, func(r rune) bool { return r < 0x80 && isLetter(byte(r)) }) {
+		return false
+	}
+	for _, c := range name {
+		if !isAlnum(c) && c != '_' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	if machineName(host) {
+		return true // the rest of the prompt may have been cut off (a title)
+	}
+	rest := b[e:min(len(b), e+promptDirMax)]
+	endsLine := func(k int) bool { return rest[k] == '\n' || rest[k] == '\\' && k+1 < len(rest) && rest[k+1] == 'n' }
+	switch {
+	case len(rest) > 2 && rest[0] == ':' && (rest[1] == '~' || rest[1] == '/'): // bash: name@host:~/dir$
+		for k := 2; k < len(rest) && rest[k] != ' ' && !endsLine(k); k++ {
+			if rest[k] == '$' || rest[k] == '#' {
+				return true
+			}
+		}
+	case len(rest) > 2 && rest[0] == ' ': // zsh: name@host dir %; Fedora: [name@host dir]$
+		for k := 2; k < len(rest) && !endsLine(k); k++ {
+			if c := rest[k]; (c == '%' || c == '$' || c == '#') && (rest[k-1] == ' ' || rest[k-1] == ']') &&
+				(k+1 == len(rest) || rest[k+1] == ' ' || rest[k+1] == '"' || rest[k+1] == '\\') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// machineName reports whether a host is named as a computer's default
+// name is (Alices-MacBook-Pro, DESKTOP-4F2K9Q1): name@host is a prompt
+// then, whatever follows.
+func machineName(host []byte) bool {
+	for _, m := range machineNames {
+		if bytes.Contains(host, m) {
+			return true
+		}
+	}
+	return false
+}
+
+var machineNames = [][]byte{[]byte("MacBook"), []byte("iMac"), []byte("Mac-mini"), []byte("Mac-Studio"), []byte("Mac-Pro"), []byte("DESKTOP-"), []byte("LAPTOP-")}
+
+// promptDirMax is how far after name@host a prompt's end (%, $ or #) is
+// looked for: the directory it shows.
+const promptDirMax = 80
 
 // inURLAuthority reports whether the ':' at colon follows the user of a
 // URL ("scheme://user:"), not a label ("Email:").

@@ -393,12 +393,13 @@ func init() {
 	}
 }
 
-func isAlnum(c byte) bool { return class[c]&cAlnum != 0 }
-func isWord(c byte) bool  { return class[c]&cWord != 0 }
-func isHex(c byte) bool   { return class[c]&cHex != 0 }
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isAlnum(c byte) bool  { return class[c]&cAlnum != 0 }
+func isWord(c byte) bool   { return class[c]&cWord != 0 }
+func isHex(c byte) bool    { return class[c]&cHex != 0 }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isUpper(c byte) bool  { return c >= 'A' && c <= 'Z' }
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isLower(c byte) bool  { return c >= 'a' && c <= 'z' }
 
 func hasDigit(s []byte) bool {
 	for _, c := range s {

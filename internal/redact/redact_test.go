@@ -279,6 +279,39 @@ func TestRedactOwnPrompt(t *testing.T) {
 	}
 }
 
+// Another user's name in a shell prompt is masked with the machine's name
+// when it has a prompt's shape (zsh, bash, Fedora): name@host, the host
+// without a dot, then a directory and %, $ or #. A name@host in any other
+// shape is left (a package@version, a word in prose).
+func TestRedactOthersPrompt(t *testing.T) {
+	r := New("/home/alice")
+	for _, tc := range []struct{ in, want string }{
+		{"rashford@RICKs-MacBook-Pro lab-memory % entire status", "[USER]@[HOST] lab-memory % entire status"},
+		{"rashford@RICKs-MacBook-Pro Mastering Technical Sales 4th Edition % /bin/sh", "[USER]@[HOST] Mastering Technical Sales 4th Edition % /bin/sh"},
+		{`{"output":"ok\nbob@devbox:~/src$ make"}`, `{"output":"ok\n[USER]@[HOST]:~/src$ make"}`},
+		{"bob@devbox:/etc# ls", "[USER]@[HOST]:/etc# ls"},
+		{"[carol@fedora src]$ ls", "[[USER]@[HOST] src]$ ls"},
+		{`"dave@box ~ %"`, `"[USER]@[HOST] ~ %"`},
+		{"dave@box ~ %", "[USER]@[HOST] ~ %"},
+		// A computer's default name: a prompt, even cut before its end.
+		{"Deleted repo rashford@RICKs-MacBook-Pro lab…", "Deleted repo [USER]@[HOST] lab…"},
+		{"eve@DESKTOP-4F2K9Q1 MINGW64", "[USER]@[HOST] MINGW64"},
+		// Not a prompt's shape.
+		{"bob@devbox said 50 %\nok", "bob@devbox said 50 %\nok"},
+		{"bob@devbox went home\n% ls", "bob@devbox went home\n% ls"},
+		{"node@18 install % done", "node@18 install % done"},
+		{"git@myserver:repo.git $HOME", "git@myserver:repo.git $HOME"},
+		{"bob@devbox:~/src and $5", "bob@devbox:~/src and $5"},
+		{"b@box ~ %", "b@box ~ %"},
+		{"bob@dev.box ~ %", "[EMAIL] ~ %"}, // a dot: an email
+		{"@pytest.fixture ~ %", "@pytest.fixture ~ %"},
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
 // A key or a home path right after a colour sequence or a line separator
 // (a coloured tool output, as a JSON line writes it or raw) is masked as
 // after a space.
