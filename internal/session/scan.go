@@ -1008,6 +1008,11 @@ func (f *Finder) indexFlat(dir string, names []string, listed bool) map[string][
 	return idx
 }
 
+// FlatAgentSession is the session a 2.0.x flat agent file
+// (<project>/agent-<id>.jsonl) belongs to, as a listing groups it: the
+// sessionId its first lines record; "" when they record none.
+func FlatAgentSession(path string) string { return headSessionID(path) }
+
 var sessionIDField = regexp.MustCompile(`"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"`)
 
 // headSessionID reads the sessionId recorded near the start of a file.
