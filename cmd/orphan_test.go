@@ -2,6 +2,9 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,5 +60,71 @@ func TestOrphanSessionInEveryCommand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A session whose main transcript was emptied (0 bytes) while its
+// subagent transcripts are full is read as one whose main transcript was
+// deleted: every command prints what it prints of the deleted one, cold
+// and from the cache, and stderr says the file is empty, not deleted.
+func TestEmptiedMainAsDeletedInEveryCommand(t *testing.T) {
+	deleted, emptied := t.TempDir(), t.TempDir()
+	copyTree(t, orphanDir, deleted)
+	copyTree(t, orphanDir, emptied)
+	main := filepath.Join(emptied, "projects", "-home-me-app", orphanSID+".jsonl")
+	if err := os.WriteFile(main, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cacheDir := t.TempDir()
+	tests := []struct {
+		args   []string
+		stderr string // of the emptied session
+	}{
+		{[]string{"ls", "--all", "--json"}, "1 session(s) have subagent transcripts but an empty main transcript"},
+		{[]string{"ls", "--all", "--long"}, "an empty main transcript"},
+		{[]string{"ls", "--all", "--empty"}, "an empty main transcript"},
+		{[]string{"tokens", "--json"}, "an empty main transcript"},
+		{[]string{"tokens", "--by", "project"}, "an empty main transcript"},
+		{[]string{"tokens", "7d1c"}, "its main transcript is empty (0 bytes: " + orphanSID + ".jsonl)"},
+		{[]string{"tree", "7d1c"}, "its main transcript is empty"},
+		{[]string{"agents", "7d1c", "--json"}, "its main transcript is empty"},
+		{[]string{"show", "7d1c", "--no-pager", "--agents"}, "its main transcript is empty"},
+		{[]string{"show", "7d1c", "--json"}, "its main transcript is empty"},
+		{[]string{"show", main, "--json"}, "its main transcript is empty"}, // by its path
+		{[]string{"grep", "parseConfig", "-l"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			args := func(root string) []string {
+				a := slices.Clone(tt.args)
+				if a[1] == main {
+					a[1] = filepath.Join(root, "projects", "-home-me-app", orphanSID)
+					if root == emptied {
+						a[1] += ".jsonl"
+					}
+				}
+				return append(a, "--dir", root)
+			}
+			want := run(t, false, nil, args(deleted)...)
+			want.out = strings.ReplaceAll(want.out, deleted, "ROOT")
+			if want.code != 0 || want.out == "" {
+				t.Fatalf("deleted: exit %d, stdout %q, stderr %s", want.code, want.out, want.errOut)
+			}
+			for _, pass := range []string{"cold", "warm"} {
+				got := run(t, false, map[string]string{"CCTX_CACHE_DIR": cacheDir}, args(emptied)...)
+				got.out = strings.ReplaceAll(got.out, emptied, "ROOT")
+				if got.code != 0 || got.out != want.out {
+					t.Errorf("%s: exit %d, stdout\n%.1500s\nwant (the deleted one's)\n%.1500s", pass, got.code, got.out, want.out)
+				}
+				if !strings.Contains(got.errOut, tt.stderr) || strings.Contains(got.errOut, "deleted") || strings.Contains(got.errOut, "panic") {
+					t.Errorf("%s: stderr %q, want %q and nothing deleted", pass, got.errOut, tt.stderr)
+				}
+			}
+		})
+	}
+	// A terminal marks it as what it is.
+	r := run(t, true, nil, "ls", "--all", "--dir", emptied)
+	if !strings.Contains(r.out, "(main transcript empty)") {
+		t.Errorf("ls on a terminal:\n%s", r.out)
 	}
 }

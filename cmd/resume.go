@@ -42,8 +42,8 @@ copy or to run with eval.
 
 It fails (exit 1, saying the command) when the directory no longer exists or
 claude is not on PATH; and for what Claude Code cannot resume: a transcript
-on standard input, a session whose main transcript was deleted, or one only
-cctx's archive holds.`,
+on standard input, a session whose main transcript was deleted (or
+emptied), or one only cctx's archive holds.`,
 		Example: `  cctx resume latest
   cctx resume b3ed
   cctx resume b3ed --print   # cd '/home/me/app' && claude --resume b3edadab-…

@@ -514,3 +514,82 @@ func TestStatusSaysWhatTheRunCouldNotRead(t *testing.T) {
 		t.Errorf("an unreadable projects dir: %d unreadable, want 1\n%s", n, errOut.String())
 	}
 }
+
+// --status counts the sessions cctx ls lists (a 2.0.x flat agent file
+// belongs to the session its lines record, even when that session's main
+// transcript is gone; a session in two folders is one; a file of no
+// session is none), and puts at risk every file Claude Code's cleanup
+// deletes that is not archived: a main transcript or a flat agent file
+// in a project folder, not a session folder's subagents. Once archived,
+// the archive lists the same sessions, and nothing is at risk.
+func TestStatusCountsFlatAgentsAsLsListsThem(t *testing.T) {
+	now := time.Now()
+	old := now.Add(-25 * 24 * time.Hour) // deleted within 7 days at 30
+	lineOf := func(sid, text string) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"u1","sessionId":"%s","cwd":"/w","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":%q}}`+"\n", sid, text)
+	}
+	type file struct {
+		rel, content string
+		old          bool
+	}
+	tests := []struct {
+		name     string
+		files    []file
+		sessions int
+		atRisk   []string
+	}{
+		{"a flat agent whose session's main transcript is gone", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{"-p/" + sid2}},
+		{"a flat agent of a main beside it, both recent", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), false}}, 1, nil},
+		{"an old flat agent of a recent main", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{"-p/" + sid2}},
+		{"two flat agents of one gone main, in two folders", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "a"), true}, {"-q/agent-f2.jsonl", lineOf(sid2, "b"), true}}, 1, []string{"-p/" + sid2, "-q/" + sid2}},
+		{"a flat agent recording no session", []file{{"-p/agent-f1.jsonl", `{"type":"summary","summary":"s"}` + "\n", true}}, 0, []string{"-p/agent-f1"}},
+		{"a file of no session", []file{{"-p/notes.jsonl", lineOf(sid2, "notes"), false}}, 0, nil},
+		{"a session in two folders", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-q/" + sid2 + ".jsonl", lineOf(sid2, "copy"), false}}, 1, nil},
+		{"a deleted main's old subagents", []file{{"-p/" + sid2 + "/subagents/agent-a1.jsonl", lineOf(sid2, "sub"), true}}, 1, nil},
+		// Its empty main has nothing to archive, nor to lose.
+		{"an emptied main and its subagents", []file{{"-p/" + sid2 + ".jsonl", "", true}, {"-p/" + sid2 + "/subagents/agent-a1.jsonl", lineOf(sid2, "sub"), true}}, 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src, dir, home := filepath.Join(t.TempDir(), "projects"), filepath.Join(t.TempDir(), "arch"), t.TempDir()
+			for _, f := range tt.files {
+				write(t, src, f.rel, f.content)
+				if f.old {
+					os.Chtimes(filepath.Join(src, filepath.FromSlash(f.rel)), old, old)
+				}
+			}
+			roots := []session.Root{{ProjectsDir: src}}
+			listed := len(session.NewFinder(roots, nil).List(session.ListOptions{IncludeEmpty: true}).Sessions)
+			st, err := GetStatus(roots, dir, home, now, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var risk []string
+			for _, r := range st.AtRisk {
+				risk = append(risk, r.Session)
+			}
+			sort.Strings(risk)
+			if st.Sessions != tt.sessions || st.PendingSessions != tt.sessions || listed != tt.sessions || st.Files != len(tt.files) ||
+				strings.Join(risk, " ") != strings.Join(tt.atRisk, " ") {
+				t.Errorf("sessions %d (pending %d), ls lists %d, files %d, at risk %v; want %d sessions, %d files, at risk %v",
+					st.Sessions, st.PendingSessions, listed, st.Files, risk, tt.sessions, len(tt.files), tt.atRisk)
+			}
+			// Archived: each file, nothing pending or at risk, and the
+			// archive alone lists the same sessions.
+			whole := 0
+			for _, f := range tt.files {
+				if f.content != "" {
+					whole++
+				}
+			}
+			if res := run(t, src, dir, Options{}); res.New != whole {
+				t.Errorf("archived %+v, want %d new files", res, whole)
+			}
+			st, _ = GetStatus(roots, dir, home, now, nil)
+			inArchive := len(session.NewFinder([]session.Root{{ProjectsDir: filepath.Join(dir, "projects"), Archive: true}}, nil).List(session.ListOptions{IncludeEmpty: true}).Sessions)
+			if st.PendingFiles != 0 || st.PendingSessions != 0 || len(st.AtRisk) != 0 || inArchive != tt.sessions {
+				t.Errorf("after archiving: %+v; the archive lists %d sessions", st, inArchive)
+			}
+		})
+	}
+}

@@ -26,15 +26,16 @@ type Status struct {
 	Dir     string
 	Exists  bool      // the archive has a manifest
 	LastRun time.Time // zero: never
-	// Under the roots.
+	// Under the roots; the sessions as cctx ls lists them (sessionOf).
 	Sessions, Files int
 	Bytes           int64
 	// Not archived yet, wholly or in part (a file that grew since).
 	PendingSessions, PendingFiles int
 	PendingBytes                  int64
-	// Of those, the sessions whose main transcript Claude Code deletes
-	// within RiskWindow (its modification time is older than
-	// cleanupPeriodDays less the window), oldest first.
+	// Of those, the sessions a file of which Claude Code deletes within
+	// RiskWindow (a main transcript or a flat agent file whose
+	// modification time is older than cleanupPeriodDays less the window),
+	// by project folder, oldest first.
 	AtRisk      []Risk
 	AtRiskBytes int64
 	CleanupDays int    // cleanupPeriodDays in force
@@ -45,15 +46,16 @@ type Status struct {
 
 // Risk is a session Claude Code will delete soon.
 type Risk struct {
-	Session   string    // <project-key>/<session-id>
-	Modified  time.Time // its main transcript's last write
+	Session   string    // <project-key>/<session-id> (a flat agent file of no session: <project-key>/agent-<id>)
+	Modified  time.Time // the last write of its newest file at risk
 	DeletedAt time.Time // when the cleanup may delete it (at a start-up after this)
 	Bytes     int64     // not archived
 }
 
 // GetStatus compares the transcripts under the roots with the archive. It
-// reads only file metadata and the archive's manifest, and opens each
-// file not archived yet, to say the ones a run could not read.
+// reads file metadata and the archive's manifest, the first lines of each
+// flat agent file (its session), and opens each file not archived yet,
+// to say the ones a run could not read.
 func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep *diag.Reporter) (Status, error) {
 	if rep == nil {
 		rep = diag.Discard()
@@ -76,11 +78,9 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 	for _, s := range findSources(roots, rep) {
 		st.Files++
 		st.Bytes += s.Size
-		// A flat agent file (Claude Code 2.0.x) belongs to a session
-		// counted by its main transcript: a file, not a session.
-		flatAgent := s.TopLevel() && strings.HasPrefix(path.Base(s.Rel), "agent-")
-		if !flatAgent {
-			sessions[s.Session()] = true
+		id, where := sessionOf(s)
+		if id != "" {
+			sessions[id] = true
 		}
 		left := s.Size
 		if e := m.entries[s.Rel]; e != nil && e.SrcSize == s.Size && e.SrcMtime == s.Mtime.UnixNano() && a.intact(e) {
@@ -100,14 +100,16 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 		}
 		st.PendingFiles++
 		st.PendingBytes += left
-		if !flatAgent {
-			pending[s.Session()] = true
+		if id != "" {
+			pending[id] = true
 		}
-		if s.TopLevel() && !flatAgent && s.Mtime.Before(limit) {
-			r := risk[s.Session()]
+		// What the cleanup deletes: the files in a project folder, a
+		// main transcript or a flat agent file.
+		if s.TopLevel() && s.Mtime.Before(limit) {
+			r := risk[where]
 			if r == nil {
-				r = &Risk{Session: s.Session(), Modified: s.Mtime}
-				risk[s.Session()] = r
+				r = &Risk{Session: where, Modified: s.Mtime}
+				risk[where] = r
 			}
 			r.Bytes += left
 			if s.Mtime.After(r.Modified) {
@@ -123,6 +125,28 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 	}
 	sort.Slice(st.AtRisk, func(i, j int) bool { return st.AtRisk[i].Modified.Before(st.AtRisk[j].Modified) })
 	return st, nil
+}
+
+// sessionOf is the session a file under the roots belongs to, as cctx ls
+// lists it: id, the session's id in lower case ("" for a file of no
+// session, such as notes.jsonl; a session in two folders is one), and
+// where, <project-key>/<session-id>, its place (the file's own name when
+// it belongs to no session). A 2.0.x flat agent file belongs to the
+// session its lines record, whether or not that session's main
+// transcript is still beside it (ls lists it then as its subagents).
+func sessionOf(s source) (id, where string) {
+	where = s.Session()
+	project, stem := path.Split(where)
+	if s.TopLevel() && session.AgentFileID(s.Path) != "" {
+		if stem = session.FlatAgentSession(s.Path); !session.IsSessionID(stem) {
+			return "", where
+		}
+		where = project + stem
+	}
+	if !session.IsSessionID(stem) {
+		return "", where
+	}
+	return strings.ToLower(stem), where
 }
 
 // intact reports whether an entry's stored file is as it records.

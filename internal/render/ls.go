@@ -78,6 +78,9 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		case !o.TTY:
 		case in.Orphan:
 			title = "(main transcript deleted)"
+			if in.Emptied != "" {
+				title = "(main transcript empty)"
+			}
 			if in.Archived {
 				title += " archived"
 			}

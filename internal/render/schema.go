@@ -54,8 +54,8 @@ type LsRow struct {
 	// (docs/archive.md).
 	Archived bool `json:"archived"`
 	// MainTranscript: false when the session's main transcript is gone
-	// and only its subagent transcripts are left: path is "", the title
-	// and first prompt are "" (docs/sessions.md).
+	// (or empty: 0 bytes) and only its subagent transcripts are left: path
+	// is "", the title and first prompt are "" (docs/sessions.md).
 	MainTranscript bool   `json:"main_transcript"`
 	Prompts        *int   `json:"prompts,omitempty"`
 	APICalls       *int   `json:"api_calls,omitempty"`

@@ -39,7 +39,7 @@ func Plan(s *session.Session, env session.Env) (Target, error) {
 	case !session.IsSessionID(s.ID):
 		return t, fmt.Errorf("%s: no session id Claude Code can resume (its lines record none)", s.Path)
 	case s.Orphan:
-		return t, fmt.Errorf("session %s: its main transcript was deleted (Claude Code's cleanup): Claude Code cannot resume it", s.ID)
+		return t, fmt.Errorf("session %s: its main transcript %s: Claude Code cannot resume it", s.ID, s.MainGone())
 	case s.Archived:
 		return t, fmt.Errorf("session %s: only cctx's archive holds it (%s); Claude Code resumes the sessions of its own config directory: put the transcript back first, %s", s.ID, s.Path, restoreHint(s, env))
 	}

@@ -621,7 +621,7 @@ func textStart(c byte) bool {
 func liteOrphan(s *Session) (*Info, error) {
 	in := &Info{Session: s, TitleSource: "none"}
 	paths := orphanAgentPaths(s)
-	lines := 0 // of conversation in its agents' heads: none, and it is a file without conversation (ls --empty)
+	talks := false // a conversation in its agents' heads: none, and it is a file without conversation (ls --empty)
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no transcript left (main transcript deleted, no subagent transcript)", s.Folder())
 	}
@@ -640,11 +640,7 @@ func liteOrphan(s *Session) (*Info, error) {
 		var started time.Time
 		var cwd, branch string
 		heads := parseLines(completeLines(head, true, tail == nil))
-		for _, pl := range heads {
-			if pl.e.IsConversation() {
-				lines++
-			}
-		}
+		talks = talks || conversationIn(heads)
 		for _, pl := range heads {
 			if started.IsZero() {
 				started = pl.e.Timestamp
@@ -678,13 +674,42 @@ func liteOrphan(s *Session) (*Info, error) {
 	if read == 0 {
 		return nil, firstErr
 	}
-	in.Empty = lines == 0
+	in.Empty = !talks
 	in.Project = outsideWorktree(in.Project)
 	in.UpdatedAt = lastTime
 	if in.UpdatedAt.IsZero() {
 		in.UpdatedAt = s.ModTime
 	}
 	return in, nil
+}
+
+// agentTalks reports whether the head of an agent transcript holds a
+// conversation (conversationIn); true when it cannot be read, for the
+// read that follows to say why.
+func agentTalks(path string) bool {
+	head, tail, err := readHeadTail(path, liteBytes)
+	return err != nil || conversationIn(parseLines(completeLines(head, true, tail == nil)))
+}
+
+// conversationIn reports whether the head of an agent transcript holds a
+// conversation: a user or assistant line, unless the agent's first prompt
+// (its first user line that is not a tool result, as tree and agents read
+// it) is the warm-up Claude Code 2.0.x runs at start (reader.IsWarmup),
+// which no person asked for.
+func conversationIn(heads []parsedLine) bool {
+	talks := false
+	for i := range heads {
+		e := &heads[i].e
+		if !e.IsConversation() {
+			continue
+		}
+		talks = true
+		if e.Type == "user" && e.Content&reader.HasToolResult == 0 {
+			prompt, _ := reader.PromptOf(reader.Texts(heads[i].raw))
+			return !reader.IsWarmup(prompt)
+		}
+	}
+	return talks
 }
 
 // orphanAgentPaths lists the agent transcripts in an orphan session's

@@ -47,7 +47,11 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 				return f.Resolve(id)
 			}
 		}
-		return sessionFromPath(arg)
+		s, err := sessionFromPath(arg)
+		if err == nil && s.Size == 0 && !s.Orphan {
+			f.emptiedMain(s) // read as the listing reads it
+		}
+		return s, err
 	case f.RootsErr != nil:
 		return nil, &ResolveError{Arg: arg, Reason: f.RootsErr.Error() + fileHere(arg)}
 	case arg == "latest":

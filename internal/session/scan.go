@@ -44,6 +44,12 @@ type Session struct {
 	// is "" and the session is its subagent transcripts, counted under the
 	// folder's session id. ModTime is their latest, Size 0.
 	Orphan bool
+	// Emptied: of an Orphan, its main transcript is there but empty (0
+	// bytes, while its subagent transcripts hold a conversation): that
+	// file's path. Such a session is read as one whose main transcript
+	// was deleted (Path is ""); only what is said of it differs
+	// (MainGone).
+	Emptied string
 
 	// noFolder: the project folder, when listed, held no entry named
 	// as the session's own folder (Folder).
@@ -94,6 +100,15 @@ func (s *Session) Where() string {
 		return s.ProjectDir
 	}
 	return s.Folder()
+}
+
+// MainGone says what became of an Orphan's main transcript, for
+// messages ("session X: its main transcript …").
+func (s *Session) MainGone() string {
+	if s.Emptied != "" {
+		return "is empty (0 bytes: " + filepath.Base(s.Emptied) + ")"
+	}
+	return "was deleted (Claude Code's cleanup, after cleanupPeriodDays)"
 }
 
 // TranscriptStem strips a transcript's extension: .jsonl, or .jsonl.zst
@@ -319,20 +334,29 @@ func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*
 }
 
 // sayOrphans warns, once per Finder, about the sessions of a listing whose
-// main transcript is gone.
+// main transcript is gone, or empty.
 func (f *Finder) sayOrphans(ss []*Session) {
-	n := 0
+	deleted, emptied := 0, 0
 	for _, s := range ss {
-		if s.Orphan {
-			n++
+		switch {
+		case s.Orphan && s.Emptied != "":
+			emptied++
+		case s.Orphan:
+			deleted++
 		}
 	}
-	if n == 0 {
+	if deleted+emptied == 0 {
 		return
 	}
 	f.orphans.Do(func() {
-		f.Report.Warn("%d session(s) have subagent transcripts but no main transcript (Claude Code deletes <id>.jsonl after cleanupPeriodDays and leaves <id>/subagents/): "+
-			"they are listed as \"main transcript deleted\" and their subagents counted under the folder's session id; `cctx archive` keeps a copy of every transcript", n)
+		if deleted > 0 {
+			f.Report.Warn("%d session(s) have subagent transcripts but no main transcript (Claude Code deletes <id>.jsonl after cleanupPeriodDays and leaves <id>/subagents/): "+
+				"they are listed as \"main transcript deleted\" and their subagents counted under the folder's session id; `cctx archive` keeps a copy of every transcript", deleted)
+		}
+		if emptied > 0 {
+			f.Report.Warn("%d session(s) have subagent transcripts but an empty main transcript (<id>.jsonl of 0 bytes): "+
+				"they are listed as \"main transcript empty\" and their subagents counted under the session's id", emptied)
+		}
 	})
 }
 
@@ -509,7 +533,10 @@ func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirL
 		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.Mod(), Size: size, Archived: root.Archive,
 			noFolder: !l.entries[id], listedStat: st, statKnown: true}
 		l.sessions[i] = &all[i]
-		if found != nil {
+		// An empty file may be no main transcript at all, decided once
+		// the folder is listed (emptiedMain): no cached row of it is
+		// taken for the session.
+		if found != nil && size > 0 {
 			found(l.sessions[i], fh)
 		}
 	})
@@ -561,6 +588,9 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		if len(l.folders) > 0 {
 			mains[s.ID] = true
 		}
+		if s.Size == 0 && (!s.noFolder || len(l.agents) > 0) {
+			f.emptiedMain(s)
+		}
 		out = append(out, s)
 	}
 	// A session folder without its main transcript: what Claude Code's
@@ -611,6 +641,38 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		}
 	}
 	return out
+}
+
+// emptiedMain makes s, a main transcript of 0 bytes, the Orphan its
+// subagent transcripts are when they hold a conversation (not only a
+// 2.0.x warm-up): the main transcript was emptied (`: > <id>.jsonl`, a
+// tool that truncated it), and the session is read, listed and counted as
+// one whose main transcript was deleted. An empty file with no such agent
+// (none, empty ones, a warm-up that Claude Code 2.0.x runs at start in a
+// session never used) stays a file without conversation.
+func (f *Finder) emptiedMain(s *Session) {
+	agents := f.agentsOf(s, false)
+	talks := false
+	for _, a := range agents {
+		if a.Size > 0 && agentTalks(a.Path) {
+			talks = true
+			break
+		}
+	}
+	if !talks {
+		return
+	}
+	// As a deleted one's: its time is its subagents' latest, not when the
+	// file was emptied.
+	s.Emptied, s.Path, s.Orphan, s.statKnown, s.ModTime = s.Path, "", true, false, time.Time{}
+	for _, a := range agents {
+		if a.Flat {
+			s.flat = append(s.flat, a.Path) // its row is read from them too
+		}
+		if a.ModTime.After(s.ModTime) {
+			s.ModTime = a.ModTime
+		}
+	}
 }
 
 // parallel runs fn(0) … fn(n-1) on GOMAXPROCS goroutines (inline when n
@@ -945,6 +1007,11 @@ func (f *Finder) indexFlat(dir string, names []string, listed bool) map[string][
 	}
 	return idx
 }
+
+// FlatAgentSession is the session a 2.0.x flat agent file
+// (<project>/agent-<id>.jsonl) belongs to, as a listing groups it: the
+// sessionId its first lines record; "" when they record none.
+func FlatAgentSession(path string) string { return headSessionID(path) }
 
 var sessionIDField = regexp.MustCompile(`"sessionId"\s*:\s*"([0-9a-fA-F-]{36})"`)
 

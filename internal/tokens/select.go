@@ -56,7 +56,7 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 			key := s.Path
 			if s.Orphan {
 				key = s.Folder()
-				finder.Report.Warn("session %s: its main transcript was deleted (Claude Code's cleanup); counting its subagent transcripts in %s", s.ID, s.Where())
+				finder.Report.Warn("session %s: its main transcript %s; counting its subagent transcripts in %s", s.ID, s.MainGone(), s.Where())
 			}
 			if !seen[key] {
 				seen[key] = true

@@ -58,11 +58,12 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 		b := newBuilder(rep)
 		b.quiet, b.elsewhere, b.also, b.fallbackID = quiet, elsewhere, also, s.ID
 		if s.Orphan {
-			// Claude Code's cleanup deleted the main transcript: the tree
-			// has no main conversation, only the subagents (Tree.Main nil).
-			// Said by every command, agents' quiet one too.
-			w := Warning{File: s.Where(), Msg: sprintf("session %s: its main transcript was deleted (Claude Code's cleanup, after cleanupPeriodDays); only its %d subagent transcript(s) are left",
-				s.ID, len(agents))}
+			// Claude Code's cleanup deleted the main transcript (or it
+			// was emptied): the tree has no main conversation, only the
+			// subagents (Tree.Main nil). Said by every command, agents'
+			// quiet one too.
+			w := Warning{File: s.Where(), Msg: sprintf("session %s: its main transcript %s; only its %d subagent transcript(s) are left",
+				s.ID, s.MainGone(), len(agents))}
 			b.t.Warnings = append(b.t.Warnings, w)
 			b.rep.Warn("%s", w.String())
 		}
