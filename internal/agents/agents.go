@@ -169,7 +169,8 @@ type Result struct {
 	// no price (their cost is unknown).
 	MainUnpriced []string
 	// FileErrors are the transcripts that could not be read, whole or in
-	// part (said already, when the tree was read).
+	// part, and a main transcript Claude Code deleted (said already, when
+	// the tree was read).
 	FileErrors []Warning
 	Warnings   []Warning // mismatches that deserve attention
 	Notes      []Warning // known recording gaps (shown with -v)

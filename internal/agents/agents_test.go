@@ -755,3 +755,68 @@ func TestUsageUnknown(t *testing.T) {
 		})
 	}
 }
+
+// An agent no call spawned is an orphan, warned one by one; when Claude
+// Code deleted the main transcript, where their calls were, that one
+// warning (said when the tree was opened, repeated in the JSON's
+// warnings) covers them, and -v counts them once.
+func TestDeletedMainImpliesUnspawnedAgents(t *testing.T) {
+	agentFile := func(id string) string {
+		return `{"type":"user","uuid":"` + id + `-1","parentUuid":null,"isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"work"}}` + "\n" +
+			`{"type":"assistant","uuid":"` + id + `-2","parentUuid":"` + id + `-1","isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:03Z","requestId":"r-` + id + `","message":{"id":"msg-` + id + `","model":"claude-opus-4-7","role":"assistant","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":1,"output_tokens":1}}}` + "\n"
+	}
+	tests := []struct {
+		name       string
+		withMain   bool
+		warnings   int    // Result.Warnings
+		fileErrors string // Result.FileErrors, joined
+		note       string
+	}{
+		{"main deleted", false, 0, "its main transcript was deleted", "2 agent(s) no call spawned: their calls were in the deleted main transcript"},
+		{"main present", true, 2, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			sub := filepath.Join(root, "-proj", sid, "subagents")
+			os.MkdirAll(sub, 0o755)
+			for _, id := range []string{"ag1", "ag2"} {
+				os.WriteFile(filepath.Join(sub, "agent-"+id+".jsonl"), []byte(agentFile(id)), 0o644)
+			}
+			if tt.withMain {
+				os.WriteFile(filepath.Join(root, "-proj", sid+".jsonl"), []byte(mainPrompt+"\n"), 0o644)
+			}
+			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+			s, err := f.Resolve(sid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := tree.OpenQuiet(f, s, nil, diag.New(&bytes.Buffer{}, true, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := Report(tr, nil, nil)
+			var fileErrs, notes []string
+			for _, w := range res.FileErrors {
+				fileErrs = append(fileErrs, w.String())
+			}
+			for _, n := range res.Notes {
+				notes = append(notes, n.String())
+			}
+			if len(res.Warnings) != tt.warnings || tt.warnings > 0 && !warned(res, "no Agent/Task call spawned agent ag1") {
+				t.Errorf("warnings %v, want %d", res.Warnings, tt.warnings)
+			}
+			if got := strings.Join(fileErrs, "\n"); tt.fileErrors == "" && got != "" || !strings.Contains(got, tt.fileErrors) {
+				t.Errorf("file errors %q, want %q", got, tt.fileErrors)
+			}
+			if got := strings.Join(notes, "\n"); tt.note == "" && got != "" || !strings.Contains(got, tt.note) {
+				t.Errorf("notes %q, want %q", got, tt.note)
+			}
+			for _, a := range res.Agents {
+				if a.Status != StatusOrphan {
+					t.Errorf("agent %s: status %q, want orphan either way", a.ID, a.Status)
+				}
+			}
+		})
+	}
+}
