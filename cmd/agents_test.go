@@ -238,4 +238,19 @@ func TestAgentsOfAResumedSessionHaveNoUsageHere(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^total\s+–\s+–\s+–`).MatchString(tty.out) {
 		t.Errorf("the total of agents with no usage known:\n%s", tty.out)
 	}
+	// JSON says it too (its status is completed, its total zeros), and
+	// the session that ran it knows it.
+	for _, tt := range []struct {
+		id    string
+		known bool
+	}{{resumed, false}, {orig, true}} {
+		js := run(t, false, nil, "agents", "--json", "--dir", filepath.Dir(dir), tt.id)
+		var doc render.AgentsJSON
+		if err := json.Unmarshal([]byte(js.out), &doc); err != nil || len(doc.Agents) != 1 {
+			t.Fatalf("%s: %v, %d agents\n%s", tt.id, err, len(doc.Agents), js.out)
+		}
+		if a := doc.Agents[0]; a.UsageKnown != tt.known || a.Status != "completed" || (a.Total.APICalls > 0) != tt.known {
+			t.Errorf("%s: usage_known %v status %q api_calls %d, want usage_known %v", tt.id, a.UsageKnown, a.Status, a.Total.APICalls, tt.known)
+		}
+	}
 }

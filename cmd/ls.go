@@ -125,13 +125,7 @@ func lsRun(o *LsOptions) error {
 func lsNotes(f *Factory, list session.Listing, finder *session.Finder, filters session.Filters) {
 	rep := f.Report()
 	if list.Matched == 0 { // an empty answer says why, in a pipe too
-		if names := filters.Names(false); list.Found > 0 && names != "" {
-			// No count: files the window rules out by their time are never
-			// read, so how many of them hold a conversation is not known.
-			rep.Info("no session found%s that matches %s", finder.Where(), names)
-		} else {
-			rep.Info("no sessions found%s", finder.Where())
-		}
+		rep.Info("%s", list.NoneFound(finder.Where(), filters))
 	}
 	if list.Matched > len(list.Sessions) {
 		rep.Info("%d of %d sessions shown (--all shows every one)", len(list.Sessions), list.Matched)

@@ -75,7 +75,7 @@ var (
 		"subagent_type": "s", "description": "s", "name": "s", "team_name": "s", "prompt": "s",
 		"model": "s", "models": "a", "status": "s", "background": "b", "path": "s", "meta_path": "s",
 		"link": "s", "started_at": "s", "ended_at": "s", "duration_ms": "n", "api_calls": "n",
-		"tool_uses": "n", "messages_sent": "n", "messages_received": "n", "total": "o",
+		"tool_uses": "n", "messages_sent": "n", "messages_received": "n", "total": "o", "usage_known": "b",
 		"reported_total_tokens": "n?", "token_check": "s", "calls": "a", "problems": "a",
 	}
 	agentCallSchema = schema{
@@ -564,7 +564,8 @@ func TestTreeJSON(t *testing.T) {
 }
 
 func TestAgentsJSON(t *testing.T) {
-	for _, id := range []string{"ef958aa1", "b3edadab", "5c0375b4", "e9fb405b"} {
+	// c7d3d95c has a call whose transcript is missing.
+	for _, id := range []string{"ef958aa1", "b3edadab", "5c0375b4", "e9fb405b", "c7d3d95c"} {
 		t.Run(id, func(t *testing.T) {
 			r := cctx(t, "agents", "--dir", samples, "--json", id)
 			expect(t, r, 0, "agents --json")
@@ -576,6 +577,7 @@ func TestAgentsJSON(t *testing.T) {
 				t.Fatal("no agents in a session known to have some")
 			}
 			byAgent := map[string]int64{}
+			missing := 0
 			for i, a := range agents {
 				where := fmt.Sprintf("agents[%d]", i)
 				errs = append(errs, agentEntrySchema.check(where, a)...)
@@ -599,9 +601,20 @@ func TestAgentsJSON(t *testing.T) {
 				if isID && id == "" {
 					errs = append(errs, where+`.agent_id is "", the main conversation's key in tokens --by agent`)
 				}
+				// A missing transcript's usage is not known: its zeros are
+				// no count (docs/json.md), and usage_known says so.
+				if a["status"] == "missing_transcript" {
+					missing++
+					if a["usage_known"] != false {
+						errs = append(errs, where+": missing_transcript with usage_known not false")
+					}
+				}
 				if tot, ok := a["total"].(map[string]any); ok && isID {
 					byAgent[id] += num(tot["total_tokens"])
 				}
+			}
+			if id == "c7d3d95c" && missing == 0 {
+				errs = append(errs, "no agent is missing_transcript: the usage_known check ran on none")
 			}
 			report(t, errs)
 

@@ -126,7 +126,9 @@ type Agent struct {
 
 // UsageUnknown reports whether the agent's usage is not known here: no
 // transcript of it was read (missing, or in the session this one resumed,
-// counted there): its calls, tokens and cost are not 0 but unknown.
+// counted there): its calls, tokens and cost are not 0 but unknown. The
+// one rule behind `–` on a terminal, an empty cell in a pipe and
+// "usage_known": false in JSON.
 func (a *Agent) UsageUnknown() bool {
 	return a.Status == StatusMissing || a.elsewhere != "" && !a.hasTranscript
 }
@@ -167,7 +169,8 @@ type Result struct {
 	// no price (their cost is unknown).
 	MainUnpriced []string
 	// FileErrors are the transcripts that could not be read, whole or in
-	// part (said already, when the tree was read).
+	// part, and a main transcript Claude Code deleted (said already, when
+	// the tree was read).
 	FileErrors []Warning
 	Warnings   []Warning // mismatches that deserve attention
 	Notes      []Warning // known recording gaps (shown with -v)

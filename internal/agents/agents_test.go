@@ -674,3 +674,149 @@ func TestBackgroundAgentNotice(t *testing.T) {
 		})
 	}
 }
+
+// Whether an agent's usage is known here: the one fact behind `–` on a
+// terminal, an empty cell in a pipe and "usage_known" in JSON. It is not
+// known when no transcript of it was read: missing, or in the session this
+// one resumed (its usage counted there), whatever its status says.
+func TestUsageUnknown(t *testing.T) {
+	const other = "99999999-2222-3333-4444-555555555555"
+	call := func(s, result string) []string {
+		content := `"content":"done"`
+		if !strings.HasPrefix(result, "{") {
+			content = `"is_error":true,"content":` + result
+		}
+		return []string{
+			`{"type":"user","uuid":"m1","parentUuid":null,"sessionId":"` + s + `","timestamp":"2026-01-01T10:00:00Z","message":{"role":"user","content":"go"}}`,
+			`{"type":"assistant","uuid":"m2","parentUuid":"m1","sessionId":"` + s + `","timestamp":"2026-01-01T10:00:01Z","requestId":"r1","message":{"id":"msg1","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"toolu_A","name":"Task","input":{"description":"d","prompt":"p"}}],"usage":{"input_tokens":1,"output_tokens":1}}}`,
+			`{"type":"user","uuid":"m3","parentUuid":"m2","sessionId":"` + s + `","timestamp":"2026-01-01T10:01:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_A",` + content + `}]},"toolUseResult":` + result + `}`,
+		}
+	}
+	transcript := func(s string) []string {
+		return []string{
+			`{"type":"user","uuid":"a1","parentUuid":null,"isSidechain":true,"agentId":"ag1","sessionId":"` + s + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"p"}}`,
+			`{"type":"assistant","uuid":"a2","parentUuid":"a1","isSidechain":true,"agentId":"ag1","sessionId":"` + s + `","timestamp":"2026-01-01T10:00:03Z","requestId":"r2","message":{"id":"msg2","model":"claude-opus-4-7","role":"assistant","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":2,"output_tokens":3}}}`,
+		}
+	}
+	completed := `{"status":"completed","agentId":"ag1","totalTokens":5}`
+	tests := []struct {
+		name       string
+		files      map[string][]string
+		id, status string
+		unknown    bool
+		calls      int64
+	}{
+		{"its transcript is read", map[string][]string{
+			sid + ".jsonl": call(sid, completed), sid + "/subagents/agent-ag1.jsonl": transcript(sid),
+		}, "ag1", StatusCompleted, false, 1},
+		{"its transcript is missing", map[string][]string{
+			sid + ".jsonl": call(sid, completed),
+		}, "ag1", StatusMissing, true, 0},
+		// This session resumed the other: its call is replayed, the agent
+		// ran there, and its usage is counted there.
+		{"it ran in the session this one resumed", map[string][]string{
+			sid + ".jsonl": call(sid, completed), other + ".jsonl": call(other, completed), other + "/subagents/agent-ag1.jsonl": transcript(other),
+		}, "ag1", StatusCompleted, true, 0},
+		{"flat 2.0.x layout, in the session this one resumed", map[string][]string{
+			sid + ".jsonl": call(sid, completed), other + ".jsonl": call(other, completed), "agent-ag1.jsonl": transcript(other),
+		}, "ag1", StatusCompleted, true, 0},
+		// A call that failed before an agent was spawned ran nothing: 0.
+		{"a call that spawned no agent", map[string][]string{
+			sid + ".jsonl": call(sid, `"Error: no such agent type"`),
+		}, "", StatusFailed, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			for name, lines := range tt.files {
+				p := filepath.Join(root, "-proj", filepath.FromSlash(name))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+			s, err := f.Resolve(sid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := tree.OpenQuiet(f, s, nil, diag.New(&bytes.Buffer{}, true, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := Report(tr, nil, nil)
+			if len(res.Agents) != 1 {
+				t.Fatalf("agents %v, want one", ids(res))
+			}
+			a := res.Agents[0]
+			if a.ID != tt.id || a.Status != tt.status || a.UsageUnknown() != tt.unknown || a.Total.APICalls != tt.calls {
+				t.Errorf("agent %q status %q unknown %v calls %d, want %q %q %v %d", a.ID, a.Status, a.UsageUnknown(), a.Total.APICalls, tt.id, tt.status, tt.unknown, tt.calls)
+			}
+		})
+	}
+}
+
+// An agent no call spawned is an orphan, warned one by one; when Claude
+// Code deleted the main transcript, where their calls were, that one
+// warning (said when the tree was opened, repeated in the JSON's
+// warnings) covers them, and -v counts them once.
+func TestDeletedMainImpliesUnspawnedAgents(t *testing.T) {
+	agentFile := func(id string) string {
+		return `{"type":"user","uuid":"` + id + `-1","parentUuid":null,"isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":"work"}}` + "\n" +
+			`{"type":"assistant","uuid":"` + id + `-2","parentUuid":"` + id + `-1","isSidechain":true,"agentId":"` + id + `","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:03Z","requestId":"r-` + id + `","message":{"id":"msg-` + id + `","model":"claude-opus-4-7","role":"assistant","content":[{"type":"text","text":"done"}],"usage":{"input_tokens":1,"output_tokens":1}}}` + "\n"
+	}
+	tests := []struct {
+		name       string
+		withMain   bool
+		warnings   int    // Result.Warnings
+		fileErrors string // Result.FileErrors, joined
+		note       string
+	}{
+		{"main deleted", false, 0, "its main transcript was deleted", "2 agent(s) no call spawned: their calls were in the deleted main transcript"},
+		{"main present", true, 2, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			sub := filepath.Join(root, "-proj", sid, "subagents")
+			os.MkdirAll(sub, 0o755)
+			for _, id := range []string{"ag1", "ag2"} {
+				os.WriteFile(filepath.Join(sub, "agent-"+id+".jsonl"), []byte(agentFile(id)), 0o644)
+			}
+			if tt.withMain {
+				os.WriteFile(filepath.Join(root, "-proj", sid+".jsonl"), []byte(mainPrompt+"\n"), 0o644)
+			}
+			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+			s, err := f.Resolve(sid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := tree.OpenQuiet(f, s, nil, diag.New(&bytes.Buffer{}, true, false))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := Report(tr, nil, nil)
+			var fileErrs, notes []string
+			for _, w := range res.FileErrors {
+				fileErrs = append(fileErrs, w.String())
+			}
+			for _, n := range res.Notes {
+				notes = append(notes, n.String())
+			}
+			if len(res.Warnings) != tt.warnings || tt.warnings > 0 && !warned(res, "no Agent/Task call spawned agent ag1") {
+				t.Errorf("warnings %v, want %d", res.Warnings, tt.warnings)
+			}
+			if got := strings.Join(fileErrs, "\n"); tt.fileErrors == "" && got != "" || !strings.Contains(got, tt.fileErrors) {
+				t.Errorf("file errors %q, want %q", got, tt.fileErrors)
+			}
+			if got := strings.Join(notes, "\n"); tt.note == "" && got != "" || !strings.Contains(got, tt.note) {
+				t.Errorf("notes %q, want %q", got, tt.note)
+			}
+			for _, a := range res.Agents {
+				if a.Status != StatusOrphan {
+					t.Errorf("agent %s: status %q, want orphan either way", a.ID, a.Status)
+				}
+			}
+		})
+	}
+}

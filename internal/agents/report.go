@@ -22,10 +22,17 @@ func Report(t *tree.Tree, src *tree.Source, prices *tokens.Prices) *Result {
 	}
 	r := &reporter{t: t, src: src, res: &Result{SessionID: t.SessionID, Subagents: t.Subagents()}, byID: map[string]*Agent{},
 		calls: map[*tree.Call]*Call{}, stats: map[*Agent]*transcript{}, notices: map[string]reader.TaskNotice{}}
+	if w := t.MainDeleted; w != nil {
+		// Said when the tree was opened; the JSON repeats it.
+		r.res.FileErrors = append(r.res.FileErrors, Warning{File: w.File, Line: w.Line, Msg: w.Msg})
+	}
 	r.collect()
 	r.tokens(prices)
 	for _, a := range r.list {
 		r.finish(a)
+	}
+	if r.unspawned > 0 {
+		r.note(t.MainDeleted.File, 0, "%d agent(s) no call spawned: their calls were in the deleted main transcript", r.unspawned)
 	}
 	r.messages()
 	r.order()
@@ -44,6 +51,9 @@ type reporter struct {
 	// notices are background task id → its last <task-notification>.
 	notices map[string]reader.TaskNotice
 	sends   []message // SendMessage calls
+	// unspawned counts the agents no call spawned when the main transcript
+	// was deleted: said once, not one warning each.
+	unspawned int
 }
 
 // transcript is what one agent's own lines say about it.
@@ -475,9 +485,12 @@ func (r *reporter) status(a *Agent, st *transcript) string {
 			}
 			return StatusRunning // a compaction in progress, or cut short
 		}
-		if a.Kind == KindSidechain {
+		switch {
+		case a.Kind == KindSidechain:
 			r.warn("", 0, "inline sidechain %s has no Task call with its prompt", a.ID)
-		} else {
+		case r.t.MainDeleted != nil:
+			r.unspawned++ // its call was in the deleted main transcript, as its warning says
+		default:
 			r.warn(a.Path, 0, "no Agent/Task call spawned agent %s", a.ID)
 		}
 		return StatusOrphan

@@ -37,8 +37,10 @@ import (
 
 // Version is the format of the cache files; a file of another version is
 // ignored. Bump it whenever the layout of a file or of an Entry.Data
-// changes meaning.
-const Version = 5
+// changes meaning. 6: a UTF-16 file without a BOM is told from its first
+// bytes (reader.IsUTF16), an error, where the entries of 5 may keep it as
+// lines skipped for their NUL bytes.
+const Version = 6
 
 var magic = [8]byte{'C', 'C', 'T', 'X', 'C', 'A', 'C', 'H'}
 

@@ -20,6 +20,8 @@ func TestReadAgentMeta(t *testing.T) {
 		{"plain", obj, "Explore", false},
 		{"a UTF-8 BOM", "\xEF\xBB\xBF" + obj + "\r\n", "Explore", false},
 		{"UTF-16", "\xFF\xFE{\x00}\x00", "", true},
+		{"UTF-16 LE without a BOM", "{\x00\"\x00a\x00\"\x00:\x001\x00}\x00", "", true},
+		{"UTF-16 BE without a BOM", "\x00{\x00\"\x00a\x00\"\x00:\x001\x00}", "", true},
 		{"not an object", `["Explore"]`, "", false},
 	} {
 		p := filepath.Join(t.TempDir(), "agent-a.meta.json")

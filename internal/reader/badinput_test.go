@@ -124,7 +124,11 @@ func TestUTF16IsSaidOnce(t *testing.T) {
 	}{
 		{"UTF-16 LE", utf16([]byte{0xFF, 0xFE}, false), 0, true},
 		{"UTF-16 BE", utf16([]byte{0xFE, 0xFF}, true), 0, true},
+		// Without a BOM, the first line starts `{"` in UTF-16.
+		{"UTF-16 LE without a BOM", utf16(nil, false), 0, true},
+		{"UTF-16 BE without a BOM", utf16(nil, true), 0, true},
 		{"UTF-8 with a BOM", append([]byte{0xEF, 0xBB, 0xBF}, line...), 1, false},
+		{"UTF-8", []byte(line), 1, false},
 	} {
 		var issues []Issue
 		r := New(bytes.NewReader(tc.in), Options{Name: "x.jsonl", OnIssue: func(is Issue) { issues = append(issues, is) }})
@@ -138,8 +142,35 @@ func TestUTF16IsSaidOnce(t *testing.T) {
 		if n != tc.entries || errors.Is(r.Err(), ErrUTF16) != tc.utf16 || len(issues) != 0 {
 			t.Errorf("%s: %d entries, err %v, issues %v", tc.name, n, r.Err(), issues)
 		}
-		if tc.utf16 && !strings.HasPrefix(r.Err().Error(), "read x.jsonl: the file is UTF-16") {
+		if tc.utf16 && (r.Err() == nil || !strings.HasPrefix(r.Err().Error(), "read x.jsonl: the file is UTF-16")) {
 			t.Errorf("%s: %v", tc.name, r.Err())
+		}
+	}
+}
+
+// The first bytes that tell a UTF-16 file: a BOM either way round, or
+// `{"` in UTF-16 without one. A crash's NUL run before a UTF-8 line is
+// not (its line is read after a warning), nor anything shorter.
+func TestIsUTF16(t *testing.T) {
+	for _, tc := range []struct {
+		head string
+		want bool
+	}{
+		{"\xFF\xFE{\x00", true},
+		{"\xFE\xFF\x00{", true},
+		{"\xFF\xFE", true},
+		{"{\x00\"\x00t\x00", true},
+		{"\x00{\x00\"\x00t", true},
+		{"{\x00\"", false}, // three bytes: not enough to tell
+		{"{\"type\"", false},
+		{"\x00\x00{\"type\"", false}, // a crash's residue, then a line
+		{"\x00{\"type\"", false},
+		{"{\x00}\x00", false}, // not `{"`
+		{"\xEF\xBB\xBF{\"", false},
+		{"", false},
+	} {
+		if got := IsUTF16([]byte(tc.head)); got != tc.want {
+			t.Errorf("IsUTF16(%q) = %v, want %v", tc.head, got, tc.want)
 		}
 	}
 }

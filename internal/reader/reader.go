@@ -53,9 +53,19 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 var ErrUTF16 = errors.New("the file is UTF-16 (as Windows PowerShell 5 writes with > or Out-File), not UTF-8 as Claude Code writes it: not read; save it again as UTF-8 (Get-Content IN | Set-Content -Encoding utf8 OUT)")
 
 // IsUTF16 reports whether a file that starts with head is UTF-16: its
-// byte order mark, either way round.
+// byte order mark, either way round, or, without one, a first line that
+// starts as a JSON object's does in UTF-16: `{"` is `{\0"\0` little-endian,
+// `\0{\0"` big-endian, which no UTF-8 line starts with (a crash's NUL run
+// before a line is NULs, then `{"`). Four bytes of head are needed for a
+// file without a BOM.
 func IsUTF16(head []byte) bool {
-	return len(head) >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF)
+	switch {
+	case len(head) >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF):
+		return true
+	case len(head) >= 4 && head[0] == '{' && head[1] == 0 && head[2] == '"' && head[3] == 0:
+		return true
+	}
+	return len(head) >= 4 && head[0] == 0 && head[1] == '{' && head[2] == 0 && head[3] == '"'
 }
 
 // IssueKind says why a line was skipped.

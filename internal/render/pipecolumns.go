@@ -34,7 +34,7 @@ var LsPipeTables = []PipeTable{
 // AgentsPipeTables is the table of cctx agents in a pipe.
 var AgentsPipeTables = []PipeTable{
 	{"agents", []string{"agent_id", "tool_use_id", "parent_agent_id", "depth", "type", "description", "models", "status", "api_calls", "total_tokens", "cost_usd", "duration_ms", "tool_uses", "[prompt path]"},
-		"[…] with -v; agent_id - for a call that spawned no agent"},
+		"[…] with -v; agent_id - for a call that spawned no agent; api_calls, total_tokens, cost_usd empty when its usage is not known here"},
 }
 
 // PipeHelp says the tables of a command in a pipe, for its --help: a

@@ -230,6 +230,7 @@ type SubagentJSON struct {
 	MessagesSent     int                `json:"messages_sent"`
 	MessagesReceived int                `json:"messages_received"`
 	Total            tokens.Total       `json:"total"`
+	UsageKnown       bool               `json:"usage_known"` // false: api_calls and total are zeros kept for the schema (agents.Agent.UsageUnknown)
 	ReportedTokens   *int64             `json:"reported_total_tokens"`
 	TokenCheck       string             `json:"token_check"`
 	Calls            []SubagentCallJSON `json:"calls"`
@@ -283,7 +284,7 @@ func NewAgentsJSON(res *agents.Result) AgentsJSON {
 			Link: a.Link, StartedAt: JSONTime(a.Started), EndedAt: JSONTime(a.Ended),
 			DurationMs: a.DurationMs, APICalls: a.Total.APICalls, ToolUses: a.ToolUses,
 			MessagesSent: a.MessagesSent, MessagesReceived: a.MessagesIn, Total: a.Total,
-			TokenCheck: a.TokenCheck, Calls: []SubagentCallJSON{}, Problems: a.Problems,
+			UsageKnown: !a.UsageUnknown(), TokenCheck: a.TokenCheck, Calls: []SubagentCallJSON{}, Problems: a.Problems,
 		}
 		if a.ID != "" {
 			j.AgentID = &a.ID

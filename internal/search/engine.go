@@ -272,8 +272,8 @@ func (w *worker) search(j *job, f *file) {
 	// A file saved as UTF-16 would pass the prefilter's search without a
 	// word (its text is not the pattern's bytes): said, as every command
 	// says it.
-	head := make([]byte, 2)
-	if n, _ := fh.ReadAt(head, 0); n == 2 && reader.IsUTF16(head) {
+	head := make([]byte, 4)
+	if n, _ := fh.ReadAt(head, 0); reader.IsUTF16(head[:n]) {
 		o.Report.FileError(f.path, &os.PathError{Op: "read", Path: f.path, Err: reader.ErrUTF16})
 		return
 	}

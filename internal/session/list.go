@@ -2,6 +2,8 @@ package session
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/rawfile"
+	"github.com/cctx-dev/cctx/internal/reader"
 )
 
 // ListOptions filter a listing.
@@ -31,6 +34,31 @@ type Listing struct {
 	Matched  int        // sessions that passed the filters, before Limit
 	Hidden   []*Session // metadata-only or empty files left out (--strict checks them too)
 	Found    int        // session files found, before any filter
+	// Unread counts the session files that could not be read (each
+	// warned, not listed); UTF16 of them were saved as UTF-16.
+	Unread, UTF16 int
+}
+
+// NoneFound is what an empty listing says on stderr, and why: the
+// filters that ruled out every session found, and the session files that
+// could not be read. where is the finder's Where.
+func (l Listing) NoneFound(where string, filters Filters) string {
+	unread := ""
+	switch {
+	case l.Unread == 0:
+	case l.UTF16 == l.Unread:
+		unread = fmt.Sprintf(" (%d session file(s) skipped as UTF-16, said above)", l.UTF16)
+	case l.UTF16 > 0:
+		unread = fmt.Sprintf(" (%d session file(s) could not be read, %d of them UTF-16, said above)", l.Unread, l.UTF16)
+	default:
+		unread = fmt.Sprintf(" (%d session file(s) could not be read, said above)", l.Unread)
+	}
+	if names := filters.Names(false); l.Found > 0 && names != "" {
+		// No count: files the window rules out by their time are never
+		// read, so how many of them hold a conversation is not known.
+		return "no session found" + where + " that matches " + names + unread
+	}
+	return "no sessions found" + where + unread
 }
 
 // Files are the sessions of the listing.
@@ -98,15 +126,19 @@ func (f *Finder) List(o ListOptions) Listing {
 			f.finish(in)
 		}
 	})
+	out := Listing{Found: len(all)}
 	for i, err := range errs {
 		if err != nil {
 			s := cands[i]
 			where := s.Where()
 			f.Report.Warn("%s: %s", where, diag.FileErrorText(where, err))
+			out.Unread++
+			if errors.Is(err, reader.ErrUTF16) {
+				out.UTF16++
+			}
 		}
 	}
 
-	out := Listing{Found: len(all)}
 	for _, in := range infos {
 		switch {
 		case in == nil:

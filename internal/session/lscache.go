@@ -24,8 +24,11 @@ import (
 // found (rows of 1 may hold the title the old rule gave); 3 since a queued
 // prompt delivered as an attachment (reader.Entry.Queued) is a user
 // message, which may be the first prompt and makes a file a conversation
-// (rows of 2 may hold another first prompt, or be empty).
-const lsCacheFormat = 3
+// (rows of 2 may hold another first prompt, or be empty); 4 since a
+// UTF-16 file without a BOM is told from its first bytes (reader.IsUTF16)
+// and said, not listed (rows of 3 may hold one as a file without
+// conversation).
+const lsCacheFormat = 4
 
 // lite is Lite through the finder's cache, when it has one, with one open
 // of the file: its entry's checks, then its row's text (withText) or the

@@ -59,7 +59,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 		// files, not the newest file time (a copied or synced file).
 		l := f.List(ListOptions{Limit: 1})
 		if len(l.Sessions) == 0 {
-			return nil, &ResolveError{Arg: arg, Reason: "no sessions found" + f.Where()}
+			return nil, &ResolveError{Arg: arg, Reason: l.NoneFound(f.Where(), Filters{})}
 		}
 		return l.Sessions[0].Session, nil
 	}

@@ -25,10 +25,10 @@ func TestRowFormatIsPinned(t *testing.T) {
 			StartedAt: mod.Add(-time.Hour), UpdatedAt: mod.Add(-time.Minute),
 			TitleSource: "custom-title", titleAt: lineRef{10, 20}, promptAt: lineRef{30, 40},
 			media: "image", inlineKnown: true, inline: 3,
-		}, "03022f70046d61696e05322e312e39018080edc49ed3edeb310080a0f7cba5a1efeb3100000c637573746f6d2d7469746c6514283c5005696d6167650106"},
+		}, "04022f70046d61696e05322e312e39018080edc49ed3edeb310080a0f7cba5a1efeb3100000c637573746f6d2d7469746c6514283c5005696d6167650106"},
 		{"times from the file", &Info{
 			Session: &Session{ModTime: mod}, UpdatedAt: mod, Empty: true, Sidechain: true, TitleSource: "none",
-		}, "0300000000010101046e6f6e6500000000000000"},
+		}, "0400000000010101046e6f6e6500000000000000"},
 	}
 	for _, r := range rows {
 		b, ok := encodeInfo(r.in)

@@ -684,8 +684,19 @@ func (b *builder) link() {
 			}
 		}
 	}
+	implied := 0
 	for _, is := range t.Islands {
+		if t.MainDeleted != nil && is.Root.Agent() != nil {
+			// The parent was in the main transcript Claude Code deleted
+			// (a compaction agent's lines name the conversation's): said
+			// by that one warning.
+			implied++
+			continue
+		}
 		b.warn(is.Root.File, is.Root.Line, "entry %s names parent %s, which is not in the file (island)", is.Root.Short(), short(is.Missing))
+	}
+	if implied > 0 {
+		b.note("%d subagent line(s) name a parent in the deleted main transcript: shown as islands", implied)
 	}
 }
 

@@ -65,6 +65,7 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 			w := Warning{File: s.Where(), Msg: sprintf("session %s: its main transcript %s; only its %d subagent transcript(s) are left",
 				s.ID, s.MainGone(), len(agents))}
 			b.t.Warnings = append(b.t.Warnings, w)
+			b.t.MainDeleted = &w
 			b.rep.Warn("%s", w.String())
 		}
 		t, err = b.load(s.Path, agents)

@@ -856,6 +856,12 @@ type Tree struct {
 	// part (reported; see Agent.ReadErr).
 	Unreadable []string
 	Warnings   []Warning
+	// MainDeleted is the warning said when a session whose main transcript
+	// Claude Code deleted was opened (only its subagents are left; also in
+	// Warnings), nil when there is a main transcript. What the deleted file
+	// held (the calls that spawned the agents, the entries a compaction
+	// agent's lines name) is implied missing by it, not warned one by one.
+	MainDeleted *Warning
 	// NotTranscript says why the main file is not Claude Code's: it has
 	// lines, none of them a transcript entry (another program's JSONL, a
 	// text file). "": it is. Not said as a warning by the builder: Open
