@@ -49,7 +49,7 @@ against the transcript; a mismatch is a warning.
 -v adds the first line of each prompt and the transcript's path.` + "\n\n" + render.PipeHelp(render.AgentsPipeTables),
 		Example: `  cctx agents latest
   cctx agents b3ed -v
-  cctx agents b3ed --json | jq '.agents[] | select(.usage_known) | .total.cost_usd'`,
+  cctx agents b3ed --json | jq '.agents[] | select(.usage_known) | .total'`,
 		Args: argsBetween(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.Session = args[0]
