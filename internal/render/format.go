@@ -200,6 +200,10 @@ func Cut(s string, n int) string {
 	for end < len(s) {
 		r, size := utf8.DecodeRuneInString(s[end:]) // a byte that is not UTF-8: size 1
 		if w += RuneWidth(r); w > room {
+			if r == emojiSelector && end > 0 { // nor the emoji's base, shown narrow without it
+				_, size := utf8.DecodeLastRuneInString(s[:end])
+				end -= size
+			}
 			break
 		}
 		end += size
@@ -274,6 +278,9 @@ func CutLeft(s string, n int) string {
 		i--
 		w += RuneWidth(r[i])
 	}
+	if i < len(r) && r[i] == emojiSelector {
+		i++ // the selector of a base left out
+	}
 	return "…" + string(r[i:])
 }
 
@@ -281,17 +288,40 @@ func CutLeft(s string, n int) string {
 func Width(s string) int {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return twwidth.WidthNoCache(s)
+			return twwidth.WidthNoCache(s) + emojiPresented(s)
 		}
 	}
 	return len(s) // ASCII, the common case, without a table lookup a rune
 }
 
+// emojiSelector (VS16) asks for the emoji presentation of the character
+// before it: ⚠️ and ♻️ take 2 columns on a terminal, where the table
+// counts their narrow base alone (1).
+const emojiSelector = '\uFE0F'
+
+// emojiPresented is the columns the table misses in s: one for each
+// narrow character presented as an emoji.
+func emojiPresented(s string) int {
+	n, prev := 0, rune(0)
+	for _, r := range s {
+		if r == emojiSelector && prev != 0 && twwidth.WidthNoCache(string(prev)) == 1 {
+			n++
+		}
+		prev = r
+	}
+	return n
+}
+
 // RuneWidth is how many terminal columns r takes: 2 for East Asian wide
 // characters and most emoji, 0 for combining marks, else 1 (as Width
-// counts, and as the table writer does).
+// counts, and as the table writer does). The emoji selector counts 1:
+// with the narrow character before it, an emoji's 2 (Width); after a wide
+// one, a column too many, which only cuts a line shorter.
 func RuneWidth(r rune) int {
 	if r < utf8.RuneSelf {
+		return 1
+	}
+	if r == emojiSelector {
 		return 1
 	}
 	return twwidth.WidthNoCache(string(r))

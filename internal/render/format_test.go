@@ -56,6 +56,13 @@ func TestCutCountsColumns(t *testing.T) {
 		{"最新の状態", 8, "最新の…", "…の状態"},
 		{"ab最新", 4, "ab…", "…新"},
 		{"x", 0, "", ""},
+		// An emoji presented by its selector (U+FE0F) takes two columns.
+		{"⚠️ done", 7, "⚠️ done", "⚠️ done"},
+		{"⚠️ done", 6, "⚠️ do…", "… done"},
+		{"⚠️ done", 3, "⚠️…", "…ne"},
+		{"⚠️ done", 2, "…", "…e"},
+		{"done ⚠️", 6, "done …", "…ne ⚠️"},
+		{"done ⚠️", 2, "d…", "…"},
 	}
 	for _, tt := range tests {
 		if got := Cut(tt.s, tt.n); got != tt.cut || Width(got) > max(tt.n, 0) {
@@ -63,6 +70,29 @@ func TestCutCountsColumns(t *testing.T) {
 		}
 		if got := CutLeft(tt.s, tt.n); got != tt.lft || Width(got) > max(tt.n, 0) {
 			t.Errorf("CutLeft(%q, %d) = %q (%d columns), want %q", tt.s, tt.n, got, Width(got), tt.lft)
+		}
+	}
+}
+
+// Width counts terminal columns: an emoji presentation selector (U+FE0F)
+// makes the narrow character before it an emoji, two columns wide, as a
+// terminal shows it; after a wide emoji or alone it adds nothing.
+func TestWidthOfEmojiPresentation(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want int
+	}{
+		{"ok", 2},
+		{"♻️", 2},
+		{"⚠️ warn", 7},
+		{"♻", 1},
+		{"👍", 2},
+		{"👍\uFE0F", 2},
+		{"\uFE0F", 0},
+		{"最新", 4},
+	} {
+		if got := Width(tc.s); got != tc.want {
+			t.Errorf("Width(%q) = %d, want %d", tc.s, got, tc.want)
 		}
 	}
 }
