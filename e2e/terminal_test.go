@@ -196,6 +196,7 @@ func TestPseudoTerminal(t *testing.T) {
 			{"tokens", "b3edadab"}, {"tokens", "--by", "response"}, {"tokens", "--by", "tool"}, {"tokens", "--by", "model"},
 			{"agents", "ef958aa1"}, {"agents", "-v", "ef958aa1"}, {"agents", "c7d3d95c"},
 			{"tree", "ef958aa1"}, {"tree", "--agents", "ef958aa1"}, {"tree", "b3edadab"}, {"tree", "c7d3d95c"}, {"tree", "5c0375b4"},
+			{"tree", "--full", "b3edadab"}, {"tree", "--full", "--agents", "ef958aa1"},
 			{"show", "ef958aa1"}, {"show", "c7d3d95c"}, {"show", "5c0375b4"}} {
 			r := onTTY(t, []string{"COLUMNS=40"}, append(args, "--dir", samples)...)
 			expect(t, r, 0, strings.Join(args, " "))

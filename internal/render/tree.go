@@ -448,9 +448,14 @@ func (v *treeView) entryText(n *tree.Node, used int) string {
 		room = min(room, max(v.ro.Width-1-used-26, 8))
 	}
 	desc := entryDesc(v.t, n, v.ro.Redacted, room)
+	fork := ""
 	if n.Fork {
-		desc += "  ⑂ fork"
+		fork = "  ⑂ fork"
 	}
+	if v.ro.TTY && v.ro.Width > 0 { // a tool's name, a type, cut last: the line fits
+		desc = Cut(desc, max(v.ro.Width-1-used-18-Width(fork), 1))
+	}
+	desc += fork
 	s := fmt.Sprintf("%s %s  %s", ShortSafe(n.UUID), ts, desc)
 	if n.IsCompactBoundary() {
 		return mark + " " + th.Yellow(s+"  "+junctionText(n))
