@@ -55,7 +55,7 @@ with their results, thinking folds, prompts are listed at the top.
 
 Secrets are redacted by default, as show --redact does it: keys, tokens,
 Authorization headers, *_KEY/*_TOKEN/*_SECRET values, emails, user names (in
-homes, yours in a shell prompt) and your home (as ~), in every field written.
+homes and shell prompts) and your home (as ~), in every field written.
 stderr says how many were replaced (docs/redaction.md). --no-redact: none.
 
 The format is --format, else the extension of -o (.html, .htm, .md,

@@ -443,14 +443,14 @@ func scanEmails(b []byte, sp []span) []span {
 		at := i + j
 		i = at + 1
 		s := at
-		for s > 0 && at-s < 64 && emailLocal[b[s-1]] {
+		for s > 0 && at-s < 64 && emailLocal[b[s-1]] && !afterSGR(b, s) { // a colour's "m" is no part of it
 			s--
 		}
 		s = boundary(b, s)
 		for s < at && b[s] == '.' {
 			s++
 		}
-		if s >= at || s > 0 && emailLocal[b[s-1]] && !afterEscape(b, s) {
+		if s >= at || s > 0 && emailLocal[b[s-1]] && !afterEscape(b, s) && !afterSGR(b, s) {
 			continue
 		}
 		if s > 0 && b[s-1] == ':' && inURLAuthority(b, s-1) {
@@ -496,10 +496,13 @@ var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
 
 // shellPrompt reports whether name@host, at b[s:e] with its '@' at at, is
 // a shell prompt in a command's output, whoever's it is: zsh's
-// "name@host dir %", bash's "name@host:~/dir$" or "[name@host dir]$", the
-// host a machine's name (no dot: an email's domain has one). The user's
-// own name is masked in any name@host (Redactor.prompt); another user's
-// only in this shape, which a word before "@" rarely has.
+// "name@host dir %", bash's "name@host:~/dir$" (also "~ $", "~/src
+// (main)$"), Fedora's "[name@host dir]$", fish's "name@host ~/src>", the
+// host a machine's name (no dot: an email's domain has one); colours
+// between its parts are passed over, and a prompt a title's cut ends
+// ("name@host:~/sr…") is one too. The user's own name is masked in any
+// name@host (Redactor.prompt); another user's only in this shape, which
+// a word before "@" rarely has.
 func shellPrompt(b []byte, s, at, e int) bool {
 	name, host := b[s:at], b[at+1:e]
 	if len(name) < 2 || !isLetter(name[0]) && name[0] != '_' || !bytes.ContainsFunc(host, func(r rune) bool { return r < 0x80 && isLetter(byte(r)) }) {
@@ -513,43 +516,87 @@ func shellPrompt(b []byte, s, at, e int) bool {
 	if machineName(host) {
 		return true // the rest of the prompt may have been cut off (a title)
 	}
-	rest := b[e:min(len(b), e+promptDirMax)]
-	endsLine := func(k int) bool { return rest[k] == '\n' || rest[k] == '\\' && k+1 < len(rest) && rest[k+1] == 'n' }
-	switch {
-	case len(rest) > 2 && rest[0] == ':' && (rest[1] == '~' || rest[1] == '/'): // bash: name@host:~/dir$
-		for k := 2; k < len(rest) && rest[k] != ' ' && !endsLine(k); k++ {
-			if rest[k] == '$' || rest[k] == '#' {
-				return true
-			}
+	var buf [promptDirMax]byte
+	rest := withoutSGR(buf[:0], b[e:min(len(b), e+2*promptDirMax)])
+	promptEnd := func(k int) bool { // the %, $, # or > at k ends the prompt: a space, the line's or the string's end follows
+		if k+1 == len(rest) || rest[k+1] == ' ' || rest[k+1] == '"' {
+			return true
 		}
-	case len(rest) > 2 && rest[0] == ' ': // zsh: name@host dir %; Fedora: [name@host dir]$
-		for k := 2; k < len(rest) && !endsLine(k); k++ {
-			if c := rest[k]; (c == '%' || c == '$' || c == '#') && (rest[k-1] == ' ' || rest[k-1] == ']') &&
-				(k+1 == len(rest) || rest[k+1] == ' ' || rest[k+1] == '"' || rest[k+1] == '\\') {
-				return true
-			}
-		}
+		return rest[k+1] == '\\' && k+2 < len(rest) && (rest[k+2] == '"' || rest[k+2] == 't') // JSON: \" or \t
 	}
-	return false
-}
-
-// machineName reports whether a host is named as a computer's default
-// name is (Alices-MacBook-Pro, DESKTOP-4F2K9Q1): name@host is a prompt
-// then, whatever follows.
-func machineName(host []byte) bool {
-	for _, m := range machineNames {
-		if bytes.Contains(host, m) {
+	for k := 0; k < len(rest); k++ {
+		c := rest[k]
+		switch {
+		case c == '\n' || c == '\\' && k+1 < len(rest) && rest[k+1] == 'n':
+			return false // the line ended first
+		case bytes.HasPrefix(rest[k:], []byte("…")):
+			return k > 0 // cut (a title): what was kept has a prompt's start
+		case k == 0 && c != ':' && c != ' ':
+			return false // name@host is followed by a directory
+		case (c == '$' || c == '#' || c == '%') && k > 1 && promptEnd(k):
+			before := rest[k-1]
+			if before == ' ' || before == ']' || before == ')' || rest[0] == ':' && c != '%' {
+				return true
+			}
+		case c == '>' && k > 1 && promptEnd(k) && bytes.ContainsAny(rest[:k], "~/"): // fish
 			return true
 		}
 	}
 	return false
 }
 
-var machineNames = [][]byte{[]byte("MacBook"), []byte("iMac"), []byte("Mac-mini"), []byte("Mac-Studio"), []byte("Mac-Pro"), []byte("DESKTOP-"), []byte("LAPTOP-")}
+// withoutSGR appends b to dst without its colour sequences (ESC [ … m,
+// raw or written \u001b as JSON has it), up to dst's capacity.
+func withoutSGR(dst, b []byte) []byte {
+	for i := 0; i < len(b) && len(dst) < cap(dst); i++ {
+		if n := sgrAt(b, i); n > 0 {
+			i += n - 1
+			continue
+		}
+		dst = append(dst, b[i])
+	}
+	return dst
+}
 
-// promptDirMax is how far after name@host a prompt's end (%, $ or #) is
-// looked for: the directory it shows.
-const promptDirMax = 80
+// sgrAt is the length of the colour sequence starting at b[i] (0: none).
+func sgrAt(b []byte, i int) int {
+	j := i
+	switch {
+	case b[i] == 0x1b:
+		j++
+	case bytes.HasPrefix(b[i:], []byte(`\u001b`)) || bytes.HasPrefix(b[i:], []byte(`\u001B`)):
+		j += 6
+	default:
+		return 0
+	}
+	if j >= len(b) || b[j] != '[' {
+		return 0
+	}
+	for j++; j < len(b) && (isDigit(b[j]) || b[j] == ';'); j++ {
+	}
+	if j >= len(b) || b[j] != 'm' {
+		return 0
+	}
+	return j + 1 - i
+}
+
+// machineName reports whether a host is named as a computer's default
+// name is (Alices-MacBook-Pro, Alices-MacBook-Pro-2, DESKTOP-4F2K9Q1):
+// name@host is a prompt then, whatever follows.
+func machineName(host []byte) bool {
+	h := bytes.TrimRight(host, "0123456789")
+	h = bytes.TrimSuffix(h, []byte("-"))
+	for _, m := range []string{"-MacBook-Pro", "-MacBook-Air", "-MacBook", "-iMac", "-Mac-mini", "-Mac-Studio", "-Mac-Pro"} {
+		if bytes.HasSuffix(h, []byte(m)) {
+			return true
+		}
+	}
+	return bytes.HasPrefix(host, []byte("DESKTOP-")) || bytes.HasPrefix(host, []byte("LAPTOP-"))
+}
+
+// promptDirMax is how far after name@host a prompt's end (%, $, # or >)
+// is looked for: the directory it shows, its git branch.
+const promptDirMax = 160
 
 // inURLAuthority reports whether the ':' at colon follows the user of a
 // URL ("scheme://user:"), not a label ("Email:").

@@ -296,7 +296,26 @@ func TestRedactOthersPrompt(t *testing.T) {
 		// A computer's default name: a prompt, even cut before its end.
 		{"Deleted repo rashford@RICKs-MacBook-Pro lab…", "Deleted repo [USER]@[HOST] lab…"},
 		{"eve@DESKTOP-4F2K9Q1 MINGW64", "[USER]@[HOST] MINGW64"},
+		// Other defaults: Raspberry Pi OS, a git branch, fish, colours.
+		{"pi@raspberrypi:~ $ ls", "[USER]@[HOST]:~ $ ls"},
+		{"bob@devbox:~/src (main)$ ls", "[USER]@[HOST]:~/src (main)$ ls"},
+		{"bob@devbox: ~/src $ ls", "[USER]@[HOST]: ~/src $ ls"},
+		{"bob@devbox ~> ls", "[USER]@[HOST] ~> ls"},
+		{"bob@devbox /u/l/src (main)> ls", "[USER]@[HOST] /u/l/src (main)> ls"},
+		{"\x1b[01;32mbob@devbox\x1b[00m:\x1b[01;34m~/src\x1b[00m$ ls", "\x1b[01;32m[USER]@[HOST]\x1b[00m:\x1b[01;34m~/src\x1b[00m$ ls"},
+		{`"\u001b[01;32mbob@devbox\u001b[00m:\u001b[01;34m~/src\u001b[00m$ ls"`, `"\u001b[01;32m[USER]@[HOST]\u001b[00m:\u001b[01;34m~/src\u001b[00m$ ls"`},
+		{`{"t":"ok\nbob@devbox ~ %\"x"}`, `{"t":"ok\n[USER]@[HOST] ~ %\"x"}`},
+		{"ok \x1b[0mcarol@example.com", "ok \x1b[0m[EMAIL]"}, // an email after a colour: the colour kept
+		// A title cut after a prompt's start.
+		{"xxx bob@devbox:~/src/some/lo…", "xxx [USER]@[HOST]:~/src/some/lo…"},
+		{`{"title":"x carol@devbox lab-mem…","n":1}`, `{"title":"x [USER]@[HOST] lab-mem…","n":1}`},
+		{"Ricks-MacBook-Pro-2 rick@Ricks-MacBook-Pro-2", "Ricks-MacBook-Pro-2 [USER]@[HOST]"},
 		// Not a prompt's shape.
+		{"bob@devbox…", "bob@devbox…"},
+		{`{"t":"bob@devbox said 50 %\nok"}`, `{"t":"bob@devbox said 50 %\nok"}`},
+		{"bob@devbox said x> y", "bob@devbox said x> y"},
+		{"I bought a bob@MacBook pro", "I bought a bob@MacBook pro"},
+		{"contact support@iMac-help ok", "contact support@iMac-help ok"},
 		{"bob@devbox said 50 %\nok", "bob@devbox said 50 %\nok"},
 		{"bob@devbox went home\n% ls", "bob@devbox went home\n% ls"},
 		{"node@18 install % done", "node@18 install % done"},
