@@ -53,6 +53,7 @@ session's leaves, --project to the folders sessions ran in, and --by,
 		}
 	}
 	if c, _, err := root.Find([]string{"completion", "bash"}); err == nil && c.Name() == "bash" {
+		c.Long = strings.Replace(c.Long, "already, you can install", "already, you can\ninstall", 1) // 80 columns
 		c.RunE = func(c *cobra.Command, args []string) error {
 			noDesc, _ := c.Flags().GetBool("no-descriptions")
 			var script strings.Builder

@@ -276,7 +276,11 @@ func TestUsageErrorsAreOneLine(t *testing.T) {
 		{[]string{"help", "tok"}, `cctx: error: no help topic "tok" (did you mean tokens?)` + "\n"},
 		{[]string{"help", "nonexist"}, `cctx: error: no help topic "nonexist": the commands are in 'cctx --help'` + "\n"},
 		{[]string{"archive", "extra"}, `cctx: error: cctx archive takes no arguments, got "extra" (see 'cctx archive --help')` + "\n"},
-		{[]string{"tree", "ef95", "--agents", "false"}, `cctx: error: cctx tree takes <session> only, got "ef95 false"; a boolean flag takes its value after =: --agents=false (see 'cctx tree --help')` + "\n"},
+		{[]string{"tree", "ef95", "--agents", "false"}, `cctx: error: cctx tree: "false" is an argument, not the value of --agents: a boolean flag takes its value after =, as --agents=false (see 'cctx tree --help')` + "\n"},
+		{[]string{"tree", "--agents", "FALSE"}, `cctx: error: cctx tree: "FALSE" is an argument, not the value of --agents: a boolean flag takes its value after =, as --agents=false (see 'cctx tree --help')` + "\n"},
+		{[]string{"tree", "ef95", "--agents", "0"}, `cctx: error: cctx tree takes <session> only, got "ef95 0"; a boolean flag takes its value after =: --agents=0 (see 'cctx tree --help')` + "\n"},
+		{[]string{"ls", "-l", "false"}, `cctx: error: cctx ls: "false" is an argument, not the value of --long: a boolean flag takes its value after =, as --long=false (see 'cctx ls --help')` + "\n"},
+		{[]string{"archive", "--status", "true"}, `cctx: error: cctx archive: "true" is an argument, not the value of --status: a boolean flag takes its value after =, as --status=true (see 'cctx archive --help')` + "\n"},
 		{[]string{"show", "ef95", "extra", "--thinking"}, `cctx: error: cctx show takes <session> only, got "ef95 extra" (see 'cctx show --help')` + "\n"},
 		{[]string{"resume", "abcd", "--print", "--json"}, "cctx: error: resume runs claude or, with --print, prints its command line: --json does not apply\n"},
 		{[]string{"resume", "abcd", "--print", "--redact"}, "cctx: error: resume --print prints a command to run: --redact does not apply (the directory masked, the command could not run)\n"},
@@ -439,7 +443,8 @@ func TestNotATranscriptWithSubagents(t *testing.T) {
 // Help fits 80 columns: flag descriptions are wrapped, and the examples
 // and command lists are written to fit.
 func TestHelpFitsEightyColumns(t *testing.T) {
-	for _, c := range []string{"", "ls", "show", "tree", "tokens", "agents", "grep", "export", "resume", "archive", "completion", "help"} {
+	for _, c := range []string{"", "ls", "show", "tree", "tokens", "agents", "grep", "export", "resume", "archive", "completion", "help",
+		"completion bash", "completion zsh", "completion fish", "completion powershell"} {
 		r := run(t, false, nil, strings.Fields(c+" --help")...)
 		if r.code != 0 {
 			t.Fatalf("%s --help: exit %d", c, r.code)

@@ -51,6 +51,9 @@ Files without any conversation (empty, or only metadata) are left out unless
   cctx ls --project ~/src/app --limit 10
   cctx ls --all --json | jq -r '.sessions[] | [.session_id, .title] | @tsv'`,
 		Args: func(c *cobra.Command, args []string) error {
+			if err := boolValueArg(c, args); err != nil {
+				return err
+			}
 			if len(args) > 0 {
 				fix := "to list the sessions run in a folder, use --project " + args[0] + " (see '" + c.CommandPath() + " --help')"
 				if c.Flags().Changed("project") { // a path with a space, split by the shell

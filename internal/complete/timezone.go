@@ -32,8 +32,11 @@ func timeZonesIn(dirs []string, toComplete string) ([]string, cobra.ShellCompDir
 	}
 	folder, _ := path.Split(toComplete) // "Europe/" of "Europe/Pa"
 	directive := cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+	if folder != "" && !zoneFolder(folder) {
+		return out, directive // "/", "./", "Europe//", "posix/": no zone's name
+	}
 	for _, d := range dirs {
-		if d == "" || strings.Contains(folder, "..") {
+		if d == "" {
 			continue
 		}
 		ents, err := os.ReadDir(path.Join(d, folder))
@@ -45,7 +48,7 @@ func timeZonesIn(dirs []string, toComplete string) ([]string, cobra.ShellCompDir
 			if !isZoneName(e.Name()) || !strings.HasPrefix(name, toComplete) || name == "UTC" {
 				continue
 			}
-			if e.IsDir() {
+			if isDir(e, path.Join(d, folder)) {
 				name += "/"
 				directive |= cobra.ShellCompDirectiveNoSpace // Europe/ goes on to its zones
 			}
@@ -62,4 +65,25 @@ func timeZonesIn(dirs []string, toComplete string) ([]string, cobra.ShellCompDir
 func isZoneName(name string) bool {
 	r := []rune(name)
 	return len(r) > 0 && unicode.IsUpper(r[0]) && !strings.Contains(name, ".")
+}
+
+// zoneFolder reports whether folder ("America/Argentina/") is a path of
+// zone names, as --tz takes them.
+func zoneFolder(folder string) bool {
+	for _, part := range strings.Split(strings.TrimSuffix(folder, "/"), "/") {
+		if !isZoneName(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// isDir reports whether the entry e of dir is a folder, or a link to one
+// (a region linked to another's files).
+func isDir(e os.DirEntry, dir string) bool {
+	if e.Type()&os.ModeSymlink == 0 {
+		return e.IsDir()
+	}
+	st, err := os.Stat(path.Join(dir, e.Name()))
+	return err == nil && st.IsDir()
 }

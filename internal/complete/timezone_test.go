@@ -22,12 +22,15 @@ func TestTimeZones(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.Symlink("Europe", filepath.Join(zi, "Linked")); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		typed   string
 		want    []string
 		noSpace bool
 	}{
-		{"", []string{"local\tthis computer's time zone", "UTC", "America/", "Europe/", "GMT"}, true},
+		{"", []string{"local\tthis computer's time zone", "UTC", "America/", "Europe/", "GMT", "Linked/"}, true},
 		{"U", []string{"UTC"}, false},
 		{"Eu", []string{"Europe/"}, true},
 		{"Europe/P", []string{"Europe/Paris", "Europe/Prague"}, false},
@@ -36,6 +39,13 @@ func TestTimeZones(t *testing.T) {
 		{"America/Argentina/", []string{"America/Argentina/Salta"}, false},
 		{"po", nil, false},
 		{"../", nil, false},
+		{"/", nil, false},
+		{"/Eu", nil, false},
+		{"./", nil, false},
+		{"Europe//", nil, false},
+		{"posix/", nil, false},
+		{"Linked/", []string{"Linked/Paris", "Linked/Prague"}, false},
+		{"Li", []string{"Linked/"}, true},
 		{"Nowhere/", nil, false},
 	}
 	for _, tt := range tests {
