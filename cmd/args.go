@@ -1,11 +1,9 @@
 package cmd
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // argsBetween accepts between lo and hi arguments (hi < 0: no maximum) and
@@ -37,45 +35,4 @@ func argsBetween(lo, hi int) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// boolValueHint tells how a boolean flag takes a value, when an argument
-// too many is one (pflag reads 1, t, TRUE, 0, f, FALSE…): "--agents 0"
-// is --agents, then an argument.
-func boolValueHint(c *cobra.Command, args []string) string {
-	value, flag := "", changedBool(c)
-	for _, a := range args {
-		if _, err := strconv.ParseBool(a); err == nil {
-			value = a
-		}
-	}
-	if value == "" || flag == "" {
-		return ""
-	}
-	return "; a boolean flag takes its value after =: --" + flag + "=" + value
-}
-
-// boolValueArg is the usage error of a true or false given as an argument
-// (not a PATTERN) after a boolean flag: "--agents false" is --agents, and
-// "false" a session, whatever the count of arguments.
-func boolValueArg(c *cobra.Command, args []string) error {
-	flag := changedBool(c)
-	for _, a := range args {
-		if flag != "" && (strings.EqualFold(a, "true") || strings.EqualFold(a, "false")) {
-			return usageErrorf("%s: %q is an argument, not the value of --%s: a boolean flag takes its value after =, as --%s=%s (see '%s --help')",
-				c.CommandPath(), a, flag, flag, strings.ToLower(a), c.CommandPath())
-		}
-	}
-	return nil
-}
-
-// changedBool is the name of a boolean flag given, "" when none was.
-func changedBool(c *cobra.Command) string {
-	flag := ""
-	c.Flags().Visit(func(f *pflag.Flag) {
-		if f.Value.Type() == "bool" {
-			flag = f.Name
-		}
-	})
-	return flag
 }
