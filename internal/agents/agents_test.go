@@ -206,7 +206,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 			name: "completed, but agent-zz9.jsonl does not exist: missing transcript",
 			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
 				result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"zz9","totalTokens":5}`)}},
-			id: "zz9", status: StatusMissing, warn: "no transcript agent-zz9.jsonl was found",
+			id: "zz9", status: StatusMissing, warn: ":3: the Agent/Task result names agent zz9, but no transcript agent-zz9.jsonl was found",
 		},
 		{
 			name: "an agentId that is a path is never looked up",
@@ -216,7 +216,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 				// Would match if the id were joined to the subagents folder.
 				"x.jsonl": agentLines("x", 5),
 			},
-			id: "../../x", status: StatusMissing, warn: `agentId "../../x" cannot be a file name`,
+			id: "../../x", status: StatusMissing, warn: `:3: the Agent/Task result names agentId "../../x", which cannot be a file name`,
 		},
 		{
 			name: "a transcript no call spawned is an orphan",
@@ -273,7 +273,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 			name: "a very long unsafe agentId is cut in the warning",
 			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
 				result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"/`+strings.Repeat("a", 5000)+`"}`)}},
-			id: "/" + strings.Repeat("a", 5000), status: StatusMissing, warn: `agentId "/` + strings.Repeat("a", 79) + `"… cannot be a file name`,
+			id: "/" + strings.Repeat("a", 5000), status: StatusMissing, warn: `result names agentId "/` + strings.Repeat("a", 79) + `"…, which cannot be a file name`,
 		},
 		{
 			name: "the transcript kept a partial output count: a note, not a warning",
