@@ -820,3 +820,33 @@ func TestDeletedMainImpliesUnspawnedAgents(t *testing.T) {
 		})
 	}
 }
+
+// An agent no call spawned is described by its transcript's first prompt,
+// read by the tree's rule (tree.Agent.FirstPrompt): its first user line
+// that is not a tool result.
+func TestPromptOfAnAgentWithoutACall(t *testing.T) {
+	line := func(id, parent, content string) string {
+		p := `null`
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"type":"user","uuid":"` + id + `","parentUuid":` + p + `,"isSidechain":true,"agentId":"lone","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":` + content + `}}`
+	}
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"its first line", []string{line("x1", "", `"look around"`)}, "look around"},
+		{"past a tool result", []string{line("x1", "", `[{"type":"tool_result","tool_use_id":"t9","content":"old output"}]`), line("x2", "x1", `[{"type":"text","text":"  look around\n"}]`)}, "look around"},
+		{"none", []string{line("x1", "", `[{"type":"tool_result","tool_use_id":"t9","content":"old output"}]`)}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := setup(t, map[string][]string{sid + ".jsonl": {mainPrompt}, sid + "/subagents/agent-lone.jsonl": tc.lines})
+			if a := byID(t, res, "lone"); a.Prompt != tc.want || a.Status != StatusOrphan {
+				t.Errorf("prompt %q status %q, want %q", a.Prompt, a.Status, tc.want)
+			}
+		})
+	}
+}

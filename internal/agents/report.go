@@ -324,7 +324,7 @@ func (r *reporter) transcripts() {
 				}
 			}
 		}
-		if first := firstUserLine(st.node); first != nil {
+		if first := st.node.FirstPrompt(); first != nil {
 			if raw, err := r.src.Line(first); err == nil {
 				st.firstPrompt = strings.TrimSpace(strings.Join(reader.Texts(raw), "\n"))
 			}
@@ -365,17 +365,6 @@ func (r *reporter) transcripts() {
 			}
 		}
 	}
-}
-
-// firstUserLine is the first user line of an agent that is not a tool
-// result: the prompt it was given.
-func firstUserLine(a *tree.Agent) *tree.Node {
-	for _, n := range a.Nodes {
-		if n.Type == "user" && len(n.ToolResults()) == 0 {
-			return n
-		}
-	}
-	return nil
 }
 
 // tokens totals each agent's responses, keyed as tokens keys them.

@@ -179,7 +179,7 @@ func (b *builder) resultCall(id string) *Call {
 // that sent exactly the agent's first prompt, with the sidecar's
 // description, at most a second before the agent began.
 func (b *builder) promptCall(a *Agent) *Call {
-	first := firstPrompt(a)
+	first := a.FirstPrompt()
 	if first == nil || first.PromptHash() == 0 || first.Timestamp().IsZero() {
 		return nil
 	}
@@ -200,8 +200,11 @@ func (b *builder) promptCall(a *Agent) *Call {
 	return found
 }
 
-// firstPrompt is an agent's first user line that is not a tool result.
-func firstPrompt(a *Agent) *Node {
+// FirstPrompt is an agent's first user line that is not a tool result:
+// the prompt it was given (nil when it has none). The one rule for it:
+// the linker matches a call's prompt with it, a warm-up is known by it,
+// and cctx agents quotes it.
+func (a *Agent) FirstPrompt() *Node {
 	for _, n := range a.Nodes {
 		if n.Type == "user" && len(n.ToolResults()) == 0 {
 			return n
@@ -213,7 +216,7 @@ func firstPrompt(a *Agent) *Node {
 // isWarmup reports whether a file agent's first prompt (its first user
 // line that is not a tool result, as cctx agents reads it) is a warm-up.
 func isWarmup(a *Agent) bool {
-	n := firstPrompt(a)
+	n := a.FirstPrompt()
 	return n != nil && reader.IsWarmup(n.Prompt())
 }
 

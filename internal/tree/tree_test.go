@@ -753,6 +753,45 @@ func TestWarmupAgents(t *testing.T) {
 	}
 }
 
+// An agent's first prompt is its first user line that is not a tool
+// result: the one rule the linker, the warm-up test and cctx agents read.
+func TestAgentFirstPrompt(t *testing.T) {
+	line := func(typ, id, parent, content string) string {
+		return fmt.Sprintf(`{"type":%q,"uuid":"%s",%s,"isSidechain":true,"agentId":"aaa","sessionId":"s1","timestamp":"%s","message":{"role":%q,"content":%s}}`, typ, id, parentField(parent), ts(1), typ, content)
+	}
+	result := `[{"type":"tool_result","tool_use_id":"toolu_9","content":"ok"}]`
+	cases := []struct {
+		name  string
+		lines []string
+		want  string // its uuid, "" for none
+	}{
+		{"the first line", []string{line("user", "x1", "", `"look"`), line("user", "x2", "x1", `"again"`)}, "x1"},
+		{"after an assistant line", []string{line("assistant", "x1", "", `[{"type":"text","text":"hi"}]`), line("user", "x2", "x1", `"look"`)}, "x2"},
+		{"a tool result is no prompt", []string{line("user", "x1", "", result), line("user", "x2", "x1", `[{"type":"text","text":"look"}]`)}, "x2"},
+		{"none", []string{line("user", "x1", "", result), line("assistant", "x2", "x1", `[{"type":"text","text":"hi"}]`)}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			main := filepath.Join(dir, "s1.jsonl")
+			writeFile(t, main, user("u1", "", "start", 0))
+			agent := filepath.Join(dir, "s1", "subagents", "agent-aaa.jsonl")
+			writeFile(t, agent, tc.lines...)
+			tr, err := LoadFiles(main, []session.Agent{{ID: "aaa", Path: agent}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if n := tr.AgentByID("aaa").FirstPrompt(); n != nil {
+				got = n.UUID
+			}
+			if got != tc.want {
+				t.Errorf("first prompt %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // Inline sidechains (≤1.0.x) are linked by their first prompt: the one
 // call that sent it exactly. Never by time: a sidechain whose prompt no
 // call sent stays unlinked, in every command.
