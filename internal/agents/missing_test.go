@@ -65,6 +65,17 @@ func TestMissingTranscriptIsSaidAsTheTreeSaysIt(t *testing.T) {
 			agents: []string{`:3: the Agent/Task result names agentId "../x", which cannot be a file name: its transcript was not looked up`},
 		},
 		{
+			// Each call naming an unsafe id is an agent of its own: the
+			// second is said in the tree's words too, at its result.
+			name: "an agentId that cannot be a file name, named twice",
+			lines: []string{mainPrompt, call("t1", in), result("t1", `,"toolUseResult":{"status":"completed","agentId":"../x"}`),
+				call("t2", in), result("t2", `,"toolUseResult":{"status":"completed","agentId":"../x"}`)},
+			status: StatusMissing,
+			tree:   []string{`:3: the Agent/Task result names agentId "../x", which cannot be a file name: its transcript was not looked up`},
+			agents: []string{`:3: the Agent/Task result names agentId "../x", which cannot be a file name: its transcript was not looked up`,
+				`:5: the Agent/Task result names agentId "../x", which cannot be a file name: its transcript was not looked up`},
+		},
+		{
 			// As tokens - says it (its status is the one tokens' JSON
 			// gives it: missing_agent_transcripts); the tree draws the
 			// conversation without a word.
@@ -164,13 +175,16 @@ func TestMissingTranscriptIsSaidAsTheTreeSaysIt(t *testing.T) {
 			if a.Status != tc.status {
 				t.Errorf("status %q, want %q", a.Status, tc.status)
 			}
-			// The row's problems are the warnings, without their place.
-			var msgs []string
+			// The rows' problems are the warnings, without their place.
+			var msgs, problems []string
 			for _, w := range res.Warnings {
 				msgs = append(msgs, w.Msg)
 			}
-			if !slices.Equal(a.Problems, msgs) {
-				t.Errorf("problems %q, warnings %q", a.Problems, msgs)
+			for _, a := range res.Agents {
+				problems = append(problems, a.Problems...)
+			}
+			if !slices.Equal(problems, msgs) {
+				t.Errorf("problems %q, warnings %q", problems, msgs)
 			}
 		})
 	}

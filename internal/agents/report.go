@@ -220,11 +220,18 @@ func (r *reporter) orphanCall(tc *tree.Call, c *Call) {
 			a.said = true
 			a.Problems = append(a.Problems, w.Msg)
 			r.warn(w.File, w.Line, "%s", w.Msg)
-		case !session.SafeAgentID(id): // named by input.resume alone: the tree says nothing of it
+		case !session.SafeAgentID(id):
+			// Each such call is an agent of its own (never looked up), and
+			// the tree said the id once: a later result naming it is said
+			// in the same words, one input.resume alone names in its own.
 			a.said = true
 			file, line := resultLine(c)
-			a.Problems = append(a.Problems, fmt.Sprintf("the Agent/Task call resumes agentId %s, which cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id)))
-			r.warn(file, line, "%s", a.Problems[len(a.Problems)-1])
+			msg := reader.UnsafeAgentText(session.QuoteAgentID(id))
+			if how == "resume" {
+				msg = fmt.Sprintf("the Agent/Task call resumes agentId %s, which cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
+			}
+			a.Problems = append(a.Problems, msg)
+			r.warn(file, line, "%s", msg)
 		}
 		return
 	}
