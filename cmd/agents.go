@@ -39,7 +39,8 @@ their own type.
 
 Status: completed, failed, interrupted, running (no result yet), background
 (launched in background, no completion seen), teammate, no_reply (a warm-up
-agent that got no reply: nothing waits for one), missing_transcript, orphan.
+agent that got no reply: nothing waits for one), missing_transcript (also
+each agent of a transcript read from "-": stdin brings no agent file), orphan.
 
 Tokens, API calls and cost are deduplicated exactly as cctx tokens counts
 them: an agent's numbers equal its row in "cctx tokens <session> --by agent".

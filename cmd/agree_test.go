@@ -358,3 +358,74 @@ func TestTokensByProjectFitsTheTerminal(t *testing.T) {
 		t.Errorf("in a pipe the project is not whole: %q", r.out)
 	}
 }
+
+// An agent whose transcript is missing is one fact: tree, show and agents
+// say it in one wording at one line (the result's, which names the
+// agent), and tokens says the same, followed by what it means for the
+// count. From standard input tree and show draw the conversation without a
+// word, and agents says what tokens - says: the transcript is not read
+// from standard input.
+func TestMissingAgentTranscriptIsSaidAlike(t *testing.T) {
+	const (
+		counted = ": its tokens are not counted"
+		hint    = " (name the session, not -, to read it)"
+	)
+	cases := []struct {
+		name  string
+		file  string // under samples
+		stdin bool
+		want  string // what tree and agents say (agents only, from stdin)
+	}{
+		{"a missing transcript", "-tmp-tmpqwh7888i/c7d3d95c-57f0-4359-8f4b-926a9bef5a3f.jsonl", false,
+			"c7d3d95c-57f0-4359-8f4b-926a9bef5a3f.jsonl:4: the Agent/Task result names agent ab81802, but no transcript agent-ab81802.jsonl was found"},
+		{"an agent of a transcript on standard input", "-Users-user-project/b3edadab-bca0-4054-9b41-f7ffa6941260.jsonl", true,
+			"<stdin>:24: the Agent/Task result names agent a434715, whose transcript is not read from standard input" + hint},
+		{"a missing transcript, the session on standard input", "-tmp-tmpqwh7888i/c7d3d95c-57f0-4359-8f4b-926a9bef5a3f.jsonl", true,
+			"<stdin>:4: the Agent/Task result names agent ab81802, whose transcript is not read from standard input" + hint},
+	}
+	said := func(stderr string) []string {
+		var out []string
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.Contains(l, "the Agent/Task result names") {
+				out = append(out, strings.TrimPrefix(l, "cctx: warning: "))
+			}
+		}
+		return out
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(samples, filepath.FromSlash(tc.file))
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			do := func(args ...string) []string {
+				if tc.stdin {
+					return said(runStdin(t, string(b), false, append(args, "-")...).errOut)
+				}
+				return said(run(t, false, nil, append(args, path)...).errOut)
+			}
+			want := []string{tc.want}
+			if !tc.stdin {
+				want = []string{filepath.Join(filepath.Dir(path), tc.want)}
+			}
+			if got := do("agents"); !slices.Equal(got, want) {
+				t.Errorf("agents says %q, want %q", got, want)
+			}
+			for _, c := range []string{"tree", "show"} {
+				w := want
+				if tc.stdin {
+					w = nil
+				}
+				if got := do(c); !slices.Equal(got, w) {
+					t.Errorf("%s says %q, want %q", c, got, w)
+				}
+			}
+			// tokens: the same head, then what it means for the count.
+			head := strings.TrimSuffix(want[0], hint)
+			if got := do("tokens"); len(got) != 1 || !strings.HasPrefix(got[0], head+counted) {
+				t.Errorf("tokens says %q, want %q", got, head+counted+"…")
+			}
+		})
+	}
+}

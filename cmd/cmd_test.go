@@ -602,10 +602,20 @@ func TestResumedSessionsAgentsAreNotMissing(t *testing.T) {
 	os.WriteFile(filepath.Join(proj, b+".jsonl"), []byte(lines(b)), 0o644) // b resumed a: its lines replayed
 	for _, cmd := range []string{"tree", "show", "agents"} {
 		r := run(t, false, nil, cmd, "--dir", dir, "--strict", "-v", "bbbb")
-		if r.code != 0 || !strings.Contains(r.errOut, "agent ag1 ran in the session this one resumed: its transcript is "+filepath.Join(proj, a, "subagents", "agent-ag1.jsonl")) {
+		// At the result's line, which names the agent, in every command.
+		if r.code != 0 || !strings.Contains(r.errOut, b+".jsonl:3: agent ag1 ran in the session this one resumed: its transcript is "+filepath.Join(proj, a, "subagents", "agent-ag1.jsonl")) {
 			t.Errorf("%s: exit %d, stderr %q", cmd, r.code, r.errOut)
 		}
 	}
+	// Resumed again in the resumed session (a result naming it a second
+	// time): still the earlier session's agent, not a missing one.
+	resume := `{"type":"assistant","uuid":"c2","parentUuid":"r1","sessionId":"` + b + `","timestamp":"2026-01-01T10:02:00Z","requestId":"r2","message":{"id":"msg-2","model":"claude-opus-4-7","role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Task","input":{"description":"x","prompt":"more","resume":"ag1"}}],"usage":{"input_tokens":1,"output_tokens":1}}}` + "\n" +
+		`{"type":"user","uuid":"r2","parentUuid":"c2","sessionId":"` + b + `","timestamp":"2026-01-01T10:03:00Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"done"}]},"toolUseResult":{"status":"completed","agentId":"ag1","totalTokens":15}}` + "\n"
+	os.WriteFile(filepath.Join(proj, b+".jsonl"), []byte(lines(b)+resume), 0o644)
+	if r := run(t, false, nil, "agents", "--dir", dir, "--strict", "bbbb"); r.code != 0 || !strings.Contains(r.out, "ag1\tt1\t\t0\t\tx\t\tcompleted\t") {
+		t.Errorf("resumed twice: exit %d, stderr %q\n%s", r.code, r.errOut, r.out)
+	}
+	os.WriteFile(filepath.Join(proj, b+".jsonl"), []byte(lines(b)), 0o644)
 	// The same with the flat layout of 2.0.x (agent-<id>.jsonl beside the
 	// sessions, recording the session that ran it).
 	os.Rename(filepath.Join(proj, a, "subagents", "agent-ag1.jsonl"), filepath.Join(proj, "agent-ag1.jsonl"))

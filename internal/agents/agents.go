@@ -122,6 +122,7 @@ type Agent struct {
 	hasTranscript bool
 	firstSeen     int    // creation order, for a stable display order
 	elsewhere     string // its transcript, in the session this one resumed
+	said          bool   // why it has no transcript is said (the tree's warning, or an unsafe resume id)
 }
 
 // UsageUnknown reports whether the agent's usage is not known here: no

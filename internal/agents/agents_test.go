@@ -206,7 +206,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 			name: "completed, but agent-zz9.jsonl does not exist: missing transcript",
 			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
 				result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"zz9","totalTokens":5}`)}},
-			id: "zz9", status: StatusMissing, warn: "no transcript agent-zz9.jsonl was found",
+			id: "zz9", status: StatusMissing, warn: ":3: the Agent/Task result names agent zz9, but no transcript agent-zz9.jsonl was found",
 		},
 		{
 			name: "an agentId that is a path is never looked up",
@@ -216,7 +216,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 				// Would match if the id were joined to the subagents folder.
 				"x.jsonl": agentLines("x", 5),
 			},
-			id: "../../x", status: StatusMissing, warn: `agentId "../../x" cannot be a file name`,
+			id: "../../x", status: StatusMissing, warn: `:3: the Agent/Task result names agentId "../../x", which cannot be a file name`,
 		},
 		{
 			name: "a transcript no call spawned is an orphan",
@@ -273,7 +273,7 @@ func TestStatusesAndMismatches(t *testing.T) {
 			name: "a very long unsafe agentId is cut in the warning",
 			files: map[string][]string{sid + ".jsonl": {mainPrompt, call("t1", `{"description":"x","prompt":"p"}`),
 				result("t1", `"content":"done"`, `,"toolUseResult":{"status":"completed","agentId":"/`+strings.Repeat("a", 5000)+`"}`)}},
-			id: "/" + strings.Repeat("a", 5000), status: StatusMissing, warn: `agentId "/` + strings.Repeat("a", 79) + `"… cannot be a file name`,
+			id: "/" + strings.Repeat("a", 5000), status: StatusMissing, warn: `result names agentId "/` + strings.Repeat("a", 79) + `"…, which cannot be a file name`,
 		},
 		{
 			name: "the transcript kept a partial output count: a note, not a warning",
@@ -816,6 +816,36 @@ func TestDeletedMainImpliesUnspawnedAgents(t *testing.T) {
 				if a.Status != StatusOrphan {
 					t.Errorf("agent %s: status %q, want orphan either way", a.ID, a.Status)
 				}
+			}
+		})
+	}
+}
+
+// An agent no call spawned is described by its transcript's first prompt,
+// read by the tree's rule (tree.Agent.FirstPrompt): its first user line
+// that is not a tool result.
+func TestPromptOfAnAgentWithoutACall(t *testing.T) {
+	line := func(id, parent, content string) string {
+		p := `null`
+		if parent != "" {
+			p = `"` + parent + `"`
+		}
+		return `{"type":"user","uuid":"` + id + `","parentUuid":` + p + `,"isSidechain":true,"agentId":"lone","sessionId":"` + sid + `","timestamp":"2026-01-01T10:00:02Z","message":{"role":"user","content":` + content + `}}`
+	}
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"its first line", []string{line("x1", "", `"look around"`)}, "look around"},
+		{"past a tool result", []string{line("x1", "", `[{"type":"tool_result","tool_use_id":"t9","content":"old output"}]`), line("x2", "x1", `[{"type":"text","text":"  look around\n"}]`)}, "look around"},
+		{"none", []string{line("x1", "", `[{"type":"tool_result","tool_use_id":"t9","content":"old output"}]`)}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := setup(t, map[string][]string{sid + ".jsonl": {mainPrompt}, sid + "/subagents/agent-lone.jsonl": tc.lines})
+			if a := byID(t, res, "lone"); a.Prompt != tc.want || a.Status != StatusOrphan {
+				t.Errorf("prompt %q status %q, want %q", a.Prompt, a.Status, tc.want)
 			}
 		})
 	}

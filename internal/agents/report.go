@@ -185,29 +185,54 @@ func link(ta *tree.Agent, tc *tree.Call) string {
 
 // orphanCall places a call whose transcript the tree did not find: under
 // the agent its result (or input.resume) names, which is missing, or
-// alone.
+// alone. What the tree said of the agent its result names (a transcript
+// not found, an agentId that cannot be a file name, one not read from
+// standard input) is the agent's problem, in the tree's words and at its
+// line: one fact, said alike by tree, show, tokens and agents.
 func (r *reporter) orphanCall(tc *tree.Call, c *Call) {
 	id, how := c.Result.AgentID, "agent_id"
 	if id == "" && c.Input.Resume != "" {
 		id, how = c.Input.Resume, "resume"
 	}
 	if id != "" {
-		if !session.SafeAgentID(id) {
-			a := r.agent("", KindSubagent)
+		var a *Agent
+		if session.SafeAgentID(id) {
+			a = r.byID[id]
+			if a == nil {
+				a = r.agent(id, KindSubagent)
+				how = ""
+			} else if !a.hasTranscript {
+				how = ""
+			}
+			if tc.Elsewhere != "" { // said on the first call naming it only
+				a.elsewhere = tc.Elsewhere
+				n := tc.ElsewhereNote()
+				r.note(n.File, n.Line, "%s", n.Msg)
+			}
+			r.attach(a, c, how)
+		} else {
+			a = r.agent("", KindSubagent)
 			r.attach(a, c, "")
 			a.ID = id // shown, never looked up
-			r.problem(a, c, "agentId %s cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
-			return
 		}
-		a := r.byID[id]
-		if a == nil {
-			a = r.agent(id, KindSubagent)
-			how = ""
-		} else if !a.hasTranscript {
-			how = ""
+		switch w := tc.Unlinked; {
+		case w != nil:
+			a.said = true
+			a.Problems = append(a.Problems, w.Msg)
+			r.warn(w.File, w.Line, "%s", w.Msg)
+		case !session.SafeAgentID(id):
+			// Each such call is an agent of its own (never looked up), and
+			// the tree said the id once: a later result naming it is said
+			// in the same words, one input.resume alone names in its own.
+			a.said = true
+			file, line := resultLine(c)
+			msg := reader.UnsafeAgentText(session.QuoteAgentID(id))
+			if how == "resume" {
+				msg = fmt.Sprintf("the Agent/Task call resumes agentId %s, which cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
+			}
+			a.Problems = append(a.Problems, msg)
+			r.warn(file, line, "%s", msg)
 		}
-		a.elsewhere = tc.Elsewhere
-		r.attach(a, c, how)
 		return
 	}
 	if n := r.sharedPrompt(tc); n > 1 {
@@ -306,7 +331,7 @@ func (r *reporter) transcripts() {
 				}
 			}
 		}
-		if first := firstUserLine(st.node); first != nil {
+		if first := st.node.FirstPrompt(); first != nil {
 			if raw, err := r.src.Line(first); err == nil {
 				st.firstPrompt = strings.TrimSpace(strings.Join(reader.Texts(raw), "\n"))
 			}
@@ -347,17 +372,6 @@ func (r *reporter) transcripts() {
 			}
 		}
 	}
-}
-
-// firstUserLine is the first user line of an agent that is not a tool
-// result: the prompt it was given.
-func firstUserLine(a *tree.Agent) *tree.Node {
-	for _, n := range a.Nodes {
-		if n.Type == "user" && len(n.ToolResults()) == 0 {
-			return n
-		}
-	}
-	return nil
 }
 
 // tokens totals each agent's responses, keyed as tokens keys them.
@@ -509,21 +523,34 @@ func (r *reporter) status(a *Agent, st *transcript) string {
 	switch s {
 	case StatusCompleted, StatusBackground, StatusTeammate:
 		// It ran (or was launched), so it wrote a transcript somewhere:
-		// in the session this one resumed, when the call was replayed.
+		// in the session this one resumed, when the call was replayed
+		// (noted where the call was placed).
 		if a.elsewhere != "" {
-			r.note(c.File, c.Line, "agent %s ran in the session this one resumed: its transcript is %s", a.ID, a.elsewhere)
 			return s
 		}
-		where := "no transcript file or inline sidechain matches it"
-		if a.ID != "" {
-			where = fmt.Sprintf("no transcript agent-%s.jsonl was found for it", a.ID)
-		}
-		if a.ID == "" || session.SafeAgentID(a.ID) { // an unsafe id has its own problem
-			r.problem(a, c, "%s call %s (%s): %s", c.Tool, c.ToolUseID, s, where)
+		if !a.said { // the tree said nothing of it: its result names no agent, or only input.resume does
+			file, line := resultLine(c)
+			msg := fmt.Sprintf("%s call %s (%s): no transcript file or inline sidechain matches it", c.Tool, c.ToolUseID, s)
+			if a.ID != "" {
+				msg = fmt.Sprintf("the Agent/Task call resumes agent %s, but no transcript agent-%s.jsonl was found", a.ID, a.ID)
+			}
+			a.Problems = append(a.Problems, msg)
+			r.warn(file, line, "%s", msg)
 		}
 		return StatusMissing
 	}
 	return s
+}
+
+// resultLine is where a call's missing transcript is said: its result's
+// line, as the tree says it (tree.Call.Unlinked: the result names the
+// agent, and says the status that makes a transcript expected); the
+// call's own line when it has no result.
+func resultLine(c *Call) (string, int) {
+	if c.Answered {
+		return c.ResultFile, c.ResultLine
+	}
+	return c.File, c.Line
 }
 
 // notice is the <task-notification> of a background agent: one whose

@@ -141,11 +141,35 @@ func (i Issue) Message() string {
 	case CrashResidue:
 		return fmt.Sprintf("skipped %s ending in NUL bytes (what a crash leaves); what follows them is read", humanBytes(i.Size))
 	case UnlinkedAgent:
-		return fmt.Sprintf("the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found: its tokens are not counted", i.Detail, i.Detail)
+		return UnlinkedAgentText(i.Detail) + ": its tokens are not counted"
 	case UnreadAgent:
-		return fmt.Sprintf("the Agent/Task result names agent %s, whose transcript is not read from standard input: its tokens are not counted (name the session, not -, to count them)", i.Detail)
+		return UnreadAgentText(i.Detail) + ": its tokens are not counted (name the session, not -, to count them)"
 	}
 	return "skipped line"
+}
+
+// The words of one fact, said alike by every command: an Agent/Task
+// result names an agent whose transcript is not among the session's files.
+// The tree warns with them (tree, show; agents repeats the tree's warning)
+// and a count adds what they mean for its totals (Issue.Message). Each is
+// located at the result's line, the one that names the agent.
+
+// UnlinkedAgentText: the result names agent id, whose agent-<id>.jsonl is
+// not among the session's files.
+func UnlinkedAgentText(id string) string {
+	return fmt.Sprintf("the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found", id, id)
+}
+
+// UnreadAgentText: the same on standard input, which brings no subagent
+// transcript with it.
+func UnreadAgentText(id string) string {
+	return fmt.Sprintf("the Agent/Task result names agent %s, whose transcript is not read from standard input", id)
+}
+
+// UnsafeAgentText: the result names an agentId that could not be a file
+// name (quoted: session.QuoteAgentID), so no transcript was looked up.
+func UnsafeAgentText(quoted string) string {
+	return "the Agent/Task result names agentId " + quoted + ", which cannot be a file name: its transcript was not looked up"
 }
 
 // Options tune a Reader.

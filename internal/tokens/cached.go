@@ -108,8 +108,7 @@ func unlinkedAgents(agents []session.Agent, named []fileAgent) []reader.Issue {
 		is := reader.Issue{File: n.path, Line: int(n.line), Kind: reader.UnlinkedAgent, Detail: n.id}
 		if !session.SafeAgentID(n.id) {
 			is.Kind = reader.OddValue
-			is.Detail = "the Agent/Task result names agentId " + session.QuoteAgentID(n.id) +
-				", which cannot be a file name: its transcript was not looked up, and its tokens are not counted"
+			is.Detail = reader.UnsafeAgentText(session.QuoteAgentID(n.id)) + ", and its tokens are not counted"
 		}
 		out = append(out, is)
 	}

@@ -28,6 +28,22 @@ type Call struct {
 	// the folder of the session this one resumed (a resumed session
 	// replays the earlier one's lines; the agents stay there).
 	Elsewhere string
+	// Unlinked is the tree's warning about the agent the result names
+	// when its transcript is not among the session's files (or its
+	// agentId could not be a file name): on the first call whose result
+	// names it, nil on the others and when the agent was found. It is
+	// the one wording of that fact, which cctx agents repeats as it is.
+	// On standard input, which brings no agent file, the tree draws the
+	// conversation without a word (there was nothing to find), and
+	// Unlinked holds what is said by the commands that report on agents.
+	Unlinked *Warning
+}
+
+// ElsewhereNote is the note that the agent the call's result names ran in
+// the session this one resumed (Elsewhere "": none), at the result's line.
+func (c *Call) ElsewhereNote() Warning {
+	return Warning{File: c.Result.File.Name, Line: c.Result.Line,
+		Msg: sprintf("agent %s ran in the session this one resumed: its transcript is %s", c.ResultAgentID, c.Elsewhere)}
 }
 
 // linkAgents hangs each subagent under the call that spawned it. A link is
@@ -163,7 +179,7 @@ func (b *builder) resultCall(id string) *Call {
 // that sent exactly the agent's first prompt, with the sidecar's
 // description, at most a second before the agent began.
 func (b *builder) promptCall(a *Agent) *Call {
-	first := firstPrompt(a)
+	first := a.FirstPrompt()
 	if first == nil || first.PromptHash() == 0 || first.Timestamp().IsZero() {
 		return nil
 	}
@@ -184,8 +200,11 @@ func (b *builder) promptCall(a *Agent) *Call {
 	return found
 }
 
-// firstPrompt is an agent's first user line that is not a tool result.
-func firstPrompt(a *Agent) *Node {
+// FirstPrompt is an agent's first user line that is not a tool result:
+// the prompt it was given (nil when it has none). The one rule for it:
+// the linker matches a call's prompt with it, a warm-up is known by it,
+// and cctx agents quotes it.
+func (a *Agent) FirstPrompt() *Node {
 	for _, n := range a.Nodes {
 		if n.Type == "user" && len(n.ToolResults()) == 0 {
 			return n
@@ -197,7 +216,7 @@ func firstPrompt(a *Agent) *Node {
 // isWarmup reports whether a file agent's first prompt (its first user
 // line that is not a tool result, as cctx agents reads it) is a warm-up.
 func isWarmup(a *Agent) bool {
-	n := firstPrompt(a)
+	n := a.FirstPrompt()
 	return n != nil && reader.IsWarmup(n.Prompt())
 }
 
@@ -226,11 +245,15 @@ func (b *builder) resumes() {
 // transcript was not found: the conversation is drawn without it, and that
 // should not pass in silence, in a session whose main transcript was
 // deleted too (its agents' own calls). A transcript read from standard
-// input has no folder to hold agent files: nothing to say.
+// input has no folder to hold agent files: the tree says nothing, and
+// keeps what the commands that report on agents say (Call.Unlinked).
+//
+// The warning is located at the result's line, not at the tool_use's: the
+// result is the line that names the agent (toolUseResult.agentId), the
+// evidence that a transcript should exist (the tool_use line knows no
+// agent id yet), and the line where a count finds that id (tokens warns
+// there). Every command says it at that line.
 func (b *builder) unlinkedResults() {
-	if b.alone {
-		return
-	}
 	said := map[string]bool{}
 	for _, c := range b.t.Calls {
 		id := c.ResultAgentID
@@ -238,20 +261,26 @@ func (b *builder) unlinkedResults() {
 			continue
 		}
 		said[id] = true
-		n := c.Result
-		if !session.SafeAgentID(id) {
-			b.warn(n.File, n.Line, "the Agent/Task result names agentId %s, which cannot be a file name: its transcript was not looked up", session.QuoteAgentID(id))
-			continue
-		}
-		if b.elsewhere != nil {
-			if p := b.elsewhere(id); p != "" {
-				// Not missing: this session resumed the one that ran it.
-				c.Elsewhere = p
-				b.note("%s:%d: agent %s ran in the session this one resumed: its transcript is %s", n.File.Name, n.Line, id, p)
-				continue
+		w := Warning{File: c.Result.File.Name, Line: c.Result.Line}
+		switch {
+		case !session.SafeAgentID(id):
+			w.Msg = reader.UnsafeAgentText(session.QuoteAgentID(id))
+		case b.alone:
+			w.Msg = reader.UnreadAgentText(id) + " (name the session, not -, to read it)"
+		default:
+			if b.elsewhere != nil {
+				if c.Elsewhere = b.elsewhere(id); c.Elsewhere != "" {
+					// Not missing: this session resumed the one that ran it.
+					b.note("%s", c.ElsewhereNote().String())
+					continue
+				}
 			}
+			w.Msg = reader.UnlinkedAgentText(id)
 		}
-		b.warn(n.File, n.Line, "the Agent/Task result names agent %s, but no transcript agent-%s.jsonl was found", id, id)
+		c.Unlinked = &w
+		if !b.alone { // see above
+			b.warnAt(w)
+		}
 	}
 }
 

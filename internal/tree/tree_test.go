@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -752,6 +753,45 @@ func TestWarmupAgents(t *testing.T) {
 	}
 }
 
+// An agent's first prompt is its first user line that is not a tool
+// result: the one rule the linker, the warm-up test and cctx agents read.
+func TestAgentFirstPrompt(t *testing.T) {
+	line := func(typ, id, parent, content string) string {
+		return fmt.Sprintf(`{"type":%q,"uuid":"%s",%s,"isSidechain":true,"agentId":"aaa","sessionId":"s1","timestamp":"%s","message":{"role":%q,"content":%s}}`, typ, id, parentField(parent), ts(1), typ, content)
+	}
+	result := `[{"type":"tool_result","tool_use_id":"toolu_9","content":"ok"}]`
+	cases := []struct {
+		name  string
+		lines []string
+		want  string // its uuid, "" for none
+	}{
+		{"the first line", []string{line("user", "x1", "", `"look"`), line("user", "x2", "x1", `"again"`)}, "x1"},
+		{"after an assistant line", []string{line("assistant", "x1", "", `[{"type":"text","text":"hi"}]`), line("user", "x2", "x1", `"look"`)}, "x2"},
+		{"a tool result is no prompt", []string{line("user", "x1", "", result), line("user", "x2", "x1", `[{"type":"text","text":"look"}]`)}, "x2"},
+		{"none", []string{line("user", "x1", "", result), line("assistant", "x2", "x1", `[{"type":"text","text":"hi"}]`)}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			main := filepath.Join(dir, "s1.jsonl")
+			writeFile(t, main, user("u1", "", "start", 0))
+			agent := filepath.Join(dir, "s1", "subagents", "agent-aaa.jsonl")
+			writeFile(t, agent, tc.lines...)
+			tr, err := LoadFiles(main, []session.Agent{{ID: "aaa", Path: agent}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ""
+			if n := tr.AgentByID("aaa").FirstPrompt(); n != nil {
+				got = n.UUID
+			}
+			if got != tc.want {
+				t.Errorf("first prompt %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 // Inline sidechains (≤1.0.x) are linked by their first prompt: the one
 // call that sent it exactly. Never by time: a sidechain whose prompt no
 // call sent stays unlinked, in every command.
@@ -946,6 +986,80 @@ func TestResultsNamingAMissingAgentAreReported(t *testing.T) {
 		if !strings.Contains(stderr.String(), w) {
 			t.Errorf("no warning %q in %q", w, stderr.String())
 		}
+	}
+}
+
+// Call.Unlinked is the warning the tree said of the agent a result names
+// (the one cctx agents repeats), on the first call naming it only; from
+// standard input the tree says nothing, and keeps what is said of it by
+// the commands that report on agents.
+func TestCallUnlinkedIsTheWarningSaid(t *testing.T) {
+	res := func(id, parent, tool, agent string, sec int) string {
+		return fmt.Sprintf(`{"type":"user","uuid":"%s","parentUuid":"%s","sessionId":"s1","timestamp":"%s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"%s","content":"ok"}]},"toolUseResult":{"agentId":%q}}`, id, parent, ts(sec), tool, agent)
+	}
+	lines := []string{user("u1", "", "start", 0), spawn("a1", "u1", "m1", 1, "toolu_1", "toolu_2", "toolu_3"),
+		res("r1", "a1", "toolu_1", "zzz", 2), res("r2", "r1", "toolu_2", "zzz", 3), res("r3", "r2", "toolu_3", "../x", 4)}
+	cases := []struct {
+		name  string
+		stdin bool
+		want  []string // each call's Unlinked, "" for nil
+		said  bool     // said on stderr, and kept in Tree.Warnings
+	}{
+		{"from a file", false, []string{
+			":3: the Agent/Task result names agent zzz, but no transcript agent-zzz.jsonl was found",
+			"",
+			`:5: the Agent/Task result names agentId "../x", which cannot be a file name: its transcript was not looked up`}, true},
+		{"from standard input", true, []string{
+			":3: the Agent/Task result names agent zzz, whose transcript is not read from standard input (name the session, not -, to read it)",
+			"",
+			`:5: the Agent/Task result names agentId "../x", which cannot be a file name: its transcript was not looked up`}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			main := filepath.Join(t.TempDir(), "s1.jsonl")
+			writeFile(t, main, lines...)
+			var stderr bytes.Buffer
+			rep := diag.New(&stderr, false, false)
+			var tr *Tree
+			var err error
+			name := main
+			if tc.stdin {
+				name = "<stdin>"
+				tr, err = Read(strings.NewReader(strings.Join(lines, "\n")+"\n"), name, rep)
+			} else {
+				tr, err = LoadFiles(main, nil, rep)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, warned, said []string
+			for _, c := range tr.Calls {
+				w := ""
+				if c.Unlinked != nil {
+					w = strings.TrimPrefix(c.Unlinked.String(), name)
+					if tc.said {
+						warned = append(warned, c.Unlinked.String())
+						said = append(said, "cctx: warning: "+c.Unlinked.String())
+					}
+				}
+				got = append(got, w)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Unlinked %q, want %q", got, tc.want)
+			}
+			var inTree []string
+			for _, w := range tr.Warnings {
+				inTree = append(inTree, w.String())
+			}
+			if !slices.Equal(inTree, warned) {
+				t.Errorf("Tree.Warnings %q, want %q", inTree, warned)
+			}
+			if out := strings.Split(strings.TrimSpace(stderr.String()), "\n"); stderr.Len() > 0 || len(said) > 0 {
+				if !slices.Equal(out, said) {
+					t.Errorf("said %q, want %q", out, said)
+				}
+			}
+		})
 	}
 }
 
