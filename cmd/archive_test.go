@@ -28,7 +28,7 @@ func TestArchiveFlags(t *testing.T) {
 			f := &Factory{IO: io}
 			var got *ArchiveOptions
 			c := NewCmdArchive(f, func(o *ArchiveOptions) error { got = o; return nil })
-			c.SetArgs(tt.args)
+			c.SetArgs(append([]string{}, tt.args...)) // not nil: cobra would read the test binary's own arguments
 			c.SetOut(io.Out)
 			c.SetErr(io.ErrOut)
 			err := c.Execute()
