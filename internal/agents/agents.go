@@ -120,18 +120,20 @@ type Agent struct {
 	Problems          []string
 
 	hasTranscript bool
+	unreadable    bool   // its transcript could not be read (transcript.unreadable)
 	firstSeen     int    // creation order, for a stable display order
 	elsewhere     string // its transcript, in the session this one resumed
 	said          bool   // why it has no transcript is said (the tree's warning, or an unsafe resume id)
 }
 
 // UsageUnknown reports whether the agent's usage is not known here: no
-// transcript of it was read (missing, or in the session this one resumed,
-// counted there): its calls, tokens and cost are not 0 but unknown. The
-// one rule behind `–` on a terminal, an empty cell in a pipe and
-// "usage_known": false in JSON.
+// transcript of it was read (missing, in the session this one resumed,
+// counted there, or one that could not be read: UTF-16, no permission):
+// its calls, tokens and cost are not 0 but unknown. The one rule behind
+// `–` on a terminal, an empty cell in a pipe and "usage_known": false in
+// JSON.
 func (a *Agent) UsageUnknown() bool {
-	return a.Status == StatusMissing || a.elsewhere != "" && !a.hasTranscript
+	return a.Status == StatusMissing || a.elsewhere != "" && !a.hasTranscript || a.unreadable
 }
 
 // Warning is a problem found while linking, with the file and line it is

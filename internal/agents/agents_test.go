@@ -720,6 +720,11 @@ func TestUsageUnknown(t *testing.T) {
 		{"flat 2.0.x layout, in the session this one resumed", map[string][]string{
 			sid + ".jsonl": call(sid, completed), other + ".jsonl": call(other, completed), "agent-ag1.jsonl": transcript(other),
 		}, "ag1", StatusCompleted, true, 0},
+		// A transcript that cannot be read (UTF-16, written by PowerShell)
+		// tells nothing of its usage.
+		{"its transcript cannot be read", map[string][]string{
+			sid + ".jsonl": call(sid, completed), sid + "/subagents/agent-ag1.jsonl": {"\xff\xfe{\x00\"\x00t\x00"},
+		}, "ag1", StatusCompleted, true, 0},
 		// A call that failed before an agent was spawned ran nothing: 0.
 		{"a call that spawned no agent", map[string][]string{
 			sid + ".jsonl": call(sid, `"Error: no such agent type"`),

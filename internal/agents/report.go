@@ -477,8 +477,9 @@ func (r *reporter) finish(a *Agent) {
 	}
 	a.Status = r.status(a, st)
 	if st != nil && st.unreadable {
-		// Its numbers are what could be read: say so on its row (the file
-		// error itself was reported when it was met).
+		// Its numbers are not known: say why on its row (the file error
+		// itself was reported when it was met).
+		a.unreadable = true
 		a.Problems = append(a.Problems, "transcript could not be read: "+a.Path)
 	}
 	r.checkTokens(a, st)
