@@ -36,6 +36,10 @@ func SplitCrashResidue(line []byte) (cut int, rest []byte) {
 	return z + 1, trimSpace(line[z+1:])
 }
 
+// utf16Line is the Detail of a CrashResidue line written in UTF-16 (a
+// file that starts so is refused whole: ErrUTF16).
+const utf16Line = "utf16"
+
 // MaxLineBytes is the longest line the reader accepts. Real transcripts hold
 // lines of tens of MB (base64 screenshots, huge tool results); a line longer
 // than this is reported and skipped, never a crash.
@@ -139,6 +143,9 @@ func (i Issue) Message() string {
 	case OddValue:
 		return i.Detail
 	case CrashResidue:
+		if i.Detail == utf16Line {
+			return fmt.Sprintf("skipped a line of %s in UTF-16 (a NUL every other byte: appended by another program, such as PowerShell's >>, not by Claude Code)", humanBytes(i.Size))
+		}
 		return fmt.Sprintf("skipped %s ending in NUL bytes (what a crash leaves); what follows them is read", humanBytes(i.Size))
 	case UnlinkedAgent:
 		return UnlinkedAgentText(i.Detail) + ": its tokens are not counted"
@@ -234,6 +241,7 @@ type Reader struct {
 	buf       []byte
 	err       error
 	skipped   int
+	utf16     bool // the last line skipped was UTF-16: a lone NUL next is its newline's second byte
 	pooled    bool
 	eof       bool
 	strs      lineStrings
@@ -449,8 +457,18 @@ func (r *Reader) Next() (Entry, bool) {
 		}
 		at := start  // where the JSON of the line starts (moved by a crash's residue)
 		nul := false // a NUL byte stays in the line: malformed (the parse does not look)
+		afterUTF16 := r.utf16
+		r.utf16 = false
 		if cut, rest := SplitCrashResidue(line); cut > 0 {
 			switch {
+			case len(rest) == 0 && (IsUTF16(line) || len(line) > 1 && IsUTF16(line[1:])): // a NUL every other byte
+				r.issueDetail(CrashResidue, r.drained+len(line), utf16Line)
+				r.skipped++
+				r.utf16 = true
+				continue
+			case len(rest) == 0 && afterUTF16 && len(line) == 1: // "\n\x00": the UTF-16 line's newline
+				r.skipped++
+				continue
 			case len(rest) == 0: // nothing but the residue: the line is skipped
 				r.issue(CrashResidue, r.drained+len(line))
 				r.skipped++

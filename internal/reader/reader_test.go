@@ -724,3 +724,42 @@ func TestBlankString(t *testing.T) {
 		}
 	}
 }
+
+// Lines appended in UTF-16 (PowerShell's >> onto a transcript) are said
+// as UTF-16, one issue a line, not as a crash's NUL run; the second byte
+// of the last UTF-16 newline is no line of its own.
+func TestUTF16LinesAppended(t *testing.T) {
+	const a = `{"type":"user","uuid":"a"}`
+	le := func(s string) string {
+		var b strings.Builder
+		for _, c := range []byte(s) {
+			b.WriteByte(c)
+			b.WriteByte(0)
+		}
+		return b.String()
+	}
+	for _, tc := range []struct {
+		name, input string
+		issues      int
+	}{
+		{"two lines", a + "\n" + le(a+"\n"+a+"\n"), 2},
+		{"one line, no final newline", a + "\n" + le(a), 1},
+	} {
+		es, is := readAll(t, tc.input, Options{})
+		if got := uuids(es); got != "a" {
+			t.Errorf("%s: uuids %q, want a", tc.name, got)
+		}
+		if len(is) != tc.issues {
+			t.Errorf("%s: %d issues, want %d: %v", tc.name, len(is), tc.issues, is)
+		}
+		for _, i := range is {
+			if i.Kind != CrashResidue || !strings.Contains(i.Message(), "in UTF-16") || strings.Contains(i.Message(), "crash") {
+				t.Errorf("%s: line %d: %q", tc.name, i.Line, i.Message())
+			}
+		}
+	}
+	// A lone NUL after an ordinary line is still a crash's residue.
+	if _, is := readAll(t, a+"\n\x00\n"+a+"\n", Options{}); len(is) != 1 || !strings.Contains(is[0].Message(), "crash") {
+		t.Errorf("lone NUL: %v", is)
+	}
+}
