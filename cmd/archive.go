@@ -39,7 +39,9 @@ Support on macOS, %LOCALAPPDATA% on Windows).
 Each run is incremental: an unchanged file (size and time) is skipped; a file
 that grew gets its new complete lines, after a check that the archived bytes
 are still its start; a file whose start changed is archived anew and the old
-copy kept beside it (name@1.jsonl.zst); a file deleted at the source stays.
+copy kept beside it (name@1.jsonl.zst), unless it now holds no conversation
+(emptied, truncated): then the archived copy stays the one read; a file
+deleted at the source stays.
 Files are compressed with zstd (.jsonl.zst) unless --no-compress, written to
 a temporary name and renamed, 0600 in 0700 folders; an interrupted run leaves
 the archive whole and the next run finishes the work.

@@ -110,7 +110,7 @@ var (
 	grepKinds      = set("text", "tool_use", "tool_result", "thinking")
 
 	archiveSchema = schema{
-		"schema_version": "n", "archive": "s", "files": "n", "new": "n", "extended": "n", "versioned": "n", "unchanged": "n", "empty": "n",
+		"schema_version": "n", "archive": "s", "files": "n", "new": "n", "extended": "n", "versioned": "n", "unchanged": "n", "empty": "n", "kept": "n",
 		"failed": "n", "bytes_added": "n", "text_bytes": "n", "stored_bytes": "n", "compression_ratio": "n",
 	}
 	archiveStatusSchema = schema{

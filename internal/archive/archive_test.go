@@ -593,3 +593,74 @@ func TestStatusCountsFlatAgentsAsLsListsThem(t *testing.T) {
 		})
 	}
 }
+
+// A transcript emptied or truncated at the source (0 bytes, a newline,
+// a crash's NUL bytes, metadata lines only) never demotes the archived
+// copy, which holds the conversation, to a version no command reads: the
+// copy stays the current one, the session stays listed from it (with
+// or without subagents), later runs skip the file, and a file that holds
+// a conversation again is archived anew as any rewrite is.
+func TestArchiveKeepsTheCopyOfAnEmptiedTranscript(t *testing.T) {
+	meta := `{"type":"file-history-snapshot","messageId":"m","snapshot":{"trackedFileBackups":{}}}` + "\n"
+	for _, tt := range []struct {
+		name, emptied string
+	}{
+		{"0 bytes", ""},
+		{"a newline", "\n"},
+		{"NUL bytes (a crash)", strings.Repeat("\x00", 4096) + "\n"},
+		{"metadata only", meta},
+	} {
+		for _, compress := range []bool{true, false} {
+			for _, subagent := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/compress=%v/subagent=%v", tt.name, compress, subagent), func(t *testing.T) {
+					src, dir := filepath.Join(t.TempDir(), "projects"), filepath.Join(t.TempDir(), "arch")
+					full := line(1, "find the callers") + line(2, "and fix them")
+					write(t, src, "-p/"+sid1+".jsonl", full)
+					if subagent {
+						write(t, src, "-p/"+sid1+"/subagents/agent-a1.jsonl", line(1, "sub"))
+					}
+					o := Options{NoCompress: !compress}
+					run(t, src, dir, o)
+					write(t, src, "-p/"+sid1+".jsonl", tt.emptied)
+					var errOut bytes.Buffer
+					o.Report = diag.New(&errOut, false, false)
+					res := run(t, src, dir, o)
+					ext := ".jsonl"
+					if compress {
+						ext += ".zst"
+					}
+					cur := filepath.Join(dir, "projects", "-p", sid1+ext)
+					if res.Kept != 1 || res.Versioned != 0 || text(t, cur) != full {
+						t.Fatalf("%+v, current %q: want the full copy kept", res, text(t, cur))
+					}
+					if _, err := os.Stat(filepath.Join(dir, "projects", "-p", sid1+"@1"+ext)); err == nil {
+						t.Error("a version was made")
+					}
+					if !strings.Contains(errOut.String(), "holds no conversation now") {
+						t.Errorf("not said: %q", errOut.String())
+					}
+					// Listed, from the archive, live and archive together,
+					// and the archive alone.
+					for _, roots := range [][]session.Root{
+						{{ProjectsDir: src}, {ProjectsDir: filepath.Join(dir, "projects"), Archive: true}},
+						{{ProjectsDir: filepath.Join(dir, "projects")}},
+					} {
+						l := session.NewFinder(roots, nil).List(session.ListOptions{})
+						if len(l.Sessions) != 1 || l.Sessions[0].Orphan || l.Sessions[0].Path != cur || l.Sessions[0].FirstPrompt != "find the callers" {
+							t.Errorf("roots %v: listed %d (hidden %d): want %s read from %s", roots, len(l.Sessions), len(l.Hidden), sid1, cur)
+						}
+					}
+					// Said once: the next run skips it.
+					if res := run(t, src, dir, o); res.Kept != 0 || res.Unchanged != res.Files {
+						t.Errorf("next run %+v: want all unchanged", res)
+					}
+					// A conversation again: a rewrite, archived anew.
+					write(t, src, "-p/"+sid1+".jsonl", line(1, "a new start"))
+					if res := run(t, src, dir, o); res.Versioned != 1 || text(t, cur) != line(1, "a new start") {
+						t.Errorf("after a new conversation %+v: want a new version", res)
+					}
+				})
+			}
+		}
+	}
+}

@@ -20,6 +20,7 @@ type ArchiveJSON struct {
 	Versioned     int     `json:"versioned"`
 	Unchanged     int     `json:"unchanged"`
 	Empty         int     `json:"empty"`
+	Kept          int     `json:"kept"`
 	Failed        int     `json:"failed"`
 	BytesAdded    int64   `json:"bytes_added"`
 	TextBytes     int64   `json:"text_bytes"`
@@ -30,7 +31,7 @@ type ArchiveJSON struct {
 // NewArchiveJSON builds the document of a run.
 func NewArchiveJSON(r archive.Result) ArchiveJSON {
 	return ArchiveJSON{SchemaVersion: SchemaVersion, Archive: r.Dir, Files: r.Files, New: r.New, Extended: r.Extended,
-		Versioned: r.Versioned, Unchanged: r.Unchanged, Empty: r.Empty, Failed: r.Failed, BytesAdded: r.TextAdded,
+		Versioned: r.Versioned, Unchanged: r.Unchanged, Empty: r.Empty, Kept: r.Kept, Failed: r.Failed, BytesAdded: r.TextAdded,
 		TextBytes: r.TextTotal, StoredBytes: r.StoredTotal, Ratio: round2(r.Ratio())}
 }
 
@@ -43,6 +44,9 @@ func Archive(w io.Writer, r archive.Result, o Options) error {
 	fmt.Fprintf(w, "  %d files: %d new, %d extended, %d new version(s), %d unchanged", r.Files, r.New, r.Extended, r.Versioned, r.Unchanged)
 	if r.Empty > 0 {
 		fmt.Fprintf(w, ", %d with nothing whole to archive yet", r.Empty)
+	}
+	if r.Kept > 0 {
+		fmt.Fprintf(w, ", %d without conversation now (their archived copy kept)", r.Kept)
 	}
 	if r.Failed > 0 {
 		fmt.Fprintf(w, ", %s", th.Red(fmt.Sprintf("%d failed", r.Failed)))

@@ -362,20 +362,62 @@ func (f *Finder) sayOrphans(ss []*Session) {
 
 // preferred reports whether session a is read rather than b, both copies
 // of one id: one with a main transcript before one without, a live one
-// before the archive's copy, else the longer (a transcript only grows: a
-// copy taken before is shorter, however recently it was written), else
-// the most recently written.
+// before the archive's copy (unless the live one changed since it was
+// archived and now holds no conversation: emptied or truncated, with no
+// subagent to make it an Orphan), else the longer (a transcript only grows: a copy taken before
+// is shorter, however recently it was written), else the most recently
+// written.
 func preferred(a, b *Session) bool {
 	switch {
 	case a.Orphan != b.Orphan:
 		return !a.Orphan
 	case a.Archived != b.Archived:
+		live, kept := a, b
+		if a.Archived {
+			live, kept = b, a
+		}
+		if live.Size != kept.Size && noConversation(live.Path, live.Size) {
+			return a == kept
+		}
 		return !a.Archived
 	case a.Size != b.Size:
 		return a.Size > b.Size
 	}
 	return !b.ModTime.After(a.ModTime)
 }
+
+// noConversation reports whether a main transcript of size bytes of text
+// holds no conversation: it is at most noConversationMax bytes (a longer
+// one is taken to hold one, and not read) and has no user or assistant
+// line (reader.HoldsConversation): what emptying it (0 bytes), truncating
+// it (a newline), a crash (NUL bytes) or a tool that rewrote it
+// (metadata lines only) leaves. A file that cannot be read is not said
+// to hold none: its reading says why.
+func noConversation(path string, size int64) bool {
+	if size == 0 {
+		return true
+	}
+	if size > noConversationMax {
+		return false
+	}
+	f, err := reader.OpenFile(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r, err := f.Section(0, noConversationMax)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	talks, _ := reader.HoldsConversation(r)
+	return !talks
+}
+
+// noConversationMax is the longest main transcript noConversation reads
+// (the head a listing reads): the truncated files it is for are small,
+// and a listing does not read every file whole to find them.
+const noConversationMax = liteBytes
 
 // SortNewestFirst orders sessions by file modification time, newest first,
 // then by id so the order is stable.
