@@ -71,7 +71,7 @@ type Result struct {
 	Extended  int // grown: their new lines added
 	Versioned int // their start changed: archived anew, the old version kept
 	Unchanged int
-	Empty     int   // nothing whole in them yet (empty, or one line being written): nothing archived
+	Empty     int // nothing whole in them yet (empty, or one line being written): nothing archived
 	// Kept: their start changed and they now hold no conversation
 	// (emptied, truncated to a newline or NUL bytes, metadata only),
 	// while the archive holds a copy: that copy stays the current one.
