@@ -163,8 +163,7 @@ func archiveHint(f *Factory, finder *session.Finder) {
 		return
 	}
 	st, err := archive.GetStatus(roots, dir, f.Env.Home, f.Now(), nil)
-	if err == nil && len(st.AtRisk) > 0 {
-		f.Report().Note("%d session(s) (%s) will be deleted by Claude Code within 7 days and are not archived: run `cctx archive` (cctx archive --status lists them)",
-			len(st.AtRisk), render.Bytes(st.AtRiskBytes))
+	if note := st.RiskNote(render.Bytes(st.AtRiskBytes)); err == nil && note != "" {
+		f.Report().Note("%s", note)
 	}
 }

@@ -269,3 +269,46 @@ func TestArchiveStatusSaysWhatItCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// archive --status counts the sessions at risk as it counts sessions,
+// each once with its files below it, and the files of no session as
+// files; ls -v says the same (review s12 item 6: "2 of 2 sessions", then
+// "at risk 6 sessions").
+func TestArchiveStatusCountsEachSessionAtRiskOnce(t *testing.T) {
+	const a, b = "3f6ddfee-788c-48a5-8f7a-d43377b51472", "cb2e607c-c758-415a-8b45-c49e4631906a"
+	user := func(sid string) string {
+		return `{"type":"user","uuid":"u1","sessionId":"` + sid + `","cwd":"/w","timestamp":"2026-10-01T10:00:00Z","message":{"role":"user","content":"hi"}}` + "\n"
+	}
+	live := t.TempDir()
+	files := map[string]string{
+		"-p-a/" + b + ".jsonl": user(b), "-p-a/agent-f1.jsonl": user(b), "-p-b/agent-f1.jsonl": user(b), // b, its flat agent in two folders
+		"-p-a/" + a + ".jsonl": user(a), "-p-b/" + a + ".jsonl": user(a), // a, in two folders
+		"-p-b/notes.jsonl": user(a), "-p-b/agent-zzz.jsonl": `{"type":"summary","summary":"s"}` + "\n", // of no session
+	}
+	old := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).Add(-40 * 24 * time.Hour)
+	for rel, text := range files {
+		p := filepath.Join(live, "projects", filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+		os.Chtimes(p, old, old)
+	}
+	env := map[string]string{"CLAUDE_CONFIG_DIR": live, "CCTX_ARCHIVE": filepath.Join(t.TempDir(), "arch")}
+	r := run(t, false, env, "archive", "--status")
+	for _, want := range []string{
+		"not archived  2 of 2 sessions",
+		"at risk       2 sessions and 2 files of no session,",
+		"\n  -p-a/" + a + "  last written", "\n    files: -p-a/" + a + ".jsonl, -p-b/" + a + ".jsonl\n",
+		"\n  -p-a/" + b + "  last written", "\n    files: -p-a/agent-f1.jsonl, -p-a/" + b + ".jsonl, -p-b/agent-f1.jsonl\n",
+		"\n  -p-b/notes.jsonl (of no session)  last written", "\n  -p-b/agent-zzz.jsonl (of no session)  last written",
+	} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("status lacks %q:\n%s", want, r.out)
+		}
+	}
+	if n := strings.Count(r.out, "last written"); n != 4 {
+		t.Errorf("%d rows at risk, want 4:\n%s", n, r.out)
+	}
+	if r := run(t, false, env, "ls", "-v"); !strings.Contains(r.errOut, "note: 2 session(s) and 2 file(s) of no session (") {
+		t.Errorf("ls -v: %s", r.errOut)
+	}
+}

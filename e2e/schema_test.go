@@ -116,9 +116,9 @@ var (
 	archiveStatusSchema = schema{
 		"schema_version": "n", "archive": "s", "exists": "b", "last_run": "s?", "sessions": "n", "files": "n", "bytes": "n",
 		"pending_sessions": "n", "pending_files": "n", "pending_bytes": "n", "cleanup_period_days": "n", "settings": "s",
-		"at_risk": "a", "at_risk_bytes": "n", "text_bytes": "n", "stored_bytes": "n",
+		"at_risk": "a", "at_risk_sessions": "n", "at_risk_files": "n", "at_risk_bytes": "n", "text_bytes": "n", "stored_bytes": "n",
 	}
-	archiveRiskSchema = schema{"session": "s", "modified_at": "s", "deleted_after": "s", "pending_bytes": "n"}
+	archiveRiskSchema = schema{"session": "s", "session_id": "s", "files": "a", "modified_at": "s", "deleted_after": "s", "pending_bytes": "n"}
 )
 
 func set(vs ...string) map[string]bool {

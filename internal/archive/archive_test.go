@@ -538,13 +538,23 @@ func TestStatusCountsFlatAgentsAsLsListsThem(t *testing.T) {
 		sessions int
 		atRisk   []string
 	}{
-		{"a flat agent whose session's main transcript is gone", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{"-p/" + sid2}},
+		{"a flat agent whose session's main transcript is gone", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{sid2 + ": -p/agent-f1.jsonl"}},
 		{"a flat agent of a main beside it, both recent", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), false}}, 1, nil},
-		{"an old flat agent of a recent main", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{"-p/" + sid2}},
-		{"two flat agents of one gone main, in two folders", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "a"), true}, {"-q/agent-f2.jsonl", lineOf(sid2, "b"), true}}, 1, []string{"-p/" + sid2, "-q/" + sid2}},
-		{"a flat agent recording no session", []file{{"-p/agent-f1.jsonl", `{"type":"summary","summary":"s"}` + "\n", true}}, 0, []string{"-p/agent-f1"}},
+		{"an old flat agent of a recent main", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{sid2 + ": -p/agent-f1.jsonl"}},
+		{"an old main and its old flat agent", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), true}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{sid2 + ": -p/" + sid2 + ".jsonl -p/agent-f1.jsonl"}},
+		{"two flat agents of one gone main, in two folders", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "a"), true}, {"-q/agent-f2.jsonl", lineOf(sid2, "b"), true}}, 1, []string{sid2 + ": -p/agent-f1.jsonl -q/agent-f2.jsonl"}},
+		{"a flat agent recording no session", []file{{"-p/agent-f1.jsonl", `{"type":"summary","summary":"s"}` + "\n", true}}, 0, []string{": -p/agent-f1.jsonl"}},
 		{"a file of no session", []file{{"-p/notes.jsonl", lineOf(sid2, "notes"), false}}, 0, nil},
+		{"an old file of no session", []file{{"-p/notes.jsonl", lineOf(sid2, "notes"), true}}, 0, []string{": -p/notes.jsonl"}},
 		{"a session in two folders", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-q/" + sid2 + ".jsonl", lineOf(sid2, "copy"), false}}, 1, nil},
+		{"an old session in two folders", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), true}, {"-q/" + sid2 + ".jsonl", lineOf(sid2, "copy"), true}}, 1, []string{sid2 + ": -p/" + sid2 + ".jsonl -q/" + sid2 + ".jsonl"}},
+		// The review's tree: two sessions, one with flat agents in two
+		// folders, one in two folders, two files of no session.
+		{"two sessions in two folders and two files of none", []file{
+			{"-a/" + sid2 + ".jsonl", lineOf(sid2, "main"), true}, {"-a/agent-f1.jsonl", lineOf(sid2, "a"), true}, {"-b/agent-f1.jsonl", lineOf(sid2, "a"), true},
+			{"-a/" + sid3 + ".jsonl", lineOf(sid3, "three"), true}, {"-b/" + sid3 + ".jsonl", lineOf(sid3, "three"), true},
+			{"-b/notes.jsonl", lineOf(sid2, "notes"), true}, {"-b/agent-zzz.jsonl", `{"type":"summary","summary":"s"}` + "\n", true},
+		}, 2, []string{sid2 + ": -a/" + sid2 + ".jsonl -a/agent-f1.jsonl -b/agent-f1.jsonl", sid3 + ": -a/" + sid3 + ".jsonl -b/" + sid3 + ".jsonl", ": -b/agent-zzz.jsonl", ": -b/notes.jsonl"}},
 		{"a deleted main's old subagents", []file{{"-p/" + sid2 + "/subagents/agent-a1.jsonl", lineOf(sid2, "sub"), true}}, 1, nil},
 		// Its empty main has nothing to archive, nor to lose.
 		{"an emptied main and its subagents", []file{{"-p/" + sid2 + ".jsonl", "", true}, {"-p/" + sid2 + "/subagents/agent-a1.jsonl", lineOf(sid2, "sub"), true}}, 1, nil},
@@ -564,15 +574,24 @@ func TestStatusCountsFlatAgentsAsLsListsThem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Each session at risk once, with its files; each file of no
+			// session on its own.
 			var risk []string
+			sessions, others := 0, 0
 			for _, r := range st.AtRisk {
-				risk = append(risk, r.Session)
+				risk = append(risk, r.ID+": "+strings.Join(r.Files, " "))
+				if r.ID != "" {
+					sessions++
+				} else {
+					others++
+				}
 			}
 			sort.Strings(risk)
 			if st.Sessions != tt.sessions || st.PendingSessions != tt.sessions || listed != tt.sessions || st.Files != len(tt.files) ||
-				strings.Join(risk, " ") != strings.Join(tt.atRisk, " ") {
-				t.Errorf("sessions %d (pending %d), ls lists %d, files %d, at risk %v; want %d sessions, %d files, at risk %v",
-					st.Sessions, st.PendingSessions, listed, st.Files, risk, tt.sessions, len(tt.files), tt.atRisk)
+				strings.Join(risk, "|") != strings.Join(tt.atRisk, "|") || st.AtRiskSessions != sessions || st.AtRiskFiles != others ||
+				st.AtRiskSessions > st.PendingSessions {
+				t.Errorf("sessions %d (pending %d), ls lists %d, files %d, at risk %q (%d sessions, %d files); want %d sessions, %d files, at risk %q",
+					st.Sessions, st.PendingSessions, listed, st.Files, risk, st.AtRiskSessions, st.AtRiskFiles, tt.sessions, len(tt.files), tt.atRisk)
 			}
 			// Archived: each file, nothing pending or at risk, and the
 			// archive alone lists the same sessions.
