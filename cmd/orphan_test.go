@@ -212,3 +212,49 @@ func TestUnreadableMainOneAnswer(t *testing.T) {
 		t.Errorf("ls on a terminal:\n%s", r.out)
 	}
 }
+
+// A session named whose transcript holds no conversation, with no
+// subagent to read instead, says why it has nothing to show or count,
+// in a pipe too (review s12 item 12: tokens and agents printed nothing at
+// all, show "(nothing to show)", resume "records no directory"); one that
+// holds a conversation says nothing of the kind. And -v's note on the
+// agents of an emptied main transcript does not call it deleted.
+func TestEmptyTranscriptSaysWhy(t *testing.T) {
+	const id = "6875bbee-5e91-4ed0-a998-0eea42529e13"
+	for _, tc := range []struct{ name, main, why string }{
+		{"0 bytes", "", "cctx: session " + id + ": its transcript is empty (0 bytes: " + id + ".jsonl)\n"},
+		{"metadata", `{"type":"summary","summary":"s","leafUuid":"u"}` + "\n",
+			"cctx: session " + id + ": its transcript holds no conversation (48 bytes, no user or assistant line: " + id + ".jsonl)\n"},
+		{"a conversation", `{"type":"user","uuid":"u1","sessionId":"` + id + `","cwd":"/w","timestamp":"2026-01-02T10:00:00Z","message":{"role":"user","content":"hi"}}` + "\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			p := filepath.Join(dir, "projects", "-w", id+".jsonl")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte(tc.main), 0o644)
+			for _, args := range [][]string{{"tokens", "6875"}, {"agents", "6875"}, {"show", "6875"}, {"tree", "6875"}, {"export", "6875", "--format", "md"}, {"show", p}} {
+				r := run(t, false, nil, append(args, "--dir", dir)...)
+				said := strings.Contains(r.errOut, tc.why)
+				if tc.why == "" {
+					said = !strings.Contains(r.errOut, "its transcript")
+				}
+				if r.code != 0 || !said || strings.Count(r.errOut, "its transcript") > 1 {
+					t.Errorf("%v: exit %d, stderr %q, want %q", args, r.code, r.errOut, tc.why)
+				}
+			}
+			r := run(t, false, nil, "resume", "6875", "--print", "--dir", dir)
+			if tc.why != "" && (r.code != 1 || !strings.Contains(r.errOut, strings.TrimSuffix(strings.TrimPrefix(tc.why, "cctx: "), "\n")+": there is no conversation for Claude Code to resume")) {
+				t.Errorf("resume: exit %d, stderr %q", r.code, r.errOut)
+			}
+		})
+	}
+	// -v of agents, an emptied main transcript: its agents' calls were in
+	// it, now empty, not deleted.
+	emptied := t.TempDir()
+	copyTree(t, orphanDir, emptied)
+	os.WriteFile(filepath.Join(emptied, "projects", "-home-me-app", orphanSID+".jsonl"), nil, 0o644)
+	r := run(t, false, nil, "agents", "7d1c", "-v", "--dir", emptied)
+	if !strings.Contains(r.errOut, "their calls were in the main transcript, empty now") || strings.Contains(r.errOut, "deleted") {
+		t.Errorf("agents -v: %s", r.errOut)
+	}
+}

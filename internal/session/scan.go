@@ -140,6 +140,33 @@ func (s *Session) MainState() string {
 	return "deleted"
 }
 
+// MainPhrase names an Orphan's main transcript in a note on what it held
+// ("their calls were in …"): the deleted main transcript, or one emptied
+// or unreadable.
+func (s *Session) MainPhrase() string {
+	switch s.MainState() {
+	case "unreadable":
+		return "the main transcript, which could not be read"
+	case "empty":
+		return "the main transcript, empty now"
+	}
+	return "the deleted main transcript"
+}
+
+// NoConversation says why a session read from its main transcript has
+// nothing to show or count, when that file holds no conversation (what
+// noConversation finds) and no subagent made it an Orphan: "its
+// transcript is empty (0 bytes: <id>.jsonl)", or "holds no conversation
+// (…)"; "" otherwise (a file that holds one, or is too long to look
+// into, standard input, an Orphan).
+func (s *Session) NoConversation() string {
+	if s.Orphan || s.Path == "" || s.Path == StdinPath || !noConversation(s.Path, s.Size) {
+		return ""
+	}
+	e := Session{Emptied: s.Path, emptiedSize: s.Size}
+	return "its transcript " + e.MainGone()
+}
+
 // MainUnreadable reports whether the session is an Orphan because its
 // main transcript could not be read: a command that names it says so as
 // a file it could not read (exit 1).

@@ -54,6 +54,9 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 				return nil, err
 			}
 			key := s.Path
+			if why := s.NoConversation(); why != "" { // nothing to count, and why (in a pipe too)
+				finder.Report.Info("session %s: %s", s.ID, why)
+			}
 			if s.Orphan {
 				key = s.Folder()
 				say := finder.Report.Warn
