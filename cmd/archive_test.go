@@ -81,6 +81,15 @@ func liveCopy(t *testing.T) string {
 // and tokens give the same output from the archive, but for the path
 // (and ls's archived mark).
 func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
+	// Deleted by the cleanup; or emptied, or left with a crash's NUL
+	// bytes, and archived again (review s12 item 1: the archive made its
+	// full copy a version no command read, and ls lost the session).
+	for _, how := range []string{"deleted", "emptied", "NUL bytes"} {
+		t.Run(how, func(t *testing.T) { archiveSurvives(t, how) })
+	}
+}
+
+func archiveSurvives(t *testing.T, how string) {
 	live := liveCopy(t)
 	arch := filepath.Join(t.TempDir(), "arch")
 	env := map[string]string{"CLAUDE_CONFIG_DIR": live, "CCTX_ARCHIVE": arch}
@@ -105,8 +114,22 @@ func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
 	}
 	// The cleanup: main files gone, subagent folders left.
 	for _, p := range []string{"-Users-user-project/" + ids[0] + ".jsonl", "-experiments-worktrees/" + ids[1] + ".jsonl"} {
-		if err := os.Remove(filepath.Join(live, "projects", p)); err != nil {
+		var err error
+		switch p = filepath.Join(live, "projects", p); how {
+		case "deleted":
+			err = os.Remove(p)
+		case "emptied":
+			err = os.WriteFile(p, nil, 0o644)
+		default:
+			err = os.WriteFile(p, []byte(strings.Repeat("\x00", 4096)), 0o644)
+		}
+		if err != nil {
 			t.Fatal(err)
+		}
+	}
+	if how != "deleted" { // the next run keeps the archived copies
+		if r := run(t, false, env, "archive"); r.code != 0 || !strings.Contains(r.out, "2 without conversation now (their archived copy kept)") {
+			t.Fatalf("archive again: exit %d\n%s%s", r.code, r.out, r.errOut)
 		}
 	}
 	norm := func(s string) string {
@@ -121,7 +144,7 @@ func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("%v after the deletion: exit %d %s", c, r.code, r.errOut)
 			}
-			if strings.Contains(r.errOut, "no main transcript") {
+			if strings.Contains(r.errOut, "no main transcript") || strings.Contains(r.errOut, "empty main transcript") || strings.Contains(r.errOut, "its main transcript") {
 				t.Errorf("%s: %s (the archive has it)", key, r.errOut)
 			}
 			if got := norm(r.out); got != before[key] {
