@@ -464,9 +464,9 @@ func leftBehind(ss []*Session) string {
 // of one id: one with a main transcript before one without, a live one
 // before the archive's copy (unless the live one changed since it was
 // archived and now holds no conversation: emptied or truncated, with no
-// subagent to make it an Orphan), else the longer (a transcript only grows: a copy taken before
-// is shorter, however recently it was written), else the most recently
-// written.
+// subagent to make it an Orphan), else the longer (a transcript only
+// grows: a copy taken before is shorter, however recently it was
+// written), else the most recently written.
 func preferred(a, b *Session) bool {
 	switch {
 	case a.Orphan != b.Orphan:
