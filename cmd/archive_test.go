@@ -320,8 +320,8 @@ func TestArchiveStatusCountsEachSessionAtRiskOnce(t *testing.T) {
 	for _, want := range []string{
 		"not archived  2 of 2 sessions",
 		"at risk       2 sessions and 2 files of no session,",
-		"\n  -p-a/" + a + "  last written", "\n    files: -p-a/" + a + ".jsonl, -p-b/" + a + ".jsonl\n",
-		"\n  -p-a/" + b + "  last written", "\n    files: -p-a/agent-f1.jsonl, -p-a/" + b + ".jsonl, -p-b/agent-f1.jsonl\n",
+		"\n  -p-a/" + a + "  last written", " not archived\n    -p-a/" + a + ".jsonl\n    -p-b/" + a + ".jsonl\n",
+		"\n  -p-a/" + b + "  last written", " not archived\n    -p-a/agent-f1.jsonl\n    -p-a/" + b + ".jsonl\n    -p-b/agent-f1.jsonl\n",
 		"\n  -p-b/notes.jsonl (of no session)  last written", "\n  -p-b/agent-zzz.jsonl (of no session)  last written",
 	} {
 		if !strings.Contains(r.out, want) {

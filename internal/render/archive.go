@@ -161,18 +161,13 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options, again []string) err
 		for _, l := range FitParts(parts, " ", rowWidth, 4) { // under the session, indented
 			fmt.Fprintf(w, "  %s\n", l)
 		}
-		// A session's files, unless it is its main transcript alone.
+		// A session's files at risk, one a line, unless it is its main
+		// transcript alone.
 		if r.ID != "" && !(len(r.Files) == 1 && strings.HasPrefix(r.Files[0], r.Session+".jsonl")) {
-			files := make([]string, len(r.Files))
-			for i, f := range r.Files {
-				files[i] = Safe(f)
-			}
-			files[0] = "files: " + files[0]
-			for i := range files[:len(files)-1] {
-				files[i] += ","
-			}
-			for _, l := range FitParts(files, " ", rowWidth-2, 11) {
-				fmt.Fprintf(w, "    %s\n", l)
+			for _, f := range r.Files {
+				for _, l := range FitParts([]string{Safe(f)}, " ", max(0, rowWidth-2), 0) {
+					fmt.Fprintf(w, "    %s\n", l)
+				}
 			}
 		}
 	}
