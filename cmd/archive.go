@@ -39,7 +39,9 @@ Support on macOS, %LOCALAPPDATA% on Windows).
 Each run is incremental: an unchanged file (size and time) is skipped; a file
 that grew gets its new complete lines, after a check that the archived bytes
 are still its start; a file whose start changed is archived anew and the old
-copy kept beside it (name@1.jsonl.zst); a file deleted at the source stays.
+copy kept beside it (name@1.jsonl.zst), unless it now holds no conversation
+(emptied, truncated): then the archived copy stays the one read; a file
+deleted at the source stays.
 Files are compressed with zstd (.jsonl.zst) unless --no-compress, written to
 a temporary name and renamed, 0600 in 0700 folders; an interrupted run leaves
 the archive whole and the next run finishes the work.
@@ -161,8 +163,7 @@ func archiveHint(f *Factory, finder *session.Finder) {
 		return
 	}
 	st, err := archive.GetStatus(roots, dir, f.Env.Home, f.Now(), nil)
-	if err == nil && len(st.AtRisk) > 0 {
-		f.Report().Note("%d session(s) (%s) will be deleted by Claude Code within 7 days and are not archived: run `cctx archive` (cctx archive --status lists them)",
-			len(st.AtRisk), render.Bytes(st.AtRiskBytes))
+	if note := st.RiskNote(render.Bytes(st.AtRiskBytes)); err == nil && note != "" {
+		f.Report().Note("%s", note)
 	}
 }

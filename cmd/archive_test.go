@@ -81,6 +81,15 @@ func liveCopy(t *testing.T) string {
 // and tokens give the same output from the archive, but for the path
 // (and ls's archived mark).
 func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
+	// Deleted by the cleanup; or emptied, or left with a crash's NUL
+	// bytes, and archived again (review s12 item 1: the archive made its
+	// full copy a version no command read, and ls lost the session).
+	for _, how := range []string{"deleted", "emptied", "NUL bytes"} {
+		t.Run(how, func(t *testing.T) { archiveSurvives(t, how) })
+	}
+}
+
+func archiveSurvives(t *testing.T, how string) {
 	live := liveCopy(t)
 	arch := filepath.Join(t.TempDir(), "arch")
 	env := map[string]string{"CLAUDE_CONFIG_DIR": live, "CCTX_ARCHIVE": arch}
@@ -105,8 +114,22 @@ func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
 	}
 	// The cleanup: main files gone, subagent folders left.
 	for _, p := range []string{"-Users-user-project/" + ids[0] + ".jsonl", "-experiments-worktrees/" + ids[1] + ".jsonl"} {
-		if err := os.Remove(filepath.Join(live, "projects", p)); err != nil {
+		var err error
+		switch p = filepath.Join(live, "projects", p); how {
+		case "deleted":
+			err = os.Remove(p)
+		case "emptied":
+			err = os.WriteFile(p, nil, 0o644)
+		default:
+			err = os.WriteFile(p, []byte(strings.Repeat("\x00", 4096)), 0o644)
+		}
+		if err != nil {
 			t.Fatal(err)
+		}
+	}
+	if how != "deleted" { // the next run keeps the archived copies
+		if r := run(t, false, env, "archive"); r.code != 0 || !strings.Contains(r.out, "2 without conversation now (their archived copy kept)") {
+			t.Fatalf("archive again: exit %d\n%s%s", r.code, r.out, r.errOut)
 		}
 	}
 	norm := func(s string) string {
@@ -121,7 +144,7 @@ func TestArchiveSurvivesDeletedMainFile(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("%v after the deletion: exit %d %s", c, r.code, r.errOut)
 			}
-			if strings.Contains(r.errOut, "no main transcript") {
+			if strings.Contains(r.errOut, "no main transcript") || strings.Contains(r.errOut, "empty main transcript") || strings.Contains(r.errOut, "its main transcript") {
 				t.Errorf("%s: %s (the archive has it)", key, r.errOut)
 			}
 			if got := norm(r.out); got != before[key] {
@@ -267,5 +290,48 @@ func TestArchiveStatusSaysWhatItCannotRead(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.errOut, "1 file(s) could not be read") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.errOut)
 		}
+	}
+}
+
+// archive --status counts the sessions at risk as it counts sessions,
+// each once with its files below it, and the files of no session as
+// files; ls -v says the same (review s12 item 6: "2 of 2 sessions", then
+// "at risk 6 sessions").
+func TestArchiveStatusCountsEachSessionAtRiskOnce(t *testing.T) {
+	const a, b = "3f6ddfee-788c-48a5-8f7a-d43377b51472", "cb2e607c-c758-415a-8b45-c49e4631906a"
+	user := func(sid string) string {
+		return `{"type":"user","uuid":"u1","sessionId":"` + sid + `","cwd":"/w","timestamp":"2026-10-01T10:00:00Z","message":{"role":"user","content":"hi"}}` + "\n"
+	}
+	live := t.TempDir()
+	files := map[string]string{
+		"-p-a/" + b + ".jsonl": user(b), "-p-a/agent-f1.jsonl": user(b), "-p-b/agent-f1.jsonl": user(b), // b, its flat agent in two folders
+		"-p-a/" + a + ".jsonl": user(a), "-p-b/" + a + ".jsonl": user(a), // a, in two folders
+		"-p-b/notes.jsonl": user(a), "-p-b/agent-zzz.jsonl": `{"type":"summary","summary":"s"}` + "\n", // of no session
+	}
+	old := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC).Add(-40 * 24 * time.Hour)
+	for rel, text := range files {
+		p := filepath.Join(live, "projects", filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(text), 0o644)
+		os.Chtimes(p, old, old)
+	}
+	env := map[string]string{"CLAUDE_CONFIG_DIR": live, "CCTX_ARCHIVE": filepath.Join(t.TempDir(), "arch")}
+	r := run(t, false, env, "archive", "--status")
+	for _, want := range []string{
+		"not archived  2 of 2 sessions",
+		"at risk       2 sessions and 2 files of no session,",
+		"\n  -p-a/" + a + "  last written", " not archived\n    -p-a/" + a + ".jsonl\n    -p-b/" + a + ".jsonl\n",
+		"\n  -p-a/" + b + "  last written", " not archived\n    -p-a/agent-f1.jsonl\n    -p-a/" + b + ".jsonl\n    -p-b/agent-f1.jsonl\n",
+		"\n  -p-b/notes.jsonl (of no session)  last written", "\n  -p-b/agent-zzz.jsonl (of no session)  last written",
+	} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("status lacks %q:\n%s", want, r.out)
+		}
+	}
+	if n := strings.Count(r.out, "last written"); n != 4 {
+		t.Errorf("%d rows at risk, want 4:\n%s", n, r.out)
+	}
+	if r := run(t, false, env, "ls", "-v"); !strings.Contains(r.errOut, "note: 2 session(s) and 2 file(s) of no session (") {
+		t.Errorf("ls -v: %s", r.errOut)
 	}
 }

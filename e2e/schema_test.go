@@ -110,15 +110,15 @@ var (
 	grepKinds      = set("text", "tool_use", "tool_result", "thinking")
 
 	archiveSchema = schema{
-		"schema_version": "n", "archive": "s", "files": "n", "new": "n", "extended": "n", "versioned": "n", "unchanged": "n", "empty": "n",
+		"schema_version": "n", "archive": "s", "files": "n", "new": "n", "extended": "n", "versioned": "n", "unchanged": "n", "empty": "n", "kept": "n",
 		"failed": "n", "bytes_added": "n", "text_bytes": "n", "stored_bytes": "n", "compression_ratio": "n",
 	}
 	archiveStatusSchema = schema{
 		"schema_version": "n", "archive": "s", "exists": "b", "last_run": "s?", "sessions": "n", "files": "n", "bytes": "n",
 		"pending_sessions": "n", "pending_files": "n", "pending_bytes": "n", "cleanup_period_days": "n", "settings": "s",
-		"at_risk": "a", "at_risk_bytes": "n", "text_bytes": "n", "stored_bytes": "n",
+		"at_risk": "a", "at_risk_sessions": "n", "at_risk_files": "n", "at_risk_bytes": "n", "text_bytes": "n", "stored_bytes": "n",
 	}
-	archiveRiskSchema = schema{"session": "s", "modified_at": "s", "deleted_after": "s", "pending_bytes": "n"}
+	archiveRiskSchema = schema{"session": "s", "session_id": "s", "files": "a", "modified_at": "s", "deleted_after": "s", "pending_bytes": "n"}
 )
 
 func set(vs ...string) map[string]bool {

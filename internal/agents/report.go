@@ -32,7 +32,7 @@ func Report(t *tree.Tree, src *tree.Source, prices *tokens.Prices) *Result {
 		r.finish(a)
 	}
 	if r.unspawned > 0 {
-		r.note(t.MainDeleted.File, 0, "%d agent(s) no call spawned: their calls were in the deleted main transcript", r.unspawned)
+		r.note(t.MainDeleted.File, 0, "%d agent(s) no call spawned: their calls were in %s", r.unspawned, t.MainWas)
 	}
 	r.messages()
 	r.order()
@@ -504,7 +504,7 @@ func (r *reporter) status(a *Agent, st *transcript) string {
 		case a.Kind == KindSidechain:
 			r.warn("", 0, "inline sidechain %s has no Task call with its prompt", a.ID)
 		case r.t.MainDeleted != nil:
-			r.unspawned++ // its call was in the deleted main transcript, as its warning says
+			r.unspawned++ // its call was in the main transcript deleted (or emptied), as its warning says
 		default:
 			r.warn(a.Path, 0, "no Agent/Task call spawned agent %s", a.ID)
 		}

@@ -16,6 +16,9 @@
 //     archived bytes are still its start (SHA-256);
 //   - a file whose start changed is archived anew, and the archived
 //     version is kept beside it (<name>@1.jsonl.zst), never overwritten;
+//     unless it now holds no conversation (emptied, truncated): then the
+//     archived copy stays the current one (kindKept), since a version is
+//     read by no command;
 //   - a file deleted at the source stays in the archive;
 //   - every file is written to a temporary name, synced and renamed into
 //     place: a run killed at any point leaves every archived file whole,
@@ -68,7 +71,11 @@ type Result struct {
 	Extended  int // grown: their new lines added
 	Versioned int // their start changed: archived anew, the old version kept
 	Unchanged int
-	Empty     int   // nothing whole in them yet (empty, or one line being written): nothing archived
+	Empty     int // nothing whole in them yet (empty, or one line being written): nothing archived
+	// Kept: their start changed and they now hold no conversation
+	// (emptied, truncated to a newline or NUL bytes, metadata only),
+	// while the archive holds a copy: that copy stays the current one.
+	Kept      int
 	Failed    int   // could not be read or archived (said on stderr)
 	TextAdded int64 // transcript bytes added by this run
 	// The archive as a whole: the transcript bytes it holds and what they
@@ -195,6 +202,8 @@ func (a *archiver) all(srcs []source, res *Result) error {
 						res.Versioned++
 					case kindEmpty:
 						res.Empty++
+					case kindKept:
+						res.Kept++
 					default:
 						res.Unchanged++
 					}
@@ -272,6 +281,7 @@ const (
 	kindNew
 	kindExtended
 	kindVersioned
+	kindKept
 )
 
 type archiver struct {
@@ -339,8 +349,23 @@ func (a *archiver) one(s source) (kind, int64, error) {
 		_, err := a.write(s, f, a.storedName(s), nil, sha256.New(), end)
 		return kindNew, end, err
 	}
-	// Its start changed: keep what was archived as a version, and archive
-	// the file anew under the same name.
+	// Its start changed. A transcript that now holds no conversation
+	// (emptied, truncated to a newline, NUL bytes or metadata lines)
+	// would demote the archived copy to a version, which no command
+	// reads: the session would be lost from every listing. The archived
+	// copy stays the current one; the file's stamp is recorded, so that
+	// the next runs skip it until it changes again.
+	if !s.Whole {
+		talks, err := reader.HoldsConversation(io.NewSectionReader(f, 0, end))
+		if err == nil && !talks {
+			a.o.Report.Warn("%s: holds no conversation now (%d bytes: emptied or truncated); the archive's copy (%d bytes of transcript) is kept as the current one, not replaced",
+				s.Path, end, cur.Text)
+			_, _, err := touch(cur)
+			return kindKept, 0, err
+		}
+	}
+	// Keep what was archived as a version, and archive the file anew
+	// under the same name.
 	if err := a.keepVersion(cur); err != nil {
 		return 0, 0, err
 	}

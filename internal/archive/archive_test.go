@@ -538,13 +538,23 @@ func TestStatusCountsFlatAgentsAsLsListsThem(t *testing.T) {
 		sessions int
 		atRisk   []string
 	}{
-		{"a flat agent whose session's main transcript is gone", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{"-p/" + sid2}},
+		{"a flat agent whose session's main transcript is gone", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{sid2 + ": -p/agent-f1.jsonl"}},
 		{"a flat agent of a main beside it, both recent", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), false}}, 1, nil},
-		{"an old flat agent of a recent main", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{"-p/" + sid2}},
-		{"two flat agents of one gone main, in two folders", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "a"), true}, {"-q/agent-f2.jsonl", lineOf(sid2, "b"), true}}, 1, []string{"-p/" + sid2, "-q/" + sid2}},
-		{"a flat agent recording no session", []file{{"-p/agent-f1.jsonl", `{"type":"summary","summary":"s"}` + "\n", true}}, 0, []string{"-p/agent-f1"}},
+		{"an old flat agent of a recent main", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{sid2 + ": -p/agent-f1.jsonl"}},
+		{"an old main and its old flat agent", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), true}, {"-p/agent-f1.jsonl", lineOf(sid2, "flat"), true}}, 1, []string{sid2 + ": -p/" + sid2 + ".jsonl -p/agent-f1.jsonl"}},
+		{"two flat agents of one gone main, in two folders", []file{{"-p/agent-f1.jsonl", lineOf(sid2, "a"), true}, {"-q/agent-f2.jsonl", lineOf(sid2, "b"), true}}, 1, []string{sid2 + ": -p/agent-f1.jsonl -q/agent-f2.jsonl"}},
+		{"a flat agent recording no session", []file{{"-p/agent-f1.jsonl", `{"type":"summary","summary":"s"}` + "\n", true}}, 0, []string{": -p/agent-f1.jsonl"}},
 		{"a file of no session", []file{{"-p/notes.jsonl", lineOf(sid2, "notes"), false}}, 0, nil},
+		{"an old file of no session", []file{{"-p/notes.jsonl", lineOf(sid2, "notes"), true}}, 0, []string{": -p/notes.jsonl"}},
 		{"a session in two folders", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), false}, {"-q/" + sid2 + ".jsonl", lineOf(sid2, "copy"), false}}, 1, nil},
+		{"an old session in two folders", []file{{"-p/" + sid2 + ".jsonl", lineOf(sid2, "main"), true}, {"-q/" + sid2 + ".jsonl", lineOf(sid2, "copy"), true}}, 1, []string{sid2 + ": -p/" + sid2 + ".jsonl -q/" + sid2 + ".jsonl"}},
+		// The review's tree: two sessions, one with flat agents in two
+		// folders, one in two folders, two files of no session.
+		{"two sessions in two folders and two files of none", []file{
+			{"-a/" + sid2 + ".jsonl", lineOf(sid2, "main"), true}, {"-a/agent-f1.jsonl", lineOf(sid2, "a"), true}, {"-b/agent-f1.jsonl", lineOf(sid2, "a"), true},
+			{"-a/" + sid3 + ".jsonl", lineOf(sid3, "three"), true}, {"-b/" + sid3 + ".jsonl", lineOf(sid3, "three"), true},
+			{"-b/notes.jsonl", lineOf(sid2, "notes"), true}, {"-b/agent-zzz.jsonl", `{"type":"summary","summary":"s"}` + "\n", true},
+		}, 2, []string{sid2 + ": -a/" + sid2 + ".jsonl -a/agent-f1.jsonl -b/agent-f1.jsonl", sid3 + ": -a/" + sid3 + ".jsonl -b/" + sid3 + ".jsonl", ": -b/agent-zzz.jsonl", ": -b/notes.jsonl"}},
 		{"a deleted main's old subagents", []file{{"-p/" + sid2 + "/subagents/agent-a1.jsonl", lineOf(sid2, "sub"), true}}, 1, nil},
 		// Its empty main has nothing to archive, nor to lose.
 		{"an emptied main and its subagents", []file{{"-p/" + sid2 + ".jsonl", "", true}, {"-p/" + sid2 + "/subagents/agent-a1.jsonl", lineOf(sid2, "sub"), true}}, 1, nil},
@@ -564,15 +574,24 @@ func TestStatusCountsFlatAgentsAsLsListsThem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Each session at risk once, with its files; each file of no
+			// session on its own.
 			var risk []string
+			sessions, others := 0, 0
 			for _, r := range st.AtRisk {
-				risk = append(risk, r.Session)
+				risk = append(risk, r.ID+": "+strings.Join(r.Files, " "))
+				if r.ID != "" {
+					sessions++
+				} else {
+					others++
+				}
 			}
 			sort.Strings(risk)
 			if st.Sessions != tt.sessions || st.PendingSessions != tt.sessions || listed != tt.sessions || st.Files != len(tt.files) ||
-				strings.Join(risk, " ") != strings.Join(tt.atRisk, " ") {
-				t.Errorf("sessions %d (pending %d), ls lists %d, files %d, at risk %v; want %d sessions, %d files, at risk %v",
-					st.Sessions, st.PendingSessions, listed, st.Files, risk, tt.sessions, len(tt.files), tt.atRisk)
+				strings.Join(risk, "|") != strings.Join(tt.atRisk, "|") || st.AtRiskSessions != sessions || st.AtRiskFiles != others ||
+				st.AtRiskSessions > st.PendingSessions {
+				t.Errorf("sessions %d (pending %d), ls lists %d, files %d, at risk %q (%d sessions, %d files); want %d sessions, %d files, at risk %q",
+					st.Sessions, st.PendingSessions, listed, st.Files, risk, st.AtRiskSessions, st.AtRiskFiles, tt.sessions, len(tt.files), tt.atRisk)
 			}
 			// Archived: each file, nothing pending or at risk, and the
 			// archive alone lists the same sessions.
@@ -591,5 +610,76 @@ func TestStatusCountsFlatAgentsAsLsListsThem(t *testing.T) {
 				t.Errorf("after archiving: %+v; the archive lists %d sessions", st, inArchive)
 			}
 		})
+	}
+}
+
+// A transcript emptied or truncated at the source (0 bytes, a newline,
+// a crash's NUL bytes, metadata lines only) never demotes the archived
+// copy, which holds the conversation, to a version no command reads: the
+// copy stays the current one, the session stays listed from it (with
+// or without subagents), later runs skip the file, and a file that holds
+// a conversation again is archived anew as any rewrite is.
+func TestArchiveKeepsTheCopyOfAnEmptiedTranscript(t *testing.T) {
+	meta := `{"type":"file-history-snapshot","messageId":"m","snapshot":{"trackedFileBackups":{}}}` + "\n"
+	for _, tt := range []struct {
+		name, emptied string
+	}{
+		{"0 bytes", ""},
+		{"a newline", "\n"},
+		{"NUL bytes (a crash)", strings.Repeat("\x00", 4096) + "\n"},
+		{"metadata only", meta},
+	} {
+		for _, compress := range []bool{true, false} {
+			for _, subagent := range []bool{true, false} {
+				t.Run(fmt.Sprintf("%s/compress=%v/subagent=%v", tt.name, compress, subagent), func(t *testing.T) {
+					src, dir := filepath.Join(t.TempDir(), "projects"), filepath.Join(t.TempDir(), "arch")
+					full := line(1, "find the callers") + line(2, "and fix them")
+					write(t, src, "-p/"+sid1+".jsonl", full)
+					if subagent {
+						write(t, src, "-p/"+sid1+"/subagents/agent-a1.jsonl", line(1, "sub"))
+					}
+					o := Options{NoCompress: !compress}
+					run(t, src, dir, o)
+					write(t, src, "-p/"+sid1+".jsonl", tt.emptied)
+					var errOut bytes.Buffer
+					o.Report = diag.New(&errOut, false, false)
+					res := run(t, src, dir, o)
+					ext := ".jsonl"
+					if compress {
+						ext += ".zst"
+					}
+					cur := filepath.Join(dir, "projects", "-p", sid1+ext)
+					if res.Kept != 1 || res.Versioned != 0 || text(t, cur) != full {
+						t.Fatalf("%+v, current %q: want the full copy kept", res, text(t, cur))
+					}
+					if _, err := os.Stat(filepath.Join(dir, "projects", "-p", sid1+"@1"+ext)); err == nil {
+						t.Error("a version was made")
+					}
+					if !strings.Contains(errOut.String(), "holds no conversation now") {
+						t.Errorf("not said: %q", errOut.String())
+					}
+					// Listed, from the archive, live and archive together,
+					// and the archive alone.
+					for _, roots := range [][]session.Root{
+						{{ProjectsDir: src}, {ProjectsDir: filepath.Join(dir, "projects"), Archive: true}},
+						{{ProjectsDir: filepath.Join(dir, "projects")}},
+					} {
+						l := session.NewFinder(roots, nil).List(session.ListOptions{})
+						if len(l.Sessions) != 1 || l.Sessions[0].Orphan || l.Sessions[0].Path != cur || l.Sessions[0].FirstPrompt != "find the callers" {
+							t.Errorf("roots %v: listed %d (hidden %d): want %s read from %s", roots, len(l.Sessions), len(l.Hidden), sid1, cur)
+						}
+					}
+					// Said once: the next run skips it.
+					if res := run(t, src, dir, o); res.Kept != 0 || res.Unchanged != res.Files {
+						t.Errorf("next run %+v: want all unchanged", res)
+					}
+					// A conversation again: a rewrite, archived anew.
+					write(t, src, "-p/"+sid1+".jsonl", line(1, "a new start"))
+					if res := run(t, src, dir, o); res.Versioned != 1 || text(t, cur) != line(1, "a new start") {
+						t.Errorf("after a new conversation %+v: want a new version", res)
+					}
+				})
+			}
+		}
 	}
 }

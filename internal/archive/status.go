@@ -2,6 +2,7 @@ package archive
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -20,6 +21,22 @@ const DefaultCleanupDays = 30
 // RiskWindow is how far ahead --status looks for deletions.
 const RiskWindow = 7 * 24 * time.Hour
 
+// RiskNote is what `cctx ls -v` says of what is at risk ("" when nothing
+// is); size is the bytes at risk, as the caller writes sizes.
+func (st Status) RiskNote(size string) string {
+	if len(st.AtRisk) == 0 {
+		return ""
+	}
+	what := fmt.Sprintf("%d session(s)", st.AtRiskSessions)
+	switch {
+	case st.AtRiskSessions == 0:
+		what = fmt.Sprintf("%d file(s) of no session", st.AtRiskFiles)
+	case st.AtRiskFiles > 0:
+		what += fmt.Sprintf(" and %d file(s) of no session", st.AtRiskFiles)
+	}
+	return fmt.Sprintf("%s (%s) will be deleted by Claude Code within 7 days and are not archived: run `cctx archive` (cctx archive --status lists them)", what, size)
+}
+
 // Status is how much of the transcripts under the roots the archive
 // lacks, and what Claude Code will delete soon.
 type Status struct {
@@ -35,18 +52,25 @@ type Status struct {
 	// Of those, the sessions a file of which Claude Code deletes within
 	// RiskWindow (a main transcript or a flat agent file whose
 	// modification time is older than cleanupPeriodDays less the window),
-	// by project folder, oldest first.
-	AtRisk      []Risk
-	AtRiskBytes int64
-	CleanupDays int    // cleanupPeriodDays in force
-	Settings    string // the settings.json it came from ("" : the default)
+	// each once with its files at risk (a session in two folders too),
+	// and the files of no session at risk, each on its own; oldest
+	// first. AtRiskSessions of them are sessions, AtRiskFiles files of no
+	// session.
+	AtRisk                      []Risk
+	AtRiskSessions, AtRiskFiles int
+	AtRiskBytes                 int64
+	CleanupDays                 int    // cleanupPeriodDays in force
+	Settings                    string // the settings.json it came from ("" : the default)
 	// The archive itself.
 	TextTotal, StoredTotal int64
 }
 
-// Risk is a session Claude Code will delete soon.
+// Risk is a session Claude Code will delete soon, or a file of no
+// session.
 type Risk struct {
-	Session   string    // <project-key>/<session-id> (a flat agent file of no session: <project-key>/agent-<id>)
+	Session   string    // <project-key>/<session-id> of its first file at risk (a file of no session: <project-key>/<name> without .jsonl)
+	ID        string    // the session's id; "" for a file of no session
+	Files     []string  // its files at risk, <project-key>/<name>, sorted
 	Modified  time.Time // the last write of its newest file at risk
 	DeletedAt time.Time // when the cleanup may delete it (at a start-up after this)
 	Bytes     int64     // not archived
@@ -105,11 +129,21 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 		}
 		// What the cleanup deletes: the files in a project folder, a
 		// main transcript or a flat agent file.
+		// A session is at risk once, whatever files and folders of it
+		// are; a file of no session on its own.
 		if s.TopLevel() && s.Mtime.Before(limit) {
-			r := risk[where]
+			key := id
+			if key == "" {
+				key = "\x00" + s.Rel
+			}
+			r := risk[key]
 			if r == nil {
-				r = &Risk{Session: where, Modified: s.Mtime}
-				risk[where] = r
+				r = &Risk{ID: id, Modified: s.Mtime}
+				risk[key] = r
+			}
+			r.Files = append(r.Files, s.Rel)
+			if r.Session == "" || where < r.Session {
+				r.Session = where
 			}
 			r.Bytes += left
 			if s.Mtime.After(r.Modified) {
@@ -120,10 +154,22 @@ func GetStatus(roots []session.Root, dir string, home string, now time.Time, rep
 	st.Sessions, st.PendingSessions = len(sessions), len(pending)
 	for _, r := range risk {
 		r.DeletedAt = r.Modified.Add(time.Duration(st.CleanupDays) * 24 * time.Hour)
+		sort.Strings(r.Files)
 		st.AtRisk = append(st.AtRisk, *r)
 		st.AtRiskBytes += r.Bytes
+		if r.ID != "" {
+			st.AtRiskSessions++
+		} else {
+			st.AtRiskFiles++
+		}
 	}
-	sort.Slice(st.AtRisk, func(i, j int) bool { return st.AtRisk[i].Modified.Before(st.AtRisk[j].Modified) })
+	sort.Slice(st.AtRisk, func(i, j int) bool {
+		a, b := st.AtRisk[i], st.AtRisk[j]
+		if !a.Modified.Equal(b.Modified) {
+			return a.Modified.Before(b.Modified)
+		}
+		return a.Session < b.Session
+	})
 	return st, nil
 }
 

@@ -178,6 +178,16 @@ func (r *Reporter) FileError(path string, err error) {
 	r.mu.Unlock()
 }
 
+// FileWarn reports a file that could not be read in a warning of the
+// caller's words (what was read instead), counted as FileError counts
+// one, for the exit code of a command that named it.
+func (r *Reporter) FileWarn(format string, args ...any) {
+	r.Warn(format, args...)
+	r.mu.Lock()
+	r.files++
+	r.mu.Unlock()
+}
+
 // ErrorText is how a command's error is said: a file it may not read
 // is named with what to look at, not as Go's bare "open …: permission
 // denied".

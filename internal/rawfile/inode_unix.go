@@ -15,3 +15,11 @@ func inode(st os.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// owner is the file's owner (false: not known).
+func owner(st os.FileInfo) (uint32, bool) {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return s.Uid, true
+	}
+	return 0, false
+}

@@ -21,7 +21,31 @@ type Info struct {
 	Inode   uint64 // 0 where the system gives none (Windows)
 	Regular bool
 	mod     [2]int64 // the modification time in seconds and nanoseconds, whole
+	// The owner and permission bits, where the system says them (not on
+	// Windows: permKnown false), for MayBeUnreadable.
+	owner     uint32
+	perm      uint32
+	permKnown bool
 }
+
+// MayBeUnreadable reports whether this process may lack the right to
+// read the file, from its mode bits and owner alone (no system call):
+// false when they grant it (the process owns it and may read it, anyone
+// may, or the process is root) or are not known (Windows); true when
+// only opening it tells (a group's right, an ACL, a file of another user
+// without o+r, one chmod 000).
+func (i Info) MayBeUnreadable() bool {
+	switch {
+	case !i.permKnown || euid == 0:
+		return false
+	case euid >= 0 && i.owner == uint32(euid):
+		return i.perm&0o400 == 0
+	}
+	return i.perm&0o004 == 0
+}
+
+// euid is the process's effective user id (-1 on Windows).
+var euid = os.Geteuid()
 
 // Mod is the file's modification time (any year, unlike ModTime).
 func (i Info) Mod() time.Time { return time.Unix(i.mod[0], i.mod[1]) }
@@ -58,8 +82,9 @@ func ReadFile(path string) ([]byte, error) {
 // stat'ed thousands of files has it already).
 func InfoOf(st os.FileInfo) Info {
 	t := st.ModTime()
+	owner, known := owner(st)
 	return Info{Size: st.Size(), ModTime: t.UnixNano(), Inode: inode(st), Regular: st.Mode().IsRegular(),
-		mod: [2]int64{t.Unix(), int64(t.Nanosecond())}}
+		mod: [2]int64{t.Unix(), int64(t.Nanosecond())}, owner: owner, perm: uint32(st.Mode().Perm()), permKnown: known}
 }
 
 // Join is filepath.Join(the directory's path, name) for name an entry of

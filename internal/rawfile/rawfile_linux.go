@@ -158,7 +158,8 @@ func (f *File) Stat() (Info, error) {
 
 func infoOf(st *syscall.Stat_t) Info {
 	return Info{Size: st.Size, ModTime: int64(st.Mtim.Sec)*1e9 + int64(st.Mtim.Nsec), Inode: uint64(st.Ino),
-		Regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG, mod: [2]int64{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}}
+		Regular: st.Mode&syscall.S_IFMT == syscall.S_IFREG, mod: [2]int64{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)},
+		owner: st.Uid, perm: st.Mode & 0o777, permKnown: true}
 }
 
 // ReadAt reads len(b) bytes at off, as os.File.ReadAt does: fewer only

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/cctx-dev/cctx/internal/testfs"
 )
 
 // File reads as os.File does: the same bytes, the same end-of-file
@@ -279,4 +281,43 @@ func openDirWithA(t *testing.T, dir string) *Dir {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// MayBeUnreadable reads the mode bits as the system will: a file its
+// owner may read is readable, one it may not is looked at (opened) by its
+// caller; Stat, an open file's Stat and InfoOf agree; and a file it calls
+// readable opens. Run as nobody when the tests run as root (root reads
+// every file).
+func TestMayBeUnreadable(t *testing.T) {
+	if testfs.RunUnprivileged(t) {
+		return
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		mode  os.FileMode
+		maybe bool
+	}{
+		{0o644, false}, {0o600, false}, {0o400, false}, {0o444, false},
+		{0o000, true}, {0o200, true}, {0o044, true}, {0o004, true},
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("f%o", tt.mode))
+		if err := os.WriteFile(p, []byte("{}\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		os.Chmod(p, tt.mode)
+		st, err := Stat(p)
+		fi, _ := os.Stat(p)
+		if err != nil || st.MayBeUnreadable() != tt.maybe || InfoOf(fi).MayBeUnreadable() != tt.maybe {
+			t.Errorf("%o: MayBeUnreadable %v (os.Stat's %v), want %v (%v)", tt.mode, st.MayBeUnreadable(), InfoOf(fi).MayBeUnreadable(), tt.maybe, err)
+		}
+		f, err := Open(p)
+		if err == nil {
+			if fst, _ := f.Stat(); fst.MayBeUnreadable() != tt.maybe {
+				t.Errorf("%o: the open file's Stat says %v", tt.mode, fst.MayBeUnreadable())
+			}
+			f.Close()
+		} else if !tt.maybe {
+			t.Errorf("%o: said readable, and the open fails: %v", tt.mode, err)
+		}
+	}
 }

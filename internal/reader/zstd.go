@@ -387,7 +387,9 @@ func putDecoder(d *zstd.Decoder) {
 
 // readSeekTable reads the seek table at the end of a seekable zstd file,
 // checking that it describes the file: frames that end where the table
-// begins, none empty or over maxFrameBytes.
+// begins, none empty or over maxFrameBytes. A file that is its table
+// alone, of no frame, holds no text (what ZstdWriter makes of nothing: a
+// transcript emptied and archived).
 func readSeekTable(r io.ReaderAt, size int64) (frames []SeekEntry, dataEnd int64, ok bool) {
 	if size < footerBytes+8 {
 		return nil, 0, false
@@ -410,7 +412,7 @@ func readSeekTable(r io.ReaderAt, size int64) (frames []SeekEntry, dataEnd int64
 	}
 	tableBytes := n*entry + footerBytes
 	start := size - 8 - tableBytes
-	if n == 0 || start < 0 {
+	if start < 0 || n == 0 && start != 0 {
 		return nil, 0, false
 	}
 	var hdr [8]byte

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -297,4 +298,70 @@ func FuzzZstd(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A seekable file of no text (its table alone: what ZstdWriter makes of
+// nothing, an emptied transcript archived) holds 0 bytes of text, read as
+// such; a table of no frame after data is no seek table.
+func TestZstdOfNothing(t *testing.T) {
+	dir := t.TempDir()
+	for _, text := range []string{"", "\n", `{"type":"user"}` + "\n"} {
+		p := filepath.Join(dir, fmt.Sprintf("t%d.jsonl.zst", len(text)))
+		writeSeekable(t, p, []byte(text))
+		fi, _ := os.Stat(p)
+		if got := TextSize(p, fi.Size()); got != int64(len(text)) {
+			t.Errorf("%q: TextSize %d (file of %d bytes), want %d", text, got, fi.Size(), len(text))
+		}
+		f, err := OpenFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, _ := f.Size()
+		r, _ := f.Section(0, -1)
+		b, _ := io.ReadAll(r)
+		if !f.Seekable() || size != int64(len(text)) || string(b) != text {
+			t.Errorf("%q: seekable %v, size %d, text %q", text, f.Seekable(), size, b)
+		}
+		f.Close()
+	}
+	// One frame, then a table that says none: refused.
+	var b bytes.Buffer
+	z := NewZstdWriter(&b, nil)
+	z.Write([]byte("{}\n"))
+	z.Close()
+	_, dataEnd, _ := readSeekTable(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	empty := []byte{0x5e, 0x2a, 0x4d, 0x18, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0xb1, 0xea, 0x92, 0x8f}
+	bad := append(append([]byte(nil), b.Bytes()[:dataEnd]...), empty...)
+	if _, _, ok := readSeekTable(bytes.NewReader(bad), int64(len(bad))); ok {
+		t.Error("a table of no frame after a frame was taken as a seek table")
+	}
+	if _, _, ok := readSeekTable(bytes.NewReader(empty), int64(len(empty))); !ok {
+		t.Error("the table of nothing was not taken")
+	}
+}
+
+// What holds a conversation, as the commands read lines.
+func TestHoldsConversation(t *testing.T) {
+	user := `{"type":"user","uuid":"u1","message":{"role":"user","content":"hi"}}`
+	tests := []struct {
+		name, text string
+		talks      bool
+	}{
+		{"nothing", "", false},
+		{"a newline", "\n", false},
+		{"NUL bytes (a crash)", strings.Repeat("\x00", 4096), false},
+		{"metadata only", `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}` + "\n" + `{"type":"summary","summary":"s","leafUuid":"u"}` + "\n", false},
+		{"a broken line", "{\"type\":\"user\"\n", false},
+		{"a user line", user + "\n", true},
+		{"an assistant line, last", "\n" + `{"type":"assistant","uuid":"a","message":{"role":"assistant","content":[]}}`, true},
+		{"a user line after a crash's NUL run", strings.Repeat("\x00", 100) + user + "\n", true},
+		{"UTF-16 (not read: not taken as empty)", "{\x00\"\x00t\x00", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := HoldsConversation(strings.NewReader(tt.text)); got != tt.talks {
+				t.Errorf("HoldsConversation = %v, want %v", got, tt.talks)
+			}
+		})
+	}
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/cctx-dev/cctx/internal/archive"
 )
@@ -20,6 +21,7 @@ type ArchiveJSON struct {
 	Versioned     int     `json:"versioned"`
 	Unchanged     int     `json:"unchanged"`
 	Empty         int     `json:"empty"`
+	Kept          int     `json:"kept"`
 	Failed        int     `json:"failed"`
 	BytesAdded    int64   `json:"bytes_added"`
 	TextBytes     int64   `json:"text_bytes"`
@@ -30,7 +32,7 @@ type ArchiveJSON struct {
 // NewArchiveJSON builds the document of a run.
 func NewArchiveJSON(r archive.Result) ArchiveJSON {
 	return ArchiveJSON{SchemaVersion: SchemaVersion, Archive: r.Dir, Files: r.Files, New: r.New, Extended: r.Extended,
-		Versioned: r.Versioned, Unchanged: r.Unchanged, Empty: r.Empty, Failed: r.Failed, BytesAdded: r.TextAdded,
+		Versioned: r.Versioned, Unchanged: r.Unchanged, Empty: r.Empty, Kept: r.Kept, Failed: r.Failed, BytesAdded: r.TextAdded,
 		TextBytes: r.TextTotal, StoredBytes: r.StoredTotal, Ratio: round2(r.Ratio())}
 }
 
@@ -43,6 +45,9 @@ func Archive(w io.Writer, r archive.Result, o Options) error {
 	fmt.Fprintf(w, "  %d files: %d new, %d extended, %d new version(s), %d unchanged", r.Files, r.New, r.Extended, r.Versioned, r.Unchanged)
 	if r.Empty > 0 {
 		fmt.Fprintf(w, ", %d with nothing whole to archive yet", r.Empty)
+	}
+	if r.Kept > 0 {
+		fmt.Fprintf(w, ", %d without conversation now (their archived copy kept)", r.Kept)
 	}
 	if r.Failed > 0 {
 		fmt.Fprintf(w, ", %s", th.Red(fmt.Sprintf("%d failed", r.Failed)))
@@ -71,17 +76,22 @@ type ArchiveStatusJSON struct {
 	CleanupDays     int              `json:"cleanup_period_days"`
 	Settings        string           `json:"settings"`
 	AtRisk          []ArchiveRiskRow `json:"at_risk"`
+	AtRiskSessions  int              `json:"at_risk_sessions"`
+	AtRiskFiles     int              `json:"at_risk_files"`
 	AtRiskBytes     int64            `json:"at_risk_bytes"`
 	TextBytes       int64            `json:"text_bytes"`
 	StoredBytes     int64            `json:"stored_bytes"`
 }
 
-// ArchiveRiskRow is a session Claude Code will delete soon.
+// ArchiveRiskRow is a session Claude Code will delete soon, or a file
+// of no session (SessionID "").
 type ArchiveRiskRow struct {
-	Session   string `json:"session"`
-	Modified  string `json:"modified_at"`
-	DeletedAt string `json:"deleted_after"`
-	Bytes     int64  `json:"pending_bytes"`
+	Session   string   `json:"session"`
+	SessionID string   `json:"session_id"`
+	Files     []string `json:"files"`
+	Modified  string   `json:"modified_at"`
+	DeletedAt string   `json:"deleted_after"`
+	Bytes     int64    `json:"pending_bytes"`
 }
 
 // NewArchiveStatusJSON builds the document of --status.
@@ -89,9 +99,9 @@ func NewArchiveStatusJSON(s archive.Status) ArchiveStatusJSON {
 	doc := ArchiveStatusJSON{SchemaVersion: SchemaVersion, Archive: s.Dir, Exists: s.Exists, LastRun: JSONTimeOrNull(s.LastRun),
 		Sessions: s.Sessions, Files: s.Files, Bytes: s.Bytes, PendingSessions: s.PendingSessions, PendingFiles: s.PendingFiles,
 		PendingBytes: s.PendingBytes, CleanupDays: s.CleanupDays, Settings: s.Settings, AtRisk: []ArchiveRiskRow{},
-		AtRiskBytes: s.AtRiskBytes, TextBytes: s.TextTotal, StoredBytes: s.StoredTotal}
+		AtRiskSessions: s.AtRiskSessions, AtRiskFiles: s.AtRiskFiles, AtRiskBytes: s.AtRiskBytes, TextBytes: s.TextTotal, StoredBytes: s.StoredTotal}
 	for _, r := range s.AtRisk {
-		doc.AtRisk = append(doc.AtRisk, ArchiveRiskRow{Session: r.Session, Modified: JSONTime(r.Modified), DeletedAt: JSONTime(r.DeletedAt), Bytes: r.Bytes})
+		doc.AtRisk = append(doc.AtRisk, ArchiveRiskRow{Session: r.Session, SessionID: r.ID, Files: r.Files, Modified: JSONTime(r.Modified), DeletedAt: JSONTime(r.DeletedAt), Bytes: r.Bytes})
 	}
 	return doc
 }
@@ -117,7 +127,11 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options, again []string) err
 	if s.Settings != "" {
 		src = Safe(TildePath(s.Settings, o.Home))
 	}
-	parts := []string{fmt.Sprintf("%s, %s:", Plural(len(s.AtRisk), "session", "sessions"), Bytes(s.AtRiskBytes)), "Claude Code deletes them within 7 days",
+	what := Plural(s.AtRiskSessions, "session", "sessions")
+	if s.AtRiskFiles > 0 {
+		what += " and " + Plural(s.AtRiskFiles, "file", "files") + " of no session"
+	}
+	parts := []string{fmt.Sprintf("%s, %s:", what, Bytes(s.AtRiskBytes)), "Claude Code deletes them within 7 days",
 		fmt.Sprintf("(cleanupPeriodDays %d, %s)", s.CleanupDays, src)}
 	width := 0
 	if o.TTY && o.Width > 0 {
@@ -135,13 +149,26 @@ func ArchiveStatus(w io.Writer, s archive.Status, o Options, again []string) err
 		if !o.Now.IsZero() && r.DeletedAt.Before(o.Now) {
 			when = "due since " + r.DeletedAt.Local().Format("2006-01-02") + ": deleted at Claude Code's next start"
 		}
-		parts := []string{Safe(r.Session) + " ", "last written " + r.Modified.Local().Format("2006-01-02") + ",", when + ",", Bytes(r.Bytes) + " not archived"}
+		name := r.Session
+		if r.ID == "" && len(r.Files) == 1 {
+			name = r.Files[0] + " (of no session)"
+		}
+		parts := []string{Safe(name) + " ", "last written " + r.Modified.Local().Format("2006-01-02") + ",", when + ",", Bytes(r.Bytes) + " not archived"}
 		rowWidth := 0 // a pipe: one line
 		if width > 0 {
 			rowWidth = width + 14 - 2 // the terminal's, less the row's indent
 		}
 		for _, l := range FitParts(parts, " ", rowWidth, 4) { // under the session, indented
 			fmt.Fprintf(w, "  %s\n", l)
+		}
+		// A session's files at risk, one a line, unless it is its main
+		// transcript alone.
+		if r.ID != "" && !(len(r.Files) == 1 && strings.HasPrefix(r.Files[0], r.Session+".jsonl")) {
+			for _, f := range r.Files {
+				for _, l := range FitParts([]string{Safe(f)}, " ", max(0, rowWidth-2), 0) {
+					fmt.Fprintf(w, "    %s\n", l)
+				}
+			}
 		}
 	}
 	if s.PendingFiles > 0 {

@@ -77,10 +77,7 @@ func Ls(w io.Writer, list []*session.Info, stats []tokens.SessionStats, o Option
 		switch {
 		case !o.TTY:
 		case in.Orphan:
-			title = "(main transcript deleted)"
-			if in.Emptied != "" {
-				title = "(main transcript empty)"
-			}
+			title = "(main transcript " + in.MainState() + ")"
 			if in.Archived {
 				title += " archived"
 			}

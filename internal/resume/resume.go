@@ -29,8 +29,9 @@ type Target struct {
 
 // Plan says how to resume s. It fails for what Claude Code cannot resume:
 // standard input, a session whose main transcript was deleted, one only
-// cctx's archive holds, one outside any config directory, or one that
-// recorded no directory.
+// cctx's archive holds, one whose transcript holds no conversation
+// (emptied), one outside any config directory, or one that recorded no
+// directory.
 func Plan(s *session.Session, env session.Env) (Target, error) {
 	t := Target{SessionID: s.ID}
 	switch {
@@ -42,6 +43,9 @@ func Plan(s *session.Session, env session.Env) (Target, error) {
 		return t, fmt.Errorf("session %s: its main transcript %s: Claude Code cannot resume it", s.ID, s.MainGone())
 	case s.Archived:
 		return t, fmt.Errorf("session %s: only cctx's archive holds it (%s); Claude Code resumes the sessions of its own config directory: put the transcript back first, %s", s.ID, s.Path, restoreHint(s, env))
+	}
+	if why := s.NoConversation(); why != "" {
+		return t, fmt.Errorf("session %s: %s: there is no conversation for Claude Code to resume", s.ID, why)
 	}
 	config := configOf(s)
 	if config == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cctx-dev/cctx/internal/cache"
 	"github.com/cctx-dev/cctx/internal/diag"
+	"github.com/cctx-dev/cctx/internal/testfs"
 )
 
 // A main transcript emptied to 0 bytes whose subagent transcripts hold a
@@ -156,5 +157,183 @@ func TestOrphanOfWarmupsIsEmpty(t *testing.T) {
 		if len(l.Sessions) != 1 || l.Sessions[0].ID != id1 || len(l.Hidden) != 1 || !l.Hidden[0].Orphan {
 			t.Errorf("%s: listed %d (hidden %d), want only %s", layout, len(l.Sessions), len(l.Hidden), id1)
 		}
+	}
+}
+
+// A main transcript that holds no conversation is read as an emptied one
+// when its subagents hold one, whatever is left in it: a newline, a
+// crash's NUL bytes, metadata lines only (review s12 item 5: ls hid such a
+// session while tokens counted it). It is listed, cold and from the
+// cache, found by id and path, and its start is its subagents'. A main
+// with a conversation, one with lines that are no entry (damage its
+// reading says), or one longer than a listing reads, is read as it is.
+func TestMainWithoutConversationIsReadAsEmptied(t *testing.T) {
+	meta := `{"type":"file-history-snapshot","messageId":"m","snapshot":{"trackedFileBackups":{}},"isSnapshotUpdate":false}`
+	tests := []struct {
+		name, main string
+		emptied    bool
+		gone       string // MainGone, when emptied
+	}{
+		{"0 bytes", "", true, "is empty (0 bytes: " + id2 + ".jsonl)"},
+		{"a newline", "\n", true, "holds no conversation (1 byte, no user or assistant line: " + id2 + ".jsonl)"},
+		{"blank lines", "\n  \r\n\n", true, "holds no conversation (6 bytes"},
+		{"NUL bytes (a crash)", strings.Repeat("\x00", 4096), true, "holds no conversation (4096 bytes"},
+		{"metadata only", lines(meta, `{"type":"summary","summary":"s","leafUuid":"u"}`), true, "holds no conversation ("},
+		{"metadata after NUL bytes", strings.Repeat("\x00", 100) + lines(meta), true, "holds no conversation ("},
+		{"a conversation", lines(meta, userLine("hello", "")), false, ""},
+		{"a conversation after NUL bytes", strings.Repeat("\x00", 100) + lines(userLine("hello", "")), false, ""},
+		{"lines that are no entry", "x\ny\n", false, ""},
+		{"metadata past what a listing reads", strings.Repeat(lines(meta), 70<<10/len(meta)), false, ""},
+	}
+	agent := lines(userLine("find the callers", `"isSidechain":true,"sessionId":"`+id2+`",`))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := write(t, map[string]string{"-p/" + id2 + ".jsonl": tt.main, "-p/" + id2 + "/subagents/agent-a1.jsonl": agent})
+			main := filepath.Join(root, "-p", id2+".jsonl")
+			store := cache.Open(t.TempDir(), nil)
+			for _, pass := range []string{"cold", "warm"} {
+				var errOut bytes.Buffer
+				f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&errOut, false, false))
+				f.Cache = store
+				l := f.List(ListOptions{IncludeEmpty: true})
+				if len(l.Sessions) != 1 {
+					t.Fatalf("%s: listed %d", pass, len(l.Sessions))
+				}
+				in := l.Sessions[0]
+				if in.Orphan != tt.emptied || (in.Emptied == main) != tt.emptied {
+					t.Fatalf("%s: Orphan %v, Emptied %q: want emptied %v", pass, in.Orphan, in.Emptied, tt.emptied)
+				}
+				if !tt.emptied {
+					continue
+				}
+				if !strings.HasPrefix(in.MainGone(), tt.gone) || in.MainState() != "empty" || in.Project != "/home/me/app" || in.Empty || in.Size != 0 {
+					t.Errorf("%s: MainGone %q, state %q, project %q, empty %v, size %d", pass, in.MainGone(), in.MainState(), in.Project, in.Empty, in.Size)
+				}
+				if !strings.Contains(errOut.String(), "1 session(s) have subagent transcripts but an empty main transcript") {
+					t.Errorf("%s: not said: %q", pass, errOut.String())
+				}
+				if started, project, err := Start(in.Session); err != nil || project != "/home/me/app" || started.IsZero() {
+					t.Errorf("%s: Start %v %q %v", pass, started, project, err)
+				}
+				for _, arg := range []string{id2, id2[:6], main} {
+					if s, err := f.Resolve(arg); err != nil || !s.Orphan || s.Emptied != main {
+						t.Errorf("%s: Resolve(%s) = %+v, %v", pass, arg, s, err)
+					}
+				}
+			}
+			// Without subagents it is a file without conversation, as it was.
+			os.RemoveAll(filepath.Join(root, "-p", id2))
+			if l := NewFinder([]Root{{ProjectsDir: root}}, nil).List(ListOptions{IncludeEmpty: true}); len(l.Sessions) != 1 || l.Sessions[0].Orphan {
+				t.Errorf("without subagents: %+v", l.Sessions)
+			}
+		})
+	}
+}
+
+// A main transcript this user may not read, beside subagent transcripts
+// that hold a conversation, is read as an emptied one, said unreadable
+// (review s12 item 7: ls listed nothing, tokens counted its subagents,
+// show failed): every command reads the session from its subagents and
+// says why, as a file it could not read. Without subagents it is an
+// unreadable file, as before. Run as nobody when the tests run as root.
+func TestUnreadableMainIsReadFromItsSubagents(t *testing.T) {
+	if testfs.RunUnprivileged(t) {
+		return
+	}
+	agent := lines(userLine("find the callers", `"isSidechain":true,"sessionId":"`+id2+`",`))
+	for _, tt := range []struct {
+		name      string
+		main      string
+		subagents bool
+	}{
+		{"small, with subagents", lines(userLine("hi", "")), true},
+		{"past what a listing reads, with subagents", strings.Repeat(lines(userLine("hi", "")), 1000), true},
+		{"without subagents", lines(userLine("hi", "")), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"-p/" + id2 + ".jsonl": tt.main, "-p/" + id1 + ".jsonl": lines(userLine("other", ""))}
+			if tt.subagents {
+				files["-p/"+id2+"/subagents/agent-a1.jsonl"] = agent
+			}
+			root := write(t, files)
+			main := filepath.Join(root, "-p", id2+".jsonl")
+			if err := os.Chmod(main, 0); err != nil {
+				t.Fatal(err)
+			}
+			var errOut bytes.Buffer
+			rep := diag.New(&errOut, false, false)
+			f := NewFinder([]Root{{ProjectsDir: root}}, rep)
+			l := f.List(ListOptions{})
+			var row *Info
+			for _, in := range l.Sessions {
+				if in.ID == id2 {
+					row = in
+				}
+			}
+			if !tt.subagents {
+				if row != nil || l.Unread != 1 {
+					t.Errorf("without subagents: listed %v, unread %d", row, l.Unread)
+				}
+				return
+			}
+			if row == nil || !row.Orphan || row.MainState() != "unreadable" || !row.MainUnreadable() || row.Project != "/home/me/app" || l.Unread != 0 {
+				t.Fatalf("row %+v, unread %d (stderr %q)", row, l.Unread, errOut.String())
+			}
+			if want := "could not be read (permission denied: " + id2 + ".jsonl)"; row.MainGone() != want {
+				t.Errorf("MainGone %q, want %q", row.MainGone(), want)
+			}
+			if !strings.Contains(errOut.String(), main+": permission denied") || !strings.Contains(errOut.String(), "listed as \"main transcript unreadable\"") || rep.UnreadableFiles() != 1 {
+				t.Errorf("said %q, %d unreadable", errOut.String(), rep.UnreadableFiles())
+			}
+			for _, arg := range []string{id2, main} {
+				if s, err := f.Resolve(arg); err != nil || !s.MainUnreadable() {
+					t.Errorf("Resolve(%s) = %+v, %v", arg, s, err)
+				}
+			}
+		})
+	}
+}
+
+// The warning of orphans counts those the listing lists (review s12 item
+// 14: "2 session(s) … listed as main transcript deleted" over one row),
+// and names what the cleanup left in their layout: <id>/subagents/, or a
+// 2.0.x session's flat agent files.
+func TestOrphanWarningCountsWhatIsListed(t *testing.T) {
+	flat := func(sid, text string) string {
+		return lines(userLine(text, `"isSidechain":true,"sessionId":"`+sid+`",`))
+	}
+	tests := []struct {
+		name   string
+		files  map[string]string
+		empty  bool // ls --empty
+		want   string
+		leaves string
+	}{
+		{"a flat warm-up orphan and a real one", map[string]string{"-p/agent-a1.jsonl": flat(id1, "Warmup"), "-p/agent-a2.jsonl": flat(id2, "go")}, false,
+			"1 session(s) have subagent transcripts but no main transcript", "the agent-<agent-id>.jsonl files Claude Code 2.0.x wrote beside it"},
+		{"the same with --empty", map[string]string{"-p/agent-a1.jsonl": flat(id1, "Warmup"), "-p/agent-a2.jsonl": flat(id2, "go")}, true,
+			"2 session(s) have subagent transcripts but no main transcript", "the agent-<agent-id>.jsonl files Claude Code 2.0.x wrote beside it"},
+		{"a subagents/ folder", map[string]string{"-p/" + id2 + "/subagents/agent-a1.jsonl": flat(id2, "go")}, false,
+			"1 session(s)", "leaves <id>/subagents/)"},
+		{"both layouts", map[string]string{"-p/" + id2 + "/subagents/agent-a1.jsonl": flat(id2, "go"), "-q/agent-a2.jsonl": flat(id1, "go")}, false,
+			"2 session(s)", "leaves <id>/subagents/, or the agent-<agent-id>.jsonl files Claude Code 2.0.x wrote beside it)"},
+		{"a warm-up orphan alone", map[string]string{"-p/agent-a1.jsonl": flat(id1, "Warmup")}, false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var errOut bytes.Buffer
+			f := NewFinder([]Root{{ProjectsDir: write(t, tt.files)}}, diag.New(&errOut, false, false))
+			f.List(ListOptions{IncludeEmpty: tt.empty})
+			got := errOut.String()
+			if tt.want == "" {
+				if strings.Contains(got, "main transcript") {
+					t.Errorf("said of no listed session: %q", got)
+				}
+				return
+			}
+			if !strings.Contains(got, tt.want) || !strings.Contains(got, tt.leaves) || strings.Count(got, "\n") != 1 {
+				t.Errorf("said %q, want %q and %q", got, tt.want, tt.leaves)
+			}
+		})
 	}
 }

@@ -96,7 +96,7 @@ func (f *Finder) List(o ListOptions) Listing {
 			}
 		}
 	}
-	all := f.SessionsWith(fromCache)
+	all := f.sessionsQuietOrphans(fromCache)
 	for _, s := range all {
 		// A file last written before the window cannot hold activity in it.
 		if !o.Since.IsZero() && s.ModTime.Before(o.Since) {
@@ -115,7 +115,9 @@ func (f *Finder) List(o ListOptions) Listing {
 	each(len(cands), func(k int) {
 		i := order[k]
 		in, err := warm[cands[i]], error(nil)
-		if in == nil || withText && o.Limit > 0 {
+		// An emptied main transcript's row is its subagents' (emptiedMain
+		// made it an Orphan after its file's row was looked up).
+		if in == nil || withText && o.Limit > 0 || cands[i].Orphan {
 			in, err = f.lite(cands[i], withText, o.NoFirstPrompt)
 		}
 		infos[i], errs[i] = in, err
@@ -157,6 +159,7 @@ func (f *Finder) List(o ListOptions) Listing {
 	now := o.clock()
 	slices.SortStableFunc(out.Sessions, func(a, b *Info) int { return CompareActivity(a, b, now) })
 	out.Matched = len(out.Sessions)
+	f.sayOrphans(out.Files()) // those listed: one without conversation is not, unless --empty
 	if o.Limit > 0 && len(out.Sessions) > o.Limit {
 		out.Sessions = out.Sessions[:o.Limit]
 	}

@@ -48,7 +48,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 			}
 		}
 		s, err := sessionFromPath(arg)
-		if err == nil && s.Size == 0 && !s.Orphan {
+		if err == nil && !s.Orphan {
 			f.emptiedMain(s) // read as the listing reads it
 		}
 		return s, err

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -44,12 +45,17 @@ type Session struct {
 	// is "" and the session is its subagent transcripts, counted under the
 	// folder's session id. ModTime is their latest, Size 0.
 	Orphan bool
-	// Emptied: of an Orphan, its main transcript is there but empty (0
-	// bytes, while its subagent transcripts hold a conversation): that
-	// file's path. Such a session is read as one whose main transcript
-	// was deleted (Path is ""); only what is said of it differs
-	// (MainGone).
+	// Emptied: of an Orphan, its main transcript is there but holds no
+	// conversation (empty, a newline, NUL bytes, metadata lines: at most
+	// noConversationMax bytes), or cannot be read (mainErr), while its
+	// subagent transcripts hold one: that file's path. Such a session is
+	// read as one whose main transcript was deleted (Path is "", Size 0);
+	// only what is said of it differs (MainGone, MainState).
 	Emptied string
+	// emptiedSize is the size of the Emptied file's text; mainErr why it
+	// could not be read (a permission denied), or nil.
+	emptiedSize int64
+	mainErr     error
 
 	// noFolder: the project folder, when listed, held no entry named
 	// as the session's own folder (Folder).
@@ -105,11 +111,66 @@ func (s *Session) Where() string {
 // MainGone says what became of an Orphan's main transcript, for
 // messages ("session X: its main transcript …").
 func (s *Session) MainGone() string {
-	if s.Emptied != "" {
-		return "is empty (0 bytes: " + filepath.Base(s.Emptied) + ")"
+	name := filepath.Base(s.Emptied)
+	switch {
+	case s.mainErr != nil:
+		return "could not be read (" + diag.FileErrorText(s.Emptied, s.mainErr) + ": " + name + ")"
+	case s.Emptied != "" && s.emptiedSize == 0:
+		return "is empty (0 bytes: " + name + ")"
+	case s.Emptied != "":
+		unit := "bytes"
+		if s.emptiedSize == 1 {
+			unit = "byte"
+		}
+		return fmt.Sprintf("holds no conversation (%d %s, no user or assistant line: %s)", s.emptiedSize, unit, name)
 	}
 	return "was deleted (Claude Code's cleanup, after cleanupPeriodDays)"
 }
+
+// MainState is one word for what became of an Orphan's main transcript,
+// as ls shows it ("(main transcript deleted)"): deleted, empty (or of no
+// conversation) or unreadable.
+func (s *Session) MainState() string {
+	switch {
+	case s.mainErr != nil:
+		return "unreadable"
+	case s.Emptied != "":
+		return "empty"
+	}
+	return "deleted"
+}
+
+// MainPhrase names an Orphan's main transcript in a note on what it held
+// ("their calls were in …"): the deleted main transcript, or one emptied
+// or unreadable.
+func (s *Session) MainPhrase() string {
+	switch s.MainState() {
+	case "unreadable":
+		return "the main transcript, which could not be read"
+	case "empty":
+		return "the main transcript, empty now"
+	}
+	return "the deleted main transcript"
+}
+
+// NoConversation says why a session read from its main transcript has
+// nothing to show or count, when that file holds no conversation (what
+// noConversation finds) and no subagent made it an Orphan: "its
+// transcript is empty (0 bytes: <id>.jsonl)", or "holds no conversation
+// (…)"; "" otherwise (a file that holds one, or is too long to look
+// into, standard input, an Orphan).
+func (s *Session) NoConversation() string {
+	if s.Orphan || s.Path == "" || s.Path == StdinPath || !noConversation(s.Path, s.Size) {
+		return ""
+	}
+	e := Session{Emptied: s.Path, emptiedSize: s.Size}
+	return "its transcript " + e.MainGone()
+}
+
+// MainUnreadable reports whether the session is an Orphan because its
+// main transcript could not be read: a command that names it says so as
+// a file it could not read (exit 1).
+func (s *Session) MainUnreadable() bool { return s.mainErr != nil }
 
 // TranscriptStem strips a transcript's extension: .jsonl, or .jsonl.zst
 // for a compressed one. ok is false for another name.
@@ -238,6 +299,14 @@ func NewFinder(roots []Root, rep *diag.Reporter) *Finder {
 // Only directory metadata is read. A session id present in several roots
 // is listed once: the most recently modified copy wins.
 func (f *Finder) Sessions() []*Session {
+	f.sayNoRoots()
+	ss := f.sessions(f.Report.Warn, nil)
+	f.sayOrphans(ss)
+	return ss
+}
+
+// sayNoRoots says, once, that there is no projects directory to list.
+func (f *Finder) sayNoRoots() {
 	if len(f.Roots) == 0 {
 		// Said when a listing is needed, not for a path or stdin argument.
 		f.noRoots.Do(func() {
@@ -248,9 +317,6 @@ func (f *Finder) Sessions() []*Session {
 			f.Report.Warn("no projects directory found (looked for ~/.claude/projects and ~/.config/claude/projects; set --dir or CLAUDE_CONFIG_DIR)")
 		})
 	}
-	ss := f.sessions(f.Report.Warn, nil)
-	f.sayOrphans(ss)
-	return ss
 }
 
 // SessionsWith is Sessions that also calls found on every session file the
@@ -270,6 +336,13 @@ func (f *Finder) SessionsWith(found func(*Session, *rawfile.File)) []*Session {
 	ss := f.sessions(f.Report.Warn, found)
 	f.sayOrphans(ss)
 	return ss
+}
+
+// sessionsQuietOrphans is SessionsWith without the orphans' warning: a
+// listing that leaves some of them out says it of those it lists (List).
+func (f *Finder) sessionsQuietOrphans(found func(*Session, *rawfile.File)) []*Session {
+	f.sayNoRoots()
+	return f.sessions(f.Report.Warn, found)
 }
 
 // sessions lists the sessions, saying what it skips through warn. Finding
@@ -334,48 +407,111 @@ func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*
 }
 
 // sayOrphans warns, once per Finder, about the sessions of a listing whose
-// main transcript is gone, or empty.
+// main transcript is gone, empty or unreadable: those it lists (ls leaves
+// out an orphan without conversation, unless --empty).
 func (f *Finder) sayOrphans(ss []*Session) {
-	deleted, emptied := 0, 0
+	var deleted, emptied, unreadable []*Session
 	for _, s := range ss {
 		switch {
-		case s.Orphan && s.Emptied != "":
-			emptied++
-		case s.Orphan:
-			deleted++
+		case !s.Orphan:
+		case s.mainErr != nil:
+			unreadable = append(unreadable, s)
+		case s.Emptied != "":
+			emptied = append(emptied, s)
+		default:
+			deleted = append(deleted, s)
 		}
 	}
-	if deleted+emptied == 0 {
+	if len(deleted)+len(emptied)+len(unreadable) == 0 {
 		return
 	}
 	f.orphans.Do(func() {
-		if deleted > 0 {
-			f.Report.Warn("%d session(s) have subagent transcripts but no main transcript (Claude Code deletes <id>.jsonl after cleanupPeriodDays and leaves <id>/subagents/): "+
-				"they are listed as \"main transcript deleted\" and their subagents counted under the folder's session id; `cctx archive` keeps a copy of every transcript", deleted)
+		if len(deleted) > 0 {
+			f.Report.Warn("%d session(s) have subagent transcripts but no main transcript (Claude Code deletes <id>.jsonl after cleanupPeriodDays and leaves %s): "+
+				"they are listed as \"main transcript deleted\" and their subagents counted under the folder's session id; `cctx archive` keeps a copy of every transcript", len(deleted), leftBehind(deleted))
 		}
-		if emptied > 0 {
-			f.Report.Warn("%d session(s) have subagent transcripts but an empty main transcript (<id>.jsonl of 0 bytes): "+
-				"they are listed as \"main transcript empty\" and their subagents counted under the session's id", emptied)
+		if len(emptied) > 0 {
+			f.Report.Warn("%d session(s) have subagent transcripts but an empty main transcript (<id>.jsonl of 0 bytes, or of no user or assistant line: emptied, truncated): "+
+				"they are listed as \"main transcript empty\" and their subagents counted under the session's id", len(emptied))
+		}
+		for _, s := range unreadable {
+			f.Report.FileWarn("%s: %s: not readable by this user (ls -l shows its owner and mode); session %s is listed as \"main transcript unreadable\" and its subagent transcripts counted under its id",
+				s.Emptied, diag.FileErrorText(s.Emptied, s.mainErr), s.ID)
 		}
 	})
 }
 
+// leftBehind says what the cleanup left of deleted sessions: the
+// subagents/ folder of a session of Claude Code 2.0.x or later, the flat
+// agent files 2.0.x wrote beside the main transcript.
+func leftBehind(ss []*Session) string {
+	flat := 0
+	for _, s := range ss {
+		if s.noFolder && len(s.flat) > 0 {
+			flat++
+		}
+	}
+	switch flat {
+	case 0:
+		return "<id>/subagents/"
+	case len(ss):
+		return "the agent-<agent-id>.jsonl files Claude Code 2.0.x wrote beside it"
+	}
+	return "<id>/subagents/, or the agent-<agent-id>.jsonl files Claude Code 2.0.x wrote beside it"
+}
+
 // preferred reports whether session a is read rather than b, both copies
 // of one id: one with a main transcript before one without, a live one
-// before the archive's copy, else the longer (a transcript only grows: a
-// copy taken before is shorter, however recently it was written), else
-// the most recently written.
+// before the archive's copy (unless the live one changed since it was
+// archived and now holds no conversation: emptied or truncated, with no
+// subagent to make it an Orphan), else the longer (a transcript only
+// grows: a copy taken before is shorter, however recently it was
+// written), else the most recently written.
 func preferred(a, b *Session) bool {
 	switch {
 	case a.Orphan != b.Orphan:
 		return !a.Orphan
 	case a.Archived != b.Archived:
+		live, kept := a, b
+		if a.Archived {
+			live, kept = b, a
+		}
+		if live.Size != kept.Size && noConversation(live.Path, live.Size) {
+			return a == kept
+		}
 		return !a.Archived
 	case a.Size != b.Size:
 		return a.Size > b.Size
 	}
 	return !b.ModTime.After(a.ModTime)
 }
+
+// noConversation reports whether a main transcript of size bytes of text
+// holds no conversation: it is at most noConversationMax bytes (a longer
+// one is taken to hold one, and not read) and has no user or assistant
+// line (conversationInText): what emptying it (0 bytes), truncating it (a
+// newline), a crash (NUL bytes), a tool that rewrote it (metadata lines
+// only) or damage (lines that are no entry) leaves. A file that cannot be
+// read is not said to hold none: its reading says why.
+func noConversation(path string, size int64) bool {
+	if size == 0 {
+		return true
+	}
+	if size > noConversationMax {
+		return false
+	}
+	head, tail, err := readHeadTail(path, noConversationMax)
+	if err != nil || tail != nil {
+		return false
+	}
+	talks, _ := conversationInText(head)
+	return !talks
+}
+
+// noConversationMax is the longest main transcript noConversation reads
+// (the head a listing reads): the truncated files it is for are small,
+// and a listing does not read every file whole to find them.
+const noConversationMax = liteBytes
 
 // SortNewestFirst orders sessions by file modification time, newest first,
 // then by id so the order is stable.
@@ -588,7 +724,9 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		if len(l.folders) > 0 {
 			mains[s.ID] = true
 		}
-		if s.Size == 0 && (!s.noFolder || len(l.agents) > 0) {
+		// A main transcript that may hold no conversation, or may not be
+		// readable, beside subagent transcripts: looked into.
+		if (!s.noFolder || len(l.agents) > 0) && (s.Size <= noConversationMax || st.MayBeUnreadable()) {
 			f.emptiedMain(s)
 		}
 		out = append(out, s)
@@ -643,14 +781,41 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 	return out
 }
 
-// emptiedMain makes s, a main transcript of 0 bytes, the Orphan its
-// subagent transcripts are when they hold a conversation (not only a
-// 2.0.x warm-up): the main transcript was emptied (`: > <id>.jsonl`, a
-// tool that truncated it), and the session is read, listed and counted as
-// one whose main transcript was deleted. An empty file with no such agent
-// (none, empty ones, a warm-up that Claude Code 2.0.x runs at start in a
-// session never used) stays a file without conversation.
+// emptiedMain makes s the Orphan its subagent transcripts are when its
+// main transcript holds no conversation (noConversation: emptied with
+// `: > <id>.jsonl`, truncated to a newline, a crash's NUL bytes, a tool
+// that left metadata lines only) or cannot be read (permission denied),
+// while they hold one (not only a 2.0.x warm-up): the session is read,
+// listed and counted as one whose main transcript was deleted. A main
+// transcript with no such agent (none, empty ones, a warm-up that Claude
+// Code 2.0.x runs at start in a session never used) stays as it is: a
+// file without conversation, or one said unreadable.
 func (f *Finder) emptiedMain(s *Session) {
+	var err error
+	switch {
+	case s.Size == 0:
+	case s.Size <= noConversationMax:
+		head, tail, rerr := readHeadTail(s.Path, noConversationMax)
+		if rerr != nil && !errors.Is(rerr, fs.ErrPermission) || rerr == nil && tail != nil {
+			return
+		}
+		// A line that is no entry is damage a reading of the file says:
+		// it is read as it is.
+		if talks, broken := conversationInText(head); rerr == nil && (talks || broken) {
+			return
+		}
+		err = rerr
+	default: // only its right to read it is in doubt
+		fh, oerr := rawfile.Open(s.Path)
+		if oerr == nil {
+			fh.Close()
+			return
+		}
+		if !errors.Is(oerr, fs.ErrPermission) {
+			return
+		}
+		err = oerr
+	}
 	agents := f.agentsOf(s, false)
 	talks := false
 	for _, a := range agents {
@@ -663,8 +828,9 @@ func (f *Finder) emptiedMain(s *Session) {
 		return
 	}
 	// As a deleted one's: its time is its subagents' latest, not when the
-	// file was emptied.
-	s.Emptied, s.Path, s.Orphan, s.statKnown, s.ModTime = s.Path, "", true, false, time.Time{}
+	// file was emptied, and its size 0.
+	s.Emptied, s.emptiedSize, s.mainErr = s.Path, s.Size, err
+	s.Path, s.Size, s.Orphan, s.statKnown, s.ModTime = "", 0, true, false, time.Time{}
 	for _, a := range agents {
 		if a.Flat {
 			s.flat = append(s.flat, a.Path) // its row is read from them too
@@ -673,6 +839,31 @@ func (f *Finder) emptiedMain(s *Session) {
 			s.ModTime = a.ModTime
 		}
 	}
+}
+
+// conversationInText reports whether the text of a small file (whole)
+// holds a user or assistant line, as reader.HoldsConversation reads one
+// (a crash's NUL run split off); true for UTF-16, which is said as such
+// when read, not taken for a file without conversation. broken: a line
+// of it is no entry at all (not JSON, cut), what a reading warns about.
+func conversationInText(b []byte) (talks, broken bool) {
+	if reader.IsUTF16(b) {
+		return true, false
+	}
+	for _, l := range completeLines(b, true, true) {
+		_, rest := reader.SplitCrashResidue(l)
+		if len(rest) == 0 {
+			continue // NUL bytes alone: what a crash leaves
+		}
+		e, ok := reader.ParseLine(rest)
+		switch {
+		case !ok:
+			broken = true
+		case e.IsConversation():
+			return true, broken
+		}
+	}
+	return false, broken
 }
 
 // parallel runs fn(0) … fn(n-1) on GOMAXPROCS goroutines (inline when n

@@ -54,9 +54,16 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 				return nil, err
 			}
 			key := s.Path
+			if why := s.NoConversation(); why != "" { // nothing to count, and why (in a pipe too)
+				finder.Report.Info("session %s: %s", s.ID, why)
+			}
 			if s.Orphan {
 				key = s.Folder()
-				finder.Report.Warn("session %s: its main transcript %s; counting its subagent transcripts in %s", s.ID, s.MainGone(), s.Where())
+				say := finder.Report.Warn
+				if s.MainUnreadable() { // a file of a session named that could not be read: exit 1
+					say = finder.Report.FileWarn
+				}
+				say("session %s: its main transcript %s; counting its subagent transcripts in %s", s.ID, s.MainGone(), s.Where())
 			}
 			if !seen[key] {
 				seen[key] = true
@@ -110,7 +117,7 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 				in.Agents = finder.AgentPaths(s)
 				in.Elsewhere = func(id string) string { return finder.AgentElsewhere(s, id) }
 				st, checked := starts[s]
-				if !checked {
+				if !checked || s.Orphan { // an emptied main transcript's start is its subagents'
 					st.at, st.project, st.ok = cachedStart(sel.Cache, s)
 				}
 				if st.ok {

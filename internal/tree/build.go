@@ -696,7 +696,7 @@ func (b *builder) link() {
 		b.warn(is.Root.File, is.Root.Line, "entry %s names parent %s, which is not in the file (island)", is.Root.Short(), short(is.Missing))
 	}
 	if implied > 0 {
-		b.note("%d subagent line(s) name a parent in the deleted main transcript: shown as islands", implied)
+		b.note("%d subagent line(s) name a parent in %s: shown as islands", implied, t.MainWas)
 	}
 }
 

@@ -59,14 +59,18 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 		b.quiet, b.elsewhere, b.also, b.fallbackID = quiet, elsewhere, also, s.ID
 		if s.Orphan {
 			// Claude Code's cleanup deleted the main transcript (or it
-			// was emptied): the tree has no main conversation, only the
+			// was emptied, or cannot be read): the tree has no main conversation, only the
 			// subagents (Tree.Main nil). Said by every command, agents'
 			// quiet one too.
 			w := Warning{File: s.Where(), Msg: sprintf("session %s: its main transcript %s; only its %d subagent transcript(s) are left",
 				s.ID, s.MainGone(), len(agents))}
 			b.t.Warnings = append(b.t.Warnings, w)
-			b.t.MainDeleted = &w
-			b.rep.Warn("%s", w.String())
+			b.t.MainDeleted, b.t.MainWas = &w, s.MainPhrase()
+			if s.MainUnreadable() { // a file of the session that could not be read: exit 1
+				b.rep.FileWarn("%s", w.String())
+			} else {
+				b.rep.Warn("%s", w.String())
+			}
 		}
 		t, err = b.load(s.Path, agents)
 	} else {
@@ -88,6 +92,13 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 	}
 	if t.SessionID == "" {
 		t.SessionID = s.ID
+	}
+	// Nothing to show, and why (every command that opens it says so, in
+	// a pipe too): an emptied file with no subagent to read instead.
+	if rep != nil && t.MainEntries() == 0 && len(t.Agents) == 0 {
+		if why := s.NoConversation(); why != "" {
+			rep.Info("session %s: %s", s.ID, why)
+		}
 	}
 	return t, nil
 }

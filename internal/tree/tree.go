@@ -862,6 +862,10 @@ type Tree struct {
 	// held (the calls that spawned the agents, the entries a compaction
 	// agent's lines name) is implied missing by it, not warned one by one.
 	MainDeleted *Warning
+	// MainWas names that main transcript in a note on what it held ("the
+	// deleted main transcript", or emptied, or unreadable:
+	// session.Session.MainPhrase).
+	MainWas string
 	// NotTranscript says why the main file is not Claude Code's: it has
 	// lines, none of them a transcript entry (another program's JSONL, a
 	// text file). "": it is. Not said as a warning by the builder: Open

@@ -1,0 +1,27 @@
+package reader
+
+import "io"
+
+// HoldsConversation reports whether the transcript r gives holds a
+// conversation: a user or assistant line (Entry.IsConversation), read as
+// every command reads lines (a crash's NUL run split off, broken lines
+// skipped). It stops at the first one. What holds none: nothing, blank
+// lines, NUL bytes, metadata lines only (a file-history-snapshot, a
+// summary). err is the read's (UTF-16, a read error): talks is then true,
+// for a caller that must not take an unread file for an empty one.
+func HoldsConversation(r io.Reader) (talks bool, err error) {
+	rd := New(r, Options{})
+	for {
+		e, ok := rd.Next()
+		if !ok {
+			break
+		}
+		if e.IsConversation() {
+			return true, nil
+		}
+	}
+	if err := rd.Err(); err != nil {
+		return true, err
+	}
+	return false, nil
+}
