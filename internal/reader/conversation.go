@@ -1,6 +1,10 @@
 package reader
 
-import "io"
+import (
+	"io"
+
+	"github.com/tidwall/gjson"
+)
 
 // HoldsConversation reports whether the transcript r gives holds a
 // conversation: a user or assistant line (Entry.IsConversation), read as
@@ -24,4 +28,17 @@ func HoldsConversation(r io.Reader) (talks bool, err error) {
 		return true, err
 	}
 	return false, nil
+}
+
+// TalksAt reports whether line is a whole user or assistant line (as Peek
+// tells its type or its message's role, and valid JSON): a quick yes for
+// a listing looking for a conversation in a file's first bytes. false
+// says nothing (a queued input's attachment, a line cut, damage): a
+// caller that must know reads the file (HoldsConversation).
+func TalksAt(line []byte) bool {
+	typ, role, _ := Peek(line)
+	if typ != "user" && typ != "assistant" && (typ != "" || role != "user" && role != "assistant") {
+		return false
+	}
+	return gjson.ValidBytes(line)
 }

@@ -227,3 +227,26 @@ func TestUserMessageAndMayTitle(t *testing.T) {
 		}
 	}
 }
+
+// TalksAt is a quick yes for a whole user or assistant line, whatever the
+// order of its keys; anything else says nothing.
+func TestTalksAt(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{`{"type":"user","message":{"role":"user","content":"hi"}}`, true},
+		{`{"message":{"role":"assistant","content":[]},"type":"assistant"}`, true},
+		{`{"parentUuid":null,"isSidechain":false,"type":"assistant","message":{}}`, true},
+		{`{"type":"summary","summary":"x"}`, false},
+		{`{"type":"file-history-snapshot","snapshot":{}}`, false},
+		{`{"type":"user","message":{"role":"user","content":"cut`, false},
+		{`{"type":"attachment","attachment":{"type":"queued_command","prompt":"x"}}`, false}, // the full read tells
+		{`not json`, false},
+		{``, false},
+	} {
+		if got := TalksAt([]byte(tc.line)); got != tc.want {
+			t.Errorf("TalksAt(%s) = %v, want %v", tc.line, got, tc.want)
+		}
+	}
+}

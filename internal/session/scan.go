@@ -60,6 +60,10 @@ type Session struct {
 	// noFolder: the project folder, when listed, held no entry named
 	// as the session's own folder (Folder).
 	noFolder bool
+	// headTalks: the listing found a user or assistant line in the
+	// file's first bytes (headTalks): it holds a conversation, and is
+	// no emptied main to read whole (emptiedMain).
+	headTalks bool
 	// flat: of an orphan of Claude Code 2.0.x, its agent files beside
 	// the sessions (agent-<id>.jsonl recording its id): no folder of its
 	// own holds them.
@@ -508,6 +512,36 @@ func noConversation(path string, size int64) bool {
 	return !talks
 }
 
+// headBytes is how much of a small main transcript beside subagents the
+// listing reads to find it holds a conversation: one read of the bytes the
+// cache's check reads too, where its first line nearly always is.
+const headBytes = 4 << 10
+
+// headBufs are headTalks' buffers: one a file was 3 MB of fresh memory
+// (and its page faults) over 5,000 sessions.
+var headBufs = sync.Pool{New: func() any { return new([headBytes]byte) }}
+
+// headTalks reports whether the first headBytes of the open file fh, of
+// size bytes, hold a whole user or assistant line. false: not found there
+// (the file may still hold one further on).
+func headTalks(fh *rawfile.File, size int64) bool {
+	bp := headBufs.Get().(*[headBytes]byte)
+	defer headBufs.Put(bp)
+	b := bp[:min(size, headBytes)]
+	if n, _ := fh.ReadAt(b, 0); n != len(b) {
+		return false
+	}
+	if reader.IsUTF16(b) {
+		return true // no main to read again: its reading says what it is
+	}
+	for _, l := range completeLines(b, true, size <= headBytes) {
+		if reader.TalksAt(l) {
+			return true
+		}
+	}
+	return false
+}
+
 // noConversationMax is the longest main transcript noConversation reads
 // (the head a listing reads): the truncated files it is for are small,
 // and a listing does not read every file whole to find them.
@@ -668,6 +702,9 @@ func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirL
 		id, _ := TranscriptStem(name)
 		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.Mod(), Size: size, Archived: root.Archive,
 			noFolder: !l.entries[id], listedStat: st, statKnown: true}
+		if fh != nil && size > 0 && size <= noConversationMax && (l.entries[id] || len(l.agents) > 0) {
+			all[i].headTalks = headTalks(fh, size) // else emptiedMain reads it whole, each run
+		}
 		l.sessions[i] = &all[i]
 		// An empty file may be no main transcript at all, decided once
 		// the folder is listed (emptiedMain): no cached row of it is
@@ -726,7 +763,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		}
 		// A main transcript that may hold no conversation, or may not be
 		// readable, beside subagent transcripts: looked into.
-		if (!s.noFolder || len(l.agents) > 0) && (s.Size <= noConversationMax || st.MayBeUnreadable()) {
+		if (!s.noFolder || len(l.agents) > 0) && (s.Size <= noConversationMax && !s.headTalks || st.MayBeUnreadable()) {
 			f.emptiedMain(s)
 		}
 		out = append(out, s)
