@@ -62,8 +62,10 @@ type Session struct {
 	noFolder bool
 	// headTalks: the listing found a user or assistant line in the
 	// file's first bytes (headTalks): it holds a conversation, and is
-	// no emptied main to read whole (emptiedMain).
-	headTalks bool
+	// no emptied main to read whole (emptiedMain). headWhole: those
+	// bytes were the whole file, headBroken: one of its lines is no
+	// entry (conversationInText), so emptiedMain need not read it again.
+	headTalks, headWhole, headBroken bool
 	// flat: of an orphan of Claude Code 2.0.x, its agent files beside
 	// the sessions (agent-<id>.jsonl recording its id): no folder of its
 	// own holds them.
@@ -522,24 +524,30 @@ const headBytes = 4 << 10
 var headBufs = sync.Pool{New: func() any { return new([headBytes]byte) }}
 
 // headTalks reports whether the first headBytes of the open file fh, of
-// size bytes, hold a whole user or assistant line. false: not found there
-// (the file may still hold one further on).
-func headTalks(fh *rawfile.File, size int64) bool {
+// size bytes, hold a whole user or assistant line (talks; false: not found
+// there, the file may still hold one further on), and, when they are the
+// whole file (whole), whether a line of it is no entry (broken), as
+// conversationInText says.
+func headTalks(fh *rawfile.File, size int64) (talks, whole, broken bool) {
 	bp := headBufs.Get().(*[headBytes]byte)
 	defer headBufs.Put(bp)
 	b := bp[:min(size, headBytes)]
 	if n, _ := fh.ReadAt(b, 0); n != len(b) {
-		return false
+		return false, false, false
+	}
+	if size <= headBytes {
+		talks, broken = conversationInText(b) // UTF-16 too: no main to read again
+		return talks, true, broken
 	}
 	if reader.IsUTF16(b) {
-		return true // no main to read again: its reading says what it is
+		return true, false, false // its reading says what it is
 	}
-	for _, l := range completeLines(b, true, size <= headBytes) {
+	for _, l := range completeLines(b, true, false) {
 		if reader.TalksAt(l) {
-			return true
+			return true, false, false
 		}
 	}
-	return false
+	return false, false, false
 }
 
 // noConversationMax is the longest main transcript noConversation reads
@@ -703,7 +711,7 @@ func listDir(root Root, dir string, found func(*Session, *rawfile.File)) (l dirL
 		all[i] = Session{ID: id, Path: p, ProjectDir: dir, Root: root, ModTime: st.Mod(), Size: size, Archived: root.Archive,
 			noFolder: !l.entries[id], listedStat: st, statKnown: true}
 		if fh != nil && size > 0 && size <= noConversationMax && (l.entries[id] || len(l.agents) > 0) {
-			all[i].headTalks = headTalks(fh, size) // else emptiedMain reads it whole, each run
+			all[i].headTalks, all[i].headWhole, all[i].headBroken = headTalks(fh, size) // else emptiedMain reads it, each run
 		}
 		l.sessions[i] = &all[i]
 		// An empty file may be no main transcript at all, decided once
@@ -831,6 +839,10 @@ func (f *Finder) emptiedMain(s *Session) {
 	var err error
 	switch {
 	case s.Size == 0:
+	case s.Size <= noConversationMax && s.headWhole: // the listing read it all
+		if s.headTalks || s.headBroken {
+			return
+		}
 	case s.Size <= noConversationMax:
 		head, tail, rerr := readHeadTail(s.Path, noConversationMax)
 		if rerr != nil && !errors.Is(rerr, fs.ErrPermission) || rerr == nil && tail != nil {
