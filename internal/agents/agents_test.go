@@ -740,16 +740,7 @@ func TestUsageUnknown(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
-			s, err := f.Resolve(sid)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := tree.OpenQuiet(f, s, nil, diag.New(&bytes.Buffer{}, true, false))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := Report(tr, nil, nil)
+			res := reportOf(t, root)
 			if len(res.Agents) != 1 {
 				t.Fatalf("agents %v, want one", ids(res))
 			}
@@ -791,16 +782,7 @@ func TestDeletedMainImpliesUnspawnedAgents(t *testing.T) {
 			if tt.withMain {
 				os.WriteFile(filepath.Join(root, "-proj", sid+".jsonl"), []byte(mainPrompt+"\n"), 0o644)
 			}
-			f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
-			s, err := f.Resolve(sid)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tr, err := tree.OpenQuiet(f, s, nil, diag.New(&bytes.Buffer{}, true, false))
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := Report(tr, nil, nil)
+			res := reportOf(t, root)
 			var fileErrs, notes []string
 			for _, w := range res.FileErrors {
 				fileErrs = append(fileErrs, w.String())
@@ -854,4 +836,19 @@ func TestPromptOfAnAgentWithoutACall(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reportOf is the agents report of session sid in the projects dir root.
+func reportOf(t *testing.T, root string) *Result {
+	t.Helper()
+	f := session.NewFinder([]session.Root{{ProjectsDir: root}}, nil)
+	s, err := f.Resolve(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := tree.OpenQuiet(f, s, nil, diag.New(&bytes.Buffer{}, true, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Report(tr, nil, nil)
 }
