@@ -518,31 +518,67 @@ func shellPrompt(b []byte, s, at, e int) bool {
 	}
 	var buf [promptDirMax]byte
 	rest := withoutSGR(buf[:0], b[e:min(len(b), e+2*promptDirMax)])
-	promptEnd := func(k int) bool { // the %, $, # or > at k ends the prompt: a space, the line's or the string's end follows
-		if k+1 == len(rest) || rest[k+1] == ' ' || rest[k+1] == '"' {
+	return promptAfterHost(rest)
+}
+
+// promptAfterHost reports whether rest, what follows name@host (colours
+// left out), is the rest of a prompt: a directory (one word: ~, /path, or
+// a name; bash's after a colon, a path), an optional " (branch)" and "]",
+// then %, $, # or > and a space, the line's end or a cut ("…", a title's).
+// A word that is no directory (-D, --force, &&, 50) is no prompt:
+// "yarn add react@next -D # dev" is a command.
+func promptAfterHost(rest []byte) bool {
+	promptEnd := func(k int) bool { // the %, $, # or > at k ends the prompt: a space, the line's or the string's end
+		if k+1 == len(rest) || rest[k+1] == ' ' || rest[k+1] == '"' || rest[k+1] == '\n' || rest[k+1] == '\r' {
 			return true
 		}
-		return rest[k+1] == '\\' && k+2 < len(rest) && (rest[k+2] == '"' || rest[k+2] == 't') // JSON: \" or \t
+		return rest[k+1] == '\\' && k+2 < len(rest) && bytes.IndexByte([]byte(`"tnr`), rest[k+2]) >= 0 // JSON: \" \t \n \r
 	}
-	for k := 0; k < len(rest); k++ {
-		c := rest[k]
-		switch {
-		case c == '\n' || c == '\\' && k+1 < len(rest) && rest[k+1] == 'n':
-			return false // the line ended first
-		case bytes.HasPrefix(rest[k:], []byte("…")):
-			return k > 0 // cut (a title): what was kept has a prompt's start
-		case k == 0 && c != ':' && c != ' ':
-			return false // name@host is followed by a directory
-		case (c == '$' || c == '#' || c == '%') && k > 1 && promptEnd(k):
-			before := rest[k-1]
-			if before == ' ' || before == ']' || before == ')' || rest[0] == ':' && c != '%' {
-				return true
-			}
-		case c == '>' && k > 1 && promptEnd(k) && bytes.ContainsAny(rest[:k], "~/"): // fish
-			return true
+	cut := func(k int) bool { return bytes.HasPrefix(rest[k:], []byte("…")) }
+	isEnd := func(c byte) bool { return c == '%' || c == '$' || c == '#' || c == '>' }
+	if len(rest) < 2 || rest[0] != ':' && rest[0] != ' ' {
+		return false // name@host is followed by a directory
+	}
+	bash := rest[0] == ':'
+	i := 1
+	if bash && rest[i] == ' ' {
+		i++
+	}
+	start := i
+	for i < len(rest) && rest[i] != ' ' && rest[i] != ']' && rest[i] != '\n' && rest[i] != '\\' && !cut(i) {
+		i++
+	}
+	dir := rest[start:i]
+	switch {
+	case len(dir) == 0:
+		return false
+	case bash && dir[0] != '~' && dir[0] != '/':
+		return false // nginx@sha256:0123abcd: no path
+	case !bash && dir[0] != '~' && dir[0] != '/' && !isAlnum(dir[0]) && dir[0] != '_' && dir[0] != '.',
+		!bash && bytes.Trim(dir, "0123456789") == nil:
+		return false // -D, --force, &&, 50
+	case i < len(rest) && cut(i):
+		return true // a title cut after the directory
+	case len(dir) > 1 && isEnd(dir[len(dir)-1]) && promptEnd(i-1):
+		return true // ~/src$, /etc#, fish's ~/src>
+	}
+	if i+1 < len(rest) && rest[i] == ' ' && rest[i+1] == '(' { // a git branch
+		j := bytes.IndexByte(rest[i:], ')')
+		if j < 0 {
+			return false
 		}
+		i += j + 1
 	}
-	return false
+	if i < len(rest) && rest[i] == ']' { // Fedora's [name@host dir]$
+		i++
+	}
+	if i < len(rest) && rest[i] == ' ' {
+		i++
+	}
+	if i < len(rest) && cut(i) {
+		return true
+	}
+	return i < len(rest) && isEnd(rest[i]) && promptEnd(i)
 }
 
 // withoutSGR appends b to dst without its colour sequences (ESC [ … m,

@@ -306,6 +306,8 @@ func TestRedactOthersPrompt(t *testing.T) {
 		{`"\u001b[01;32mbob@devbox\u001b[00m:\u001b[01;34m~/src\u001b[00m$ ls"`, `"\u001b[01;32m[USER]@[HOST]\u001b[00m:\u001b[01;34m~/src\u001b[00m$ ls"`},
 		{`{"t":"ok\nbob@devbox ~ %\"x"}`, `{"t":"ok\n[USER]@[HOST] ~ %\"x"}`},
 		{"ok \x1b[0mcarol@example.com", "ok \x1b[0m[EMAIL]"}, // an email after a colour: the colour kept
+		{"bob@devbox:~$\nnext", "[USER]@[HOST]:~$\nnext"},    // nothing typed after it
+		{`{"t":"bob@devbox ~ %\n"}`, `{"t":"[USER]@[HOST] ~ %\n"}`},
 		// A title cut after a prompt's start.
 		{"xxx bob@devbox:~/src/some/lo…", "xxx [USER]@[HOST]:~/src/some/lo…"},
 		{`{"title":"x carol@devbox lab-mem…","n":1}`, `{"title":"x [USER]@[HOST] lab-mem…","n":1}`},
@@ -316,6 +318,15 @@ func TestRedactOthersPrompt(t *testing.T) {
 		{"bob@devbox said x> y", "bob@devbox said x> y"},
 		{"I bought a bob@MacBook pro", "I bought a bob@MacBook pro"},
 		{"contact support@iMac-help ok", "contact support@iMac-help ok"},
+		// Commands with a comment or a variable, package specs: no prompt.
+		{"yarn add react@next -D # dev", "yarn add react@next -D # dev"},
+		{"npm i -g pnpm@latest --force # reinstall", "npm i -g pnpm@latest --force # reinstall"},
+		{"docker pull alpine@sha256 --quiet # pin", "docker pull alpine@sha256 --quiet # pin"},
+		{"git push origin feature@v2 -f # careful", "git push origin feature@v2 -f # careful"},
+		{"Install lodash@latest and run it with $ npm start", "Install lodash@latest and run it with $ npm start"},
+		{"uv pip install ruff@main && echo $ done", "uv pip install ruff@main && echo $ done"},
+		{"image: nginx@sha256:0123abcd # pinned", "image: nginx@sha256:0123abcd # pinned"},
+		{"pkg foo@bar 50 % off", "pkg foo@bar 50 % off"},
 		{"bob@devbox said 50 %\nok", "bob@devbox said 50 %\nok"},
 		{"bob@devbox went home\n% ls", "bob@devbox went home\n% ls"},
 		{"node@18 install % done", "node@18 install % done"},
