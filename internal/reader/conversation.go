@@ -36,9 +36,12 @@ func HoldsConversation(r io.Reader) (talks bool, err error) {
 // says nothing (a queued input's attachment, a line cut, damage): a
 // caller that must know reads the file (HoldsConversation).
 func TalksAt(line []byte) bool {
-	typ, role, _ := Peek(line)
-	if typ != "user" && typ != "assistant" && (typ != "" || role != "user" && role != "assistant") {
-		return false
+	switch typ, role, _ := Peek(line); {
+	case typ == "user" || typ == "assistant":
+		return gjson.ValidBytes(line)
+	case typ == "" && (role == "user" || role == "assistant"): // its type after its message, or none
+		e, ok := ParseLine(line)
+		return ok && e.IsConversation()
 	}
-	return gjson.ValidBytes(line)
+	return false
 }

@@ -244,9 +244,14 @@ func TestTalksAt(t *testing.T) {
 		{`{"type":"attachment","attachment":{"type":"queued_command","prompt":"x"}}`, false}, // the full read tells
 		{`not json`, false},
 		{``, false},
+		{`{"message":{"role":"user","content":"hi"}}`, false}, // no type: no user line, as the full read has it
 	} {
 		if got := TalksAt([]byte(tc.line)); got != tc.want {
 			t.Errorf("TalksAt(%s) = %v, want %v", tc.line, got, tc.want)
+		}
+		// A quick yes is the full read's yes.
+		if e, ok := ParseLine([]byte(tc.line)); TalksAt([]byte(tc.line)) && !(ok && e.IsConversation()) {
+			t.Errorf("TalksAt(%s) says yes where the full read says no", tc.line)
 		}
 	}
 }

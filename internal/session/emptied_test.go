@@ -184,22 +184,38 @@ func TestMainWithoutConversationIsReadAsEmptied(t *testing.T) {
 		{"a conversation after NUL bytes", strings.Repeat("\x00", 100) + lines(userLine("hello", "")), false, ""},
 		{"lines that are no entry", "x\ny\n", false, ""},
 		{"metadata past what a listing reads", strings.Repeat(lines(meta), 70<<10/len(meta)), false, ""},
+		// What the listing's first 4 KiB must read as the whole file does.
+		{"a byte order mark, metadata only", "\xEF\xBB\xBF" + lines(meta), true, "holds no conversation ("},
+		{"a line of no type with a user's role, past 4 KiB", lines(`{"message":{"role":"user","content":"hi"}}`, `{"type":"summary","summary":"`+strings.Repeat("s", 5000)+`"}`), true, "holds no conversation ("},
+		{"a conversation after a first line longer than 4 KiB", lines(`{"type":"summary","summary":"`+strings.Repeat("s", 5000)+`"}`, userLine("hello", "")), false, ""},
+		{"metadata past 4 KiB", lines(`{"type":"summary","summary":"`+strings.Repeat("s", 5000)+`"}`, meta), true, "holds no conversation ("},
 	}
 	agent := lines(userLine("find the callers", `"isSidechain":true,"sessionId":"`+id2+`",`))
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root := write(t, map[string]string{"-p/" + id2 + ".jsonl": tt.main, "-p/" + id2 + "/subagents/agent-a1.jsonl": agent})
+			// id1, a session with a conversation, gives the cache rows: a
+			// second pass is then a warm one (the listing reads with files open).
+			root := write(t, map[string]string{"-p/" + id2 + ".jsonl": tt.main, "-p/" + id2 + "/subagents/agent-a1.jsonl": agent,
+				"-p/" + id1 + ".jsonl": lines(userLine("other", ""))})
 			main := filepath.Join(root, "-p", id2+".jsonl")
 			store := cache.Open(t.TempDir(), nil)
 			for _, pass := range []string{"cold", "warm"} {
 				var errOut bytes.Buffer
 				f := NewFinder([]Root{{ProjectsDir: root}}, diag.New(&errOut, false, false))
 				f.Cache = store
-				l := f.List(ListOptions{IncludeEmpty: true})
-				if len(l.Sessions) != 1 {
-					t.Fatalf("%s: listed %d", pass, len(l.Sessions))
+				if warm := f.rowsKnown(); warm != (pass == "warm") {
+					t.Fatalf("%s: rows known %v", pass, warm)
 				}
-				in := l.Sessions[0]
+				l := f.List(ListOptions{IncludeEmpty: true})
+				var in *Info
+				for _, row := range l.Sessions {
+					if row.ID == id2 {
+						in = row
+					}
+				}
+				if len(l.Sessions) != 2 || in == nil {
+					t.Fatalf("%s: listed %d, %v", pass, len(l.Sessions), in)
+				}
 				if in.Orphan != tt.emptied || (in.Emptied == main) != tt.emptied {
 					t.Fatalf("%s: Orphan %v, Emptied %q: want emptied %v", pass, in.Orphan, in.Emptied, tt.emptied)
 				}
@@ -223,8 +239,10 @@ func TestMainWithoutConversationIsReadAsEmptied(t *testing.T) {
 			}
 			// Without subagents it is a file without conversation, as it was.
 			os.RemoveAll(filepath.Join(root, "-p", id2))
-			if l := NewFinder([]Root{{ProjectsDir: root}}, nil).List(ListOptions{IncludeEmpty: true}); len(l.Sessions) != 1 || l.Sessions[0].Orphan {
-				t.Errorf("without subagents: %+v", l.Sessions)
+			for _, in := range NewFinder([]Root{{ProjectsDir: root}}, nil).List(ListOptions{IncludeEmpty: true}).Sessions {
+				if in.Orphan {
+					t.Errorf("without subagents: %+v", in)
+				}
 			}
 		})
 	}

@@ -535,6 +535,7 @@ func headTalks(fh *rawfile.File, size int64) (talks, whole, broken bool) {
 	if n, _ := fh.ReadAt(b, 0); n != len(b) {
 		return false, false, false
 	}
+	b = bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}) // as readHeadTail: the reader takes a BOM
 	if size <= headBytes {
 		talks, broken = conversationInText(b) // UTF-16 too: no main to read again
 		return talks, true, broken
@@ -771,7 +772,11 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		}
 		// A main transcript that may hold no conversation, or may not be
 		// readable, beside subagent transcripts: looked into.
-		if (!s.noFolder || len(l.agents) > 0) && (s.Size <= noConversationMax && !s.headTalks || st.MayBeUnreadable()) {
+		// cctx's archive never makes a copy without conversation current
+		// over one with (archive's kept): only an empty one is looked into
+		// there, not decompressed each run.
+		if (!s.noFolder || len(l.agents) > 0) && (s.Size <= noConversationMax && !s.headTalks || st.MayBeUnreadable()) &&
+			(!root.Archive || s.Size == 0) {
 			f.emptiedMain(s)
 		}
 		out = append(out, s)
@@ -836,11 +841,25 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 // Code 2.0.x runs at start in a session never used) stays as it is: a
 // file without conversation, or one said unreadable.
 func (f *Finder) emptiedMain(s *Session) {
+	if s.headTalks {
+		return // the listing opened it and found a conversation
+	}
+	if s.Size > 0 && s.Size <= noConversationMax && !s.headWhole && !strings.HasSuffix(s.Path, ".zst") {
+		// Not listed with the file open (a lookup by id, a completion):
+		// its first 4 KiB, one read, most often say it.
+		if fh, err := rawfile.Open(s.Path); err == nil {
+			s.headTalks, s.headWhole, s.headBroken = headTalks(fh, s.Size)
+			fh.Close()
+			if s.headTalks {
+				return
+			}
+		}
+	}
 	var err error
 	switch {
 	case s.Size == 0:
-	case s.Size <= noConversationMax && s.headWhole: // the listing read it all
-		if s.headTalks || s.headBroken {
+	case s.Size <= noConversationMax && s.headWhole: // read all by headTalks
+		if s.headBroken {
 			return
 		}
 	case s.Size <= noConversationMax:
