@@ -21,8 +21,9 @@ import (
 func (f *Finder) Recent(prefix string, n int) []*Info {
 	prefix = strings.ToLower(prefix)
 	var cands []*Session
-	for _, s := range f.sessionsOf(func(string, ...any) {}, nil, false) {
-		if strings.HasPrefix(strings.ToLower(s.ID), prefix) {
+	matches := func(id string) bool { return strings.HasPrefix(strings.ToLower(id), prefix) }
+	for _, s := range f.sessionsOf(func(string, ...any) {}, nil, false, matches) {
+		if matches(s.ID) {
 			cands = append(cands, s)
 		}
 	}
@@ -69,7 +70,8 @@ type Project struct {
 func (f *Finder) Projects() []Project {
 	byDir := map[string][]*Session{}
 	var order []string
-	for _, s := range f.sessionsOf(func(string, ...any) {}, nil, false) {
+	none := func(string) bool { return false } // a folder's cwd: no main read whole to find it emptied
+	for _, s := range f.sessionsOf(func(string, ...any) {}, nil, false, none) {
 		dir := s.ProjectDir
 		if dir == "" {
 			dir = filepath.Dir(s.Path)

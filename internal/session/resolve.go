@@ -85,7 +85,7 @@ func (f *Finder) Resolve(arg string) (*Session, error) {
 	// (which takes reading every such file's head) only when no other
 	// matches.
 	for _, flat := range []bool{false, true} {
-		for _, s := range f.sessionsOf(quiet, nil, flat) {
+		for _, s := range f.sessionsOf(quiet, nil, flat, func(id string) bool { return strings.HasPrefix(strings.ToLower(id), want) }) {
 			id := strings.ToLower(s.ID)
 			if id == want {
 				return s, nil

@@ -356,14 +356,17 @@ func (f *Finder) sessionsQuietOrphans(found func(*Session, *rawfile.File)) []*Se
 // in another project is for a listing to report, and must not fail
 // `tree <id> --strict`.
 func (f *Finder) sessions(warn func(format string, args ...any), listed func(*Session, *rawfile.File)) []*Session {
-	return f.sessionsOf(warn, listed, true)
+	return f.sessionsOf(warn, listed, true, nil)
 }
 
 // sessionsOf is sessions, with the sessions of 2.0.x flat agent files
 // whose main transcript is gone when flat: finding them reads the head of
 // every flat agent file, which a listing that counts or shows agents
 // does anyway, and a lookup by id needs only when nothing else matches.
-func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*Session, *rawfile.File), flat bool) []*Session {
+//
+// look, when not nil, says which sessions' main transcripts are looked
+// into (emptiedMain): a lookup by id reads only the ones it may return.
+func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*Session, *rawfile.File), flat bool, look func(id string) bool) []*Session {
 	byID := map[string]*Session{}
 	for _, root := range f.Roots {
 		dirs := f.projectDirs(root, warn)
@@ -373,7 +376,7 @@ func (f *Finder) sessionsOf(warn func(format string, args ...any), listed func(*
 		lists := make([]dirListing, len(dirs))
 		each(len(dirs), func(i int) { lists[i] = listDir(root, dirs[i], listed) })
 		for i, dir := range dirs {
-			for _, s := range f.sessionsFrom(root, dir, lists[i], warn, flat) {
+			for _, s := range f.sessionsFrom(root, dir, lists[i], warn, flat, look) {
 				found++
 				// A session id is a uuid: B3EDADAB-….jsonl beside
 				// b3edadab-….jsonl is the session in two places.
@@ -737,7 +740,7 @@ func openListed(d *rawfile.Dir, name string) *rawfile.File {
 }
 
 // sessionsFrom makes the sessions of a project folder listed by listDir.
-func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(string, ...any), flat bool) []*Session {
+func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(string, ...any), flat bool, look func(id string) bool) []*Session {
 	if l.err != nil {
 		warn("%s: %v", dir, l.err)
 		return nil
@@ -776,7 +779,7 @@ func (f *Finder) sessionsFrom(root Root, dir string, l dirListing, warn func(str
 		// over one with (archive's kept): only an empty one is looked into
 		// there, not decompressed each run.
 		if (!s.noFolder || len(l.agents) > 0) && (s.Size <= noConversationMax && !s.headTalks || st.MayBeUnreadable()) &&
-			(!root.Archive || s.Size == 0) {
+			(!root.Archive || s.Size == 0) && (look == nil || look(s.ID)) {
 			f.emptiedMain(s)
 		}
 		out = append(out, s)
