@@ -41,7 +41,9 @@ func (i Info) MayBeUnreadable() bool {
 	case euid >= 0 && i.owner == uint32(euid):
 		return i.perm&0o400 == 0
 	}
-	return i.perm&0o004 == 0
+	// A process in the file's group gets the group's right, not anyone's:
+	// when they differ (0604), only opening it tells.
+	return i.perm&0o004 == 0 || i.perm&0o040 == 0
 }
 
 // euid is the process's effective user id (-1 on Windows).

@@ -321,3 +321,26 @@ func TestMayBeUnreadable(t *testing.T) {
 		}
 	}
 }
+
+// Another user's file is readable when anyone may read it and the group
+// may too: a process in the file's group gets the group's right, not
+// anyone's, so where they differ only opening it tells.
+func TestMayBeUnreadableOfAnotherUser(t *testing.T) {
+	saved := euid
+	euid = 1000
+	defer func() { euid = saved }()
+	for _, tt := range []struct {
+		perm  uint32
+		maybe bool
+	}{
+		{0o644, false}, {0o444, false}, {0o604, true}, {0o640, true}, {0o600, true}, {0o000, true},
+	} {
+		i := Info{permKnown: true, owner: 1001, perm: tt.perm}
+		if got := i.MayBeUnreadable(); got != tt.maybe {
+			t.Errorf("%o of another user: MayBeUnreadable %v, want %v", tt.perm, got, tt.maybe)
+		}
+	}
+	if (Info{permKnown: true, owner: 1000, perm: 0o604}).MayBeUnreadable() {
+		t.Error("0604 of its owner: the owner may read it")
+	}
+}
