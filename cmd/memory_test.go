@@ -27,15 +27,18 @@ func TestBoundMemory(t *testing.T) {
 		{"ls, GOGC set", -1, "200", "", unchanged, true},
 		{"ls, GOMEMLIMIT set", -1, "", "1GiB", unchanged, false},
 		{"ls, both set", -1, "200", "1GiB", unchanged, false},
-		{"tokens", tokens.GCPercent, "", "", tokens.GCPercent, true},
-		{"tokens, GOGC set", tokens.GCPercent, "200", "", unchanged, true},
-		{"tokens, GOMEMLIMIT set", tokens.GCPercent, "", "1GiB", unchanged, false},
+		{"tokens", -1, "", "", -1, true},
+		{"tokens, GOGC set", -1, "200", "", unchanged, true},
+		{"tokens, GOMEMLIMIT set", -1, "", "1GiB", unchanged, false},
 		{"ls --long", 0, "", "", unchanged, true},
 	}
 	// From a known state: in-process runs of other tests may have left the
 	// limit set (a run restores what it found, which may be another's).
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	if memoryLimit > tokens.SmallMemoryLimit {
+		t.Fatalf("the limit %d is over what a count collects near only (%d): it would collect at GOGC %d", memoryLimit, tokens.SmallMemoryLimit, tokens.GCPercent)
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("GOGC", tc.gogc)

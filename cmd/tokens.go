@@ -102,7 +102,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 	f := o.F
 	if o.plan.By != tokens.ByTool && o.plan.By != tokens.ByAgentType { // these build trees
-		defer boundMemory(tokens.GCPercent)()
+		defer boundMemory(-1)() // collect near the limit only (docs/architecture.md, "Memory")
 	}
 	finder, inputs, err := o.inputs()
 	if err != nil {

@@ -37,7 +37,7 @@ func Inputs(finder *session.Finder, sel Selection) ([]Input, error) {
 	// The listing and the cache index are small and live till the end:
 	// collecting as the heap first doubles (4, 6, 10 MB) was three
 	// collections of a warm run over 5,000 sessions, for nothing.
-	defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+	defer debug.SetGCPercent(debug.SetGCPercent(countPace()))
 	var ss []*session.Session
 	// What the listing found of each file's start in its cache entry.
 	type start struct {
