@@ -312,6 +312,25 @@ func emojiPresented(s string) int {
 	return n
 }
 
+// textPresented is s without the emoji selectors that make a narrow
+// character (⚠, ♻) an emoji two columns wide. The table writer counts
+// such a character one column: a row with one before the last column came
+// out a column out of line. As text (one column) it lines up.
+func textPresented(s string) string {
+	if !strings.Contains(s, string(emojiSelector)) || emojiPresented(s) == 0 {
+		return s
+	}
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range s {
+		if !(r == emojiSelector && prev != 0 && twwidth.WidthNoCache(string(prev)) == 1) {
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return b.String()
+}
+
 // RuneWidth is how many terminal columns r takes: 2 for East Asian wide
 // characters and most emoji, 0 for combining marks, else 1 (as Width
 // counts, and as the table writer does). The emoji selector counts 1:

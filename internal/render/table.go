@@ -139,6 +139,13 @@ func (t *Table) Render(w io.Writer) error {
 		_, err := w.Write(buf.Bytes())
 		return err
 	}
+	for _, rows := range [][][]string{t.rows, t.footers} {
+		for _, r := range rows {
+			for i, c := range r {
+				r[i] = textPresented(c)
+			}
+		}
+	}
 	t.fit()
 	align := make([]tw.Align, len(t.header))
 	for i := range align {

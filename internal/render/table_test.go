@@ -382,3 +382,40 @@ func TestTableResetsAfterColouredCells(t *testing.T) {
 		}
 	}
 }
+
+// A narrow character presented as an emoji (⚠️: U+26A0 U+FE0F) is two
+// columns on a terminal and one to the table writer: a terminal table
+// shows it as text, one column, so the columns after it line up.
+func TestTableLinesUpAfterAnEmojiPresentedCharacter(t *testing.T) {
+	tbl := NewTable(Options{TTY: true, Width: 120}, "DESCRIPTION", "TOOLS>", "NOTE")
+	tbl.Row("⚠️ check the build", "12", "a")
+	tbl.Row("plain words here", "3", "b")
+	tbl.Row("recycle ♻️ then ⚠️", "7", "c")
+	var buf bytes.Buffer
+	if err := tbl.Render(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	at := -1
+	for _, l := range lines {
+		i := strings.LastIndexByte(l, ' ') + 1 // NOTE's start
+		if got := Width(l[:i]); at < 0 {
+			at = got
+		} else if got != at {
+			t.Errorf("NOTE starts at column %d, not %d, in %q", got, at, lines)
+		}
+	}
+	if strings.Contains(buf.String(), "\uFE0F") {
+		t.Errorf("emoji selector still in the table: %q", buf.String())
+	}
+	// A pipe gets the text as it is.
+	buf.Reset()
+	pipe := NewTable(Options{}, "DESCRIPTION", "NOTE")
+	pipe.Row("⚠️ check", "a")
+	if err := pipe.Render(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); got != "⚠️ check\ta\n" {
+		t.Errorf("pipe: %q", got)
+	}
+}
