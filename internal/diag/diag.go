@@ -31,6 +31,7 @@ type Reporter struct {
 	pending   []reader.Issue // the incomplete last lines seen while following
 	warnings  int
 	files     int // files that could not be read
+	utf16     int // of them, files saved as UTF-16
 	perFile   map[string]int
 	capped    []string // files whose line warnings passed perFileLimit, in order
 	// The same for agents whose tokens are not counted (UnlinkedAgent,
@@ -175,6 +176,9 @@ func (r *Reporter) FileError(path string, err error) {
 	r.Warn("%s: %s", path, FileErrorText(path, err))
 	r.mu.Lock()
 	r.files++
+	if errors.Is(err, reader.ErrUTF16) {
+		r.utf16++
+	}
 	r.mu.Unlock()
 }
 
@@ -213,6 +217,14 @@ func (r *Reporter) UnreadableFiles() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.files
+}
+
+// UnreadableUTF16 is how many of the files reported by FileError were
+// saved as UTF-16.
+func (r *Reporter) UnreadableUTF16() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.utf16
 }
 
 // Unreadable is the error of a command whose output leaves out files it

@@ -182,6 +182,19 @@ func TestUnreadable(t *testing.T) {
 	}
 }
 
+// Of the files that could not be read, those saved as UTF-16 are told
+// apart (an empty count says so), a wrapped error too.
+func TestUnreadableUTF16(t *testing.T) {
+	var b strings.Builder
+	r := New(&b, false, false)
+	r.FileError("a.jsonl", errors.New("permission denied"))
+	r.FileError("b.jsonl", &fs.PathError{Op: "read", Path: "b.jsonl", Err: reader.ErrUTF16})
+	r.FileError("c.jsonl", fmt.Errorf("read c.jsonl: %w", reader.ErrUTF16))
+	if n, u := r.UnreadableFiles(), r.UnreadableUTF16(); n != 3 || u != 2 {
+		t.Errorf("%d unreadable, %d UTF-16; want 3, 2", n, u)
+	}
+}
+
 // writes records each Write: how many system calls the stream would have
 // taken, and what each held.
 type writes struct{ calls []string }

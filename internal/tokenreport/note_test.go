@@ -28,20 +28,26 @@ func TestNothingNote(t *testing.T) {
 		filters  session.Filters
 		terminal bool
 		want     string
+		unread   string
 	}{
-		{named(), session.Filters{Project: "/p/app"}, false, "no sessions to count in /p that match --project /p/app"},
-		{named(), session.Filters{Since: since, Now: now}, true, "no sessions to count in /p that match --since 2026-11-01 09:30"},
-		{named(), session.Filters{Since: since, Until: until, Project: "/p/app", Now: now}, true, "no sessions to count in /p that match --since 2026-11-01 09:30 and --until and --project /p/app"},
-		{named(), session.Filters{}, false, "no sessions to count in /p"},
-		{named("ef95"), session.Filters{Until: until, Now: now}, false, "no API call of the session(s) named falls within --until"},
-		{named("ef95"), session.Filters{Since: since, Until: until, Now: now}, true, "no API call of the session(s) named falls within --since 2026-11-01 09:30 and --until"},
-		{named("ef95"), session.Filters{}, true, "session ef95 has no API call"},
-		{named("ef95"), session.Filters{}, false, ""},
-		{named(""), session.Filters{}, true, "the transcript has no API call"},
-		{named("ef95", "b3ed"), session.Filters{}, true, "none of the 2 sessions named has an API call"},
-		{named("ef95", "b3ed"), session.Filters{Project: "/p/app"}, false, ""},
+		{named(), session.Filters{Project: "/p/app"}, false, "no sessions to count in /p that match --project /p/app", ""},
+		{named(), session.Filters{Since: since, Now: now}, true, "no sessions to count in /p that match --since 2026-11-01 09:30", ""},
+		{named(), session.Filters{Since: since, Until: until, Project: "/p/app", Now: now}, true, "no sessions to count in /p that match --since 2026-11-01 09:30 and --until and --project /p/app", ""},
+		{named(), session.Filters{}, false, "no sessions to count in /p", ""},
+		{named("ef95"), session.Filters{Until: until, Now: now}, false, "no API call of the session(s) named falls within --until", ""},
+		{named("ef95"), session.Filters{Since: since, Until: until, Now: now}, true, "no API call of the session(s) named falls within --since 2026-11-01 09:30 and --until", ""},
+		{named("ef95"), session.Filters{}, true, "session ef95 has no API call", ""},
+		{named("ef95"), session.Filters{}, false, "", ""},
+		{named(""), session.Filters{}, true, "the transcript has no API call", ""},
+		{named("ef95", "b3ed"), session.Filters{}, true, "none of the 2 sessions named has an API call", ""},
+		{named("ef95", "b3ed"), session.Filters{Project: "/p/app"}, false, "", ""},
+		// Files it could not read are said with the warnings above: an
+		// empty count says they were there.
+		{named(), session.Filters{}, true, "no sessions to count in /p (1 session file(s) skipped as UTF-16, said above)", session.UnreadNote(1, 1)},
+		{named(), session.Filters{Project: "/p/app"}, true, "no sessions to count in /p that match --project /p/app (2 session file(s) could not be read, said above)", session.UnreadNote(2, 0)},
+		{named("ef95"), session.Filters{}, true, "session ef95 has no API call", session.UnreadNote(1, 0)},
 	} {
-		if got := c.res.NothingNote(" in /p", c.filters, c.terminal); got != c.want {
+		if got := c.res.NothingNote(" in /p", c.filters, c.terminal, c.unread); got != c.want {
 			t.Errorf("%d sessions, filters %+v, terminal %v: %q, want %q", len(c.res.Sessions), c.filters, c.terminal, got, c.want)
 		}
 	}

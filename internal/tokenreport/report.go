@@ -124,13 +124,15 @@ func hasAgents(sr *tokens.SessionReport) bool {
 // filters given), or none of the sessions named made one in the window
 // (--since, --until). On a terminal, where such a report prints no table,
 // it also says that the sessions named made none at all; in a pipe their
-// rows (none, or zeros) say it ("").
-func (r Result) NothingNote(where string, fl session.Filters, terminal bool) string {
+// rows (none, or zeros) say it (""). unread is what it adds to "no
+// sessions" about the session files it could not read
+// (session.UnreadNote).
+func (r Result) NothingNote(where string, fl session.Filters, terminal bool, unread string) string {
 	switch {
 	case len(r.Sessions) == 0 && fl.Names(false) != "":
-		return "no sessions to count" + where + " that match " + fl.Names(false)
+		return "no sessions to count" + where + " that match " + fl.Names(false) + unread
 	case len(r.Sessions) == 0:
-		return "no sessions to count" + where
+		return "no sessions to count" + where + unread
 	case fl.Names(true) != "":
 		return "no API call of the session(s) named falls within " + fl.Names(true)
 	case !terminal:
