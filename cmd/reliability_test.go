@@ -348,9 +348,10 @@ func TestEntriesOutOfTimestampOrder(t *testing.T) {
 }
 
 // `-` with empty stdin: a valid, empty session for every command that
-// reads one, in every output mode.
+// reads one, in every output mode; those that show a session say it was
+// empty (a pipe from a command that failed), as of an empty file named.
 func TestEmptyStdin(t *testing.T) {
-	for _, verb := range []string{"tree", "tokens", "agents"} {
+	for _, verb := range []string{"tree", "tokens", "agents", "show"} {
 		for _, mode := range []struct {
 			name string
 			args []string
@@ -364,6 +365,9 @@ func TestEmptyStdin(t *testing.T) {
 				if strings.Contains(r.errOut, "warning") {
 					t.Errorf("an empty input is not a problem: %q", r.errOut)
 				}
+				if said := strings.Contains(r.errOut, "cctx: standard input is empty (0 bytes)\n"); said != (verb != "tokens") {
+					t.Errorf("said empty: %v, stderr %q", said, r.errOut)
+				}
 				if mode.name == "json" {
 					var v map[string]any
 					if err := json.Unmarshal([]byte(r.out), &v); err != nil || v["schema_version"] != float64(1) {
@@ -375,6 +379,9 @@ func TestEmptyStdin(t *testing.T) {
 	}
 	// Blank lines only: the same.
 	if r := runStdin(t, "\n\r\n  \n", false, "tokens", "--strict", "-"); r.code != 0 {
+		t.Errorf("blank stdin: exit %d %q", r.code, r.errOut)
+	}
+	if r := runStdin(t, "\n\r\n  \n", false, "show", "--strict", "-"); r.code != 0 || !strings.Contains(r.errOut, "standard input holds no conversation (6 bytes, no user or assistant line)") {
 		t.Errorf("blank stdin: exit %d %q", r.code, r.errOut)
 	}
 }

@@ -173,6 +173,20 @@ func (s *Session) NoConversation() string {
 	return "its transcript " + e.MainGone()
 }
 
+// StdinNothing is NoConversation of standard input read to its end (size
+// bytes) with nothing in it to show: "standard input is empty (0 bytes)"
+// (a pipe from a command that failed), or "holds no conversation (…)".
+func StdinNothing(size int64) string {
+	if size == 0 {
+		return "standard input is empty (0 bytes)"
+	}
+	unit := "bytes"
+	if size == 1 {
+		unit = "byte"
+	}
+	return fmt.Sprintf("standard input holds no conversation (%d %s, no user or assistant line)", size, unit)
+}
+
 // MainUnreadable reports whether the session is an Orphan because its
 // main transcript could not be read: a command that names it says so as
 // a file it could not read (exit 1).

@@ -96,7 +96,11 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 	// Nothing to show, and why (every command that opens it says so, in
 	// a pipe too): an emptied file with no subagent to read instead.
 	if rep != nil && t.MainEntries() == 0 && len(t.Agents) == 0 {
-		if why := s.NoConversation(); why != "" {
+		if s.Path == session.StdinPath {
+			if st, err := os.Stat(t.spool); err == nil {
+				rep.Info("%s", session.StdinNothing(st.Size()))
+			}
+		} else if why := s.NoConversation(); why != "" {
 			rep.Info("session %s: %s", s.ID, why)
 		}
 	}
