@@ -473,7 +473,7 @@ func scanEmails(b []byte, sp []span) []span {
 		domain := b[at+1 : e]
 		dot := bytes.LastIndexByte(domain, '.')
 		if dot < 0 && shellPrompt(b, s, at, e) {
-			sp = append(sp, span{s, e, UserMask + "@[HOST]"})
+			sp = append(sp, span{s, e, UserMask + "@" + hostMask})
 			i = e
 			continue
 		}
@@ -580,6 +580,56 @@ func promptAfterHost(rest []byte) bool {
 	}
 	return i < len(rest) && isEnd(rest[i]) && promptEnd(i)
 }
+
+// kaliSep is ㉿ (U+327F), written by Kali Linux's zsh prompt in place of
+// name@host's "@": ┌──(kali㉿kali)-[~/src]. Little else writes it.
+var kaliSep = []byte("㉿")
+
+// scanKaliPrompts finds Kali Linux's prompt, name㉿host, wherever it is
+// (in its frame ┌──(name㉿host)-[dir] or not): the name becomes [USER],
+// the host [HOST]; ㉿ and the colours before, between and after them stay.
+// A name and a host are ASCII letters, digits, '.', '-' and '_', neither
+// empty (the name's leading dots and the host's trailing dots and dashes,
+// a sentence's, left out). Found by a search for ㉿'s UTF-8 bytes.
+func scanKaliPrompts(b []byte, sp []span) []span {
+	indexAll(b, kaliSep, func(i int) {
+		ne := i // the name's end: before ㉿ and the colours before it
+		for s := sgrBefore(b, ne); s >= 0; s = sgrBefore(b, ne) {
+			ne = s
+		}
+		s := ne
+		for s > 0 && isHostByte(b[s-1]) && !afterSGR(b, s) { // a colour's "m" is no part of it
+			s--
+		}
+		s = boundary(b, s) // "\nkali㉿": the n is the escape's
+		for s < ne && b[s] == '.' {
+			s++
+		}
+		hs := i + len(kaliSep) // the host's start: after ㉿ and its colours
+		for hs < len(b) {
+			n := sgrAt(b, hs)
+			if n == 0 {
+				break
+			}
+			hs += n
+		}
+		e := hs
+		for e < len(b) && isHostByte(b[e]) {
+			e++
+		}
+		for e > hs && (b[e-1] == '.' || b[e-1] == '-') {
+			e--
+		}
+		if s < ne && hs < e {
+			sp = append(sp, span{s, ne, UserMask}, span{hs, e, hostMask})
+		}
+	})
+	return sp
+}
+
+// isHostByte reports a byte of a user or a host name in a prompt:
+// [A-Za-z0-9._-].
+func isHostByte(c byte) bool { return class[c]&cKey != 0 }
 
 // withoutSGR appends b to dst without its colour sequences (ESC [ … m,
 // raw or written \u001b as JSON has it), up to dst's capacity.
@@ -758,7 +808,7 @@ func (r *Redactor) scanHomes(b []byte, sp []span) []span {
 				e++
 			}
 			if e > j+len(r.prompt) {
-				sp = append(sp, span{j, e, UserMask + "@[HOST]"})
+				sp = append(sp, span{j, e, UserMask + "@" + hostMask})
 			}
 		})
 	}
@@ -856,21 +906,28 @@ func glued(b []byte, i int) bool {
 // afterSGR reports whether b[:i] ends with a colour sequence (ESC [ … m,
 // its ESC raw or written \u001b as JSON has it): a terminal's output
 // colours a path or a prompt, and the "m" is no part of what follows.
-func afterSGR(b []byte, i int) bool {
+func afterSGR(b []byte, i int) bool { return sgrBefore(b, i) >= 0 }
+
+// sgrBefore is where the colour sequence b[:i] ends with starts (-1: it
+// ends with none).
+func sgrBefore(b []byte, i int) int {
 	if i < 3 || b[i-1] != 'm' {
-		return false
+		return -1
 	}
 	j := i - 2
 	for j >= 0 && (isDigit(b[j]) || b[j] == ';') {
 		j--
 	}
 	if j < 1 || b[j] != '[' {
-		return false
+		return -1
 	}
 	if b[j-1] == 0x1b {
-		return true
+		return j - 1
 	}
-	return j >= 6 && bytes.EqualFold(b[j-6:j], []byte(`\u001b`)) && escapingAt(b, j-6)
+	if j >= 6 && bytes.EqualFold(b[j-6:j], []byte(`\u001b`)) && escapingAt(b, j-6) {
+		return j - 6
+	}
+	return -1
 }
 
 func isNameByte(c byte) bool {

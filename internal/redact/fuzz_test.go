@@ -44,6 +44,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add("password: \"", `\"`, uint8(0))
 	f.Add("\\", "\\u00", uint8(9))
 	f.Add("\"key\":", "é\n\t", uint8(14))
+	f.Add("┌──(\x1b[31mkali㉿", "㉿box\x1b[0m)-[~]\n└─$", uint8(17))
 	r := New("/home/me")
 	f.Fuzz(func(t *testing.T, before, after string, which uint8) {
 		p := planted[int(which)%len(planted)]

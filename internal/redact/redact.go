@@ -14,8 +14,9 @@
 //
 // It is fast enough to run over every line `show` prints: each class is
 // found by a vectorised search for a byte or a short literal (':' and '='
-// of assignments, "://", '@', "-----BEGIN", "Users", "home"), and tokens
-// by one pass that only looks at runs of 16 token characters or more.
+// of assignments, "://", '@', "㉿", "-----BEGIN", "Users", "home"), and
+// tokens by one pass that only looks at runs of 16 token characters or
+// more.
 package redact
 
 import (
@@ -36,6 +37,9 @@ const HomeMask = "~"
 // UserMask replaces the name of another user in a home directory path:
 // /Users/[USER]/src.
 const UserMask = "[USER]"
+
+// hostMask replaces the machine's name in a shell prompt: [USER]@[HOST].
+const hostMask = "[HOST]"
 
 // EmailMask replaces an email address.
 const EmailMask = "[EMAIL]"
@@ -149,6 +153,7 @@ func (r *Redactor) scan(b []byte) []span {
 	sp = scanAssignments(b, sp)
 	sp = scanURLs(b, sp)
 	sp = scanEmails(b, sp)
+	sp = scanKaliPrompts(b, sp)
 	sp = scanPrivateKeys(b, sp)
 	return r.scanHomes(b, sp)
 }

@@ -342,6 +342,82 @@ func TestRedactOthersPrompt(t *testing.T) {
 	}
 }
 
+// Kali Linux's two-line zsh prompt writes ㉿ (U+327F) in place of
+// name@host's "@": name㉿host is a prompt wherever it is (㉿ is found in
+// little else), framed as ┌──(name㉿host)-[dir] or not, coloured or not.
+// Its name becomes [USER] and its host [HOST]; ㉿ and the colours stay.
+// Without a name or a host before and after ㉿, nothing is masked.
+func TestRedactKaliPrompt(t *testing.T) {
+	r := New("/home/alice")
+	cases := []struct{ in, want string }{
+		// The four lines of two prompts, as a terminal's output pastes them.
+		{"┌──(kali㉿kali)-[~/src/app]", "┌──([USER]㉿[HOST])-[~/src/app]"},
+		{"└─$ make", "└─$ make"},
+		{"┌──(root㉿box)-[/etc]", "┌──([USER]㉿[HOST])-[/etc]"},
+		{"└─# ls", "└─# ls"},
+		{"┌──(kali㉿kali)-[~/src/app]\n└─$ make\nok\n┌──(root㉿box)-[/etc]\n└─# ls", "┌──([USER]㉿[HOST])-[~/src/app]\n└─$ make\nok\n┌──([USER]㉿[HOST])-[/etc]\n└─# ls"},
+		// Colours as zsh prints them (before the name, after the host),
+		// and between the parts, as a theme may put them.
+		{"\x1b[1;34m┌──(\x1b[1;31mroot㉿box\x1b[1;34m)-[\x1b[0;1m/etc\x1b[1;34m]\n└─\x1b[1;31m#\x1b[0m ls", "\x1b[1;34m┌──(\x1b[1;31m[USER]㉿[HOST]\x1b[1;34m)-[\x1b[0;1m/etc\x1b[1;34m]\n└─\x1b[1;31m#\x1b[0m ls"},
+		{"\x1b[34m┌──(\x1b[1m\x1b[34mkali㉿kali\x1b[22m\x1b[34m)-[\x1b[1m\x1b[39m~\x1b[22m\x1b[34m]", "\x1b[34m┌──(\x1b[1m\x1b[34m[USER]㉿[HOST]\x1b[22m\x1b[34m)-[\x1b[1m\x1b[39m~\x1b[22m\x1b[34m]"},
+		{"(\x1b[31mroot\x1b[0m㉿\x1b[34mbox\x1b[0m)", "(\x1b[31m[USER]\x1b[0m㉿\x1b[34m[HOST]\x1b[0m)"},
+		// A virtualenv before it; without its frame; names as Linux allows.
+		{"┌──(venv)─(kali㉿kali)-[~/src]", "┌──(venv)─([USER]㉿[HOST])-[~/src]"},
+		{"logged in as kali㉿kali-vm.", "logged in as [USER]㉿[HOST]."},
+		{"(j.doe-2_x㉿host-01.lab)", "([USER]㉿[HOST])"},
+		{"(a㉿b)", "([USER]㉿[HOST])"},
+		// As a transcript's JSON line holds it (a tool's result), with
+		// colours written \u001b, after a line break \n, and as JSON in a
+		// JSON string.
+		{`{"type":"user","message":{"content":[{"type":"tool_result","content":"┌──(kali㉿kali)-[~/src/app]\n└─$ make"}]}}`, `{"type":"user","message":{"content":[{"type":"tool_result","content":"┌──([USER]㉿[HOST])-[~/src/app]\n└─$ make"}]}}`},
+		{`{"t":"\u001b[1;34m┌──(\u001b[1;31mroot㉿box\u001b[1;34m)-[\u001b[0;1m/etc\u001b[1;34m]\n└─\u001b[1;31m#\u001b[0m ls"}`, `{"t":"\u001b[1;34m┌──(\u001b[1;31m[USER]㉿[HOST]\u001b[1;34m)-[\u001b[0;1m/etc\u001b[1;34m]\n└─\u001b[1;31m#\u001b[0m ls"}`},
+		{`{"t":"ok\nkali㉿kali\tx"}`, `{"t":"ok\n[USER]㉿[HOST]\tx"}`},
+		{`{"t":"{\"out\":\"┌──(kali㉿kali)-[~]\\n└─$ ls\"}"}`, `{"t":"{\"out\":\"┌──([USER]㉿[HOST])-[~]\\n└─$ ls\"}"}`},
+		// No name or no host: left as they are.
+		{"㉿", "㉿"},
+		{"a ㉿ b", "a ㉿ b"},
+		{"(㉿host)", "(㉿host)"},
+		{"(name㉿)", "(name㉿)"},
+		{"┌──(㉿)-[~]", "┌──(㉿)-[~]"},
+		{"(\x1b[31m㉿\x1b[0m)", "(\x1b[31m㉿\x1b[0m)"},
+		{`{"t":"\n㉿\n"}`, `{"t":"\n㉿\n"}`},
+		{`{"t":"ok\n㉿box"}`, `{"t":"ok\n㉿box"}`}, // the n is \n's, no name
+	}
+	for _, tc := range cases {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// In a transcript's line (and in JSON in its string) the text is
+	// masked as it is, and the line stays JSON. (A colour of JSON in a
+	// JSON string, \\u001b, is read as text, as for name@host: only the
+	// line's validity is checked then.)
+	for _, tc := range cases {
+		if strings.HasPrefix(tc.in, "{") {
+			continue
+		}
+		for _, text := range []string{tc.in, "x\n" + tc.in + "\ty", `{"k":` + jsonString(tc.in) + "}"} {
+			line := []byte(`{"type":"user","message":{"content":` + jsonString(text) + `}}`)
+			got := r.Bytes(line)
+			var doc struct{ Message struct{ Content string } }
+			if err := json.Unmarshal(got, &doc); err != nil {
+				t.Errorf("not JSON:\n%s\n→ %s", line, got)
+				continue
+			}
+			want := strings.Replace(text, tc.in, tc.want, 1)
+			if strings.HasPrefix(text, `{"k":`) {
+				if strings.Contains(tc.in, "\x1b") {
+					continue
+				}
+				want = `{"k":` + jsonString(tc.want) + "}"
+			}
+			if doc.Message.Content != want {
+				t.Errorf("%s\n decodes to %q\n       want %q", line, doc.Message.Content, want)
+			}
+		}
+	}
+}
+
 // A key or a home path right after a colour sequence or a line separator
 // (a coloured tool output, as a JSON line writes it or raw) is masked as
 // after a space.
