@@ -105,6 +105,7 @@ session's leaves, --project to the folders sessions ran in, and --by,
 			_ = c.RegisterFlagCompletionFunc("tz", complete.TimeZones)
 		}
 	}
+	complete.PlainFlagUsages(root, f.Args)
 }
 
 var groupingHelp = map[tokens.Grouping]string{

@@ -479,3 +479,24 @@ func findTranscript(t *testing.T, config, id string) string {
 	}
 	return m[0]
 }
+
+// A flag's description in a completion is its usage without the
+// backquotes that name its value in the help ("time ZONE of hours", not
+// "time `ZONE` of hours"): zsh and fish show the descriptions as they are.
+func TestFlagCompletionsDescribeWithoutBackquotes(t *testing.T) {
+	for _, args := range [][]string{{"tokens", "--"}, {"ls", "--"}, {"show", "x", "--"}, {"grep", "p", "--"}, {"archive", "--"}, {"export", "x", "--"}, {"--"}} {
+		cs, _, _ := completions(t, args...)
+		if len(cs) < 3 {
+			t.Errorf("%q: %d flags completed", args, len(cs))
+		}
+		for _, c := range cs {
+			if strings.Contains(c[1], "`") {
+				t.Errorf("%q: %s described %q", args, c[0], c[1])
+			}
+		}
+	}
+	cs, _, _ := completions(t, "tokens", "--t")
+	if len(cs) != 1 || !strings.HasPrefix(cs[0][1], "time ZONE of hours") {
+		t.Errorf("--tz: %q", cs)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/cctx-dev/cctx/internal/diag"
 	"github.com/cctx-dev/cctx/internal/render"
@@ -130,4 +131,24 @@ func (s Source) Leaves(c *cobra.Command, args []string, toComplete string) ([]st
 		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveKeepOrder
+}
+
+// PlainFlagUsages takes out of each flag's usage the backquotes that name
+// its value in the help (`ZONE`), in a completion run (args: the
+// command line, which cobra's __complete starts): cobra describes a flag
+// by its usage as it is, and zsh and fish showed them.
+func PlainFlagUsages(c *cobra.Command, args []string) {
+	if len(args) == 0 || args[0] != cobra.ShellCompRequestCmd && args[0] != cobra.ShellCompNoDescRequestCmd {
+		return
+	}
+	plain := func(fl *pflag.Flag) { _, fl.Usage = pflag.UnquoteUsage(fl) }
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Flags().VisitAll(plain)
+		c.PersistentFlags().VisitAll(plain)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(c)
 }
