@@ -384,4 +384,10 @@ func TestEmptyStdin(t *testing.T) {
 	if r := runStdin(t, "\n\r\n  \n", false, "show", "--strict", "-"); r.code != 0 || !strings.Contains(r.errOut, "standard input holds no conversation (6 bytes, no user or assistant line)") {
 		t.Errorf("blank stdin: exit %d %q", r.code, r.errOut)
 	}
+	// A user line without a uuid is no entry of the tree, but it is a
+	// conversation's line: not said to hold none (review s13).
+	noUUID := `{"type":"user","sessionId":"6875bbee-5e91-4ed0-a998-0eea42529e13","timestamp":"2026-01-01T00:00:01Z","message":{"role":"user","content":"hello"}}` + "\n"
+	if r := runStdin(t, noUUID, false, "show", "-"); strings.Contains(r.errOut, "standard input") {
+		t.Errorf("a user line without a uuid: exit %d %q", r.code, r.errOut)
+	}
 }

@@ -133,7 +133,7 @@ func tokensRun(o *TokensOptions) error {
 	}
 	scopes := o.plan.Budget.Scopes(res.Report, o.plan.By, o.Query.BudgetTotal || single && !o.plan.By.PerGroup())
 	violations := o.plan.Budget.CheckScopes(scopes)
-	unread := session.UnreadNote(f.Report().UnreadableFiles(), f.Report().UnreadableUTF16())
+	unread := session.UnreadNote("transcript", f.Report().UnreadableFiles(), f.Report().UnreadableUTF16()) // a subagent's too
 	if note := res.NothingNote(finder.Where(), session.Filters{Since: o.plan.Window.Since, Until: o.plan.Window.Until, Project: session.ProjectPath(o.Project, f.Env.Home), Now: f.Now(), Zone: o.plan.Zone}, f.IO.IsStdoutTTY(), unread); note != "" && res.Total.APICalls == 0 && o.plan.Format == tokens.FormatTable && !f.Globals.JSON {
 		f.Report().Info("%s", note)
 	}

@@ -39,19 +39,21 @@ type Listing struct {
 	Unread, UTF16 int
 }
 
-// UnreadNote is what a command that found nothing adds about the session
-// files it could not read (each warned as it was met), utf16 of them
-// saved as UTF-16: "" when it read them all.
-func UnreadNote(unread, utf16 int) string {
+// UnreadNote is what a command that found nothing adds about the files
+// it could not read (each warned as it was met), utf16 of them saved as
+// UTF-16: "" when it read them all. what names them: "session" (the
+// main transcripts a listing could not read) or "transcript" (any file a
+// count could not read, a subagent's too).
+func UnreadNote(what string, unread, utf16 int) string {
 	switch {
 	case unread == 0:
 		return ""
 	case utf16 == unread:
-		return fmt.Sprintf(" (%d session file(s) skipped as UTF-16, said above)", utf16)
+		return fmt.Sprintf(" (%d %s file(s) skipped as UTF-16, said above)", utf16, what)
 	case utf16 > 0:
-		return fmt.Sprintf(" (%d session file(s) could not be read, %d of them UTF-16, said above)", unread, utf16)
+		return fmt.Sprintf(" (%d %s file(s) could not be read, %d of them UTF-16, said above)", unread, what, utf16)
 	default:
-		return fmt.Sprintf(" (%d session file(s) could not be read, said above)", unread)
+		return fmt.Sprintf(" (%d %s file(s) could not be read, said above)", unread, what)
 	}
 }
 
@@ -59,7 +61,7 @@ func UnreadNote(unread, utf16 int) string {
 // filters that ruled out every session found, and the session files that
 // could not be read. where is the finder's Where.
 func (l Listing) NoneFound(where string, filters Filters) string {
-	unread := UnreadNote(l.Unread, l.UTF16)
+	unread := UnreadNote("session", l.Unread, l.UTF16)
 	if names := filters.Names(false); l.Found > 0 && names != "" {
 		// No count: files the window rules out by their time are never
 		// read, so how many of them hold a conversation is not known.

@@ -173,12 +173,18 @@ func (s *Session) NoConversation() string {
 	return "its transcript " + e.MainGone()
 }
 
-// StdinNothing is NoConversation of standard input read to its end (size
-// bytes) with nothing in it to show: "standard input is empty (0 bytes)"
-// (a pipe from a command that failed), or "holds no conversation (…)".
-func StdinNothing(size int64) string {
+// StdinNothing is NoConversation of standard input, read to its end into
+// spool (size bytes) with nothing in it to show: "standard input is empty
+// (0 bytes)" (a pipe from a command that failed), or "holds no
+// conversation (…)" when its text holds no user or assistant line (as a
+// file's is looked into); "" otherwise (a line without a uuid is no entry
+// of a tree, but it is a conversation's).
+func StdinNothing(spool string, size int64) string {
 	if size == 0 {
 		return "standard input is empty (0 bytes)"
+	}
+	if !noConversation(spool, size) {
+		return ""
 	}
 	unit := "bytes"
 	if size == 1 {

@@ -43,9 +43,9 @@ func TestNothingNote(t *testing.T) {
 		{named("ef95", "b3ed"), session.Filters{Project: "/p/app"}, false, "", ""},
 		// Files it could not read are said with the warnings above: an
 		// empty count says they were there.
-		{named(), session.Filters{}, true, "no sessions to count in /p (1 session file(s) skipped as UTF-16, said above)", session.UnreadNote(1, 1)},
-		{named(), session.Filters{Project: "/p/app"}, true, "no sessions to count in /p that match --project /p/app (2 session file(s) could not be read, said above)", session.UnreadNote(2, 0)},
-		{named("ef95"), session.Filters{}, true, "session ef95 has no API call", session.UnreadNote(1, 0)},
+		{named(), session.Filters{}, true, "no sessions to count in /p (1 transcript file(s) skipped as UTF-16, said above)", session.UnreadNote("transcript", 1, 1)},
+		{named(), session.Filters{Project: "/p/app"}, true, "no sessions to count in /p that match --project /p/app (2 transcript file(s) could not be read, said above)", session.UnreadNote("transcript", 2, 0)},
+		{named("ef95"), session.Filters{}, true, "session ef95 has no API call", session.UnreadNote("transcript", 1, 0)},
 	} {
 		if got := c.res.NothingNote(" in /p", c.filters, c.terminal, c.unread); got != c.want {
 			t.Errorf("%d sessions, filters %+v, terminal %v: %q, want %q", len(c.res.Sessions), c.filters, c.terminal, got, c.want)

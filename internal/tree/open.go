@@ -98,7 +98,9 @@ func openAlso(f *session.Finder, s *session.Session, stdin io.Reader, rep *diag.
 	if rep != nil && t.MainEntries() == 0 && len(t.Agents) == 0 {
 		if s.Path == session.StdinPath {
 			if st, err := os.Stat(t.spool); err == nil {
-				rep.Info("%s", session.StdinNothing(st.Size()))
+				if why := session.StdinNothing(t.spool, st.Size()); why != "" {
+					rep.Info("%s", why)
+				}
 			}
 		} else if why := s.NoConversation(); why != "" {
 			rep.Info("session %s: %s", s.ID, why)
