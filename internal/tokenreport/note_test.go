@@ -20,6 +20,7 @@ func TestNothingNote(t *testing.T) {
 		}
 		return Result{Report: rep}
 	}
+	stdinEmpty := func() Result { r := named(""); r.StdinEmpty = true; return r }
 	since := time.Date(2026, 11, 1, 9, 30, 0, 0, time.Local)
 	until := since.Add(time.Hour)
 	now := since.Add(24 * time.Hour)
@@ -46,6 +47,9 @@ func TestNothingNote(t *testing.T) {
 		{named(), session.Filters{}, true, "no sessions to count in /p (1 transcript file(s) skipped as UTF-16, said above)", session.UnreadNote("transcript", 1, 1)},
 		{named(), session.Filters{Project: "/p/app"}, true, "no sessions to count in /p that match --project /p/app (2 transcript file(s) could not be read, said above)", session.UnreadNote("transcript", 2, 0)},
 		{named("ef95"), session.Filters{}, true, "session ef95 has no API call", session.UnreadNote("transcript", 1, 0)},
+		// Standard input that held no byte: said in a pipe too.
+		{stdinEmpty(), session.Filters{}, false, "standard input is empty (0 bytes)", ""},
+		{stdinEmpty(), session.Filters{Since: since, Now: now}, true, "standard input is empty (0 bytes)", ""},
 	} {
 		if got := c.res.NothingNote(" in /p", c.filters, c.terminal, c.unread); got != c.want {
 			t.Errorf("%d sessions, filters %+v, terminal %v: %q, want %q", len(c.res.Sessions), c.filters, c.terminal, got, c.want)

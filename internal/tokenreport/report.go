@@ -133,6 +133,8 @@ func (r Result) NothingNote(where string, fl session.Filters, terminal bool, unr
 		return "no sessions to count" + where + " that match " + fl.Names(false) + unread
 	case len(r.Sessions) == 0:
 		return "no sessions to count" + where + unread
+	case r.StdinEmpty: // in a pipe too, as show says it
+		return session.StdinNothing("", 0)
 	case fl.Names(true) != "":
 		return "no API call of the session(s) named falls within " + fl.Names(true)
 	case !terminal:

@@ -75,6 +75,9 @@ type Report struct {
 	// AgentType names the type of a session's agent, for --by
 	// agent-type ("" or nil: not known).
 	AgentType func(sessionID, agentID string) string
+	// StdinEmpty: standard input, a session named "-", held no byte (a
+	// pipe from a command that failed).
+	StdinEmpty bool
 }
 
 // SessionReport is one session's share of a Report.
@@ -474,6 +477,7 @@ func buildGroups(sorted []Input, groups [][]int, prices *Prices, w Window, o rea
 			clean = clean && len(one.errs) == 0
 			sr := rep.Sessions[i]
 			if sorted[i].Session.Path == session.StdinPath {
+				rep.StdinEmpty = one.stdin.r != nil && one.stdin.n == 0
 				sr.ID = one.firstID
 				sr.Started, sr.Project = one.firstTime, one.firstCWD
 				id := one.c.name(sr.ID)
@@ -627,8 +631,21 @@ type readSession struct {
 	// ahead as a file's head is.
 	firstTime time.Time
 	firstCWD  string
+	stdin     countingReader // standard input as it was read
 	issues    []reader.Issue
 	errs      []fileErr
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 type fileErr struct {
@@ -688,6 +705,10 @@ func readInOrder(sorted []Input, order []int, o reader.Options, store *cache.Sto
 					// Kept even when no one asks: a folder's sum keeps them.
 					rs.c, rs.issues, rs.errs = countSession(sorted[i], o, store, detail)
 					return
+				}
+				if so.Stdin != nil {
+					rs.stdin.r = so.Stdin
+					so.Stdin = &rs.stdin
 				}
 				unread := ReadSession(rs.c, sorted[i].Session, sorted[i].Agents, so, func(e *reader.Entry, _ bool) {
 					if rs.firstID == "" {
