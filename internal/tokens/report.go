@@ -1050,8 +1050,9 @@ const SmallMemoryLimit = 64 << 20
 // counted. Under a small soft memory limit (cmd's 48 MiB) it is off: the
 // limit alone starts a collection. What a count keeps is small and what
 // it makes is soon garbage, so collecting before the limit is work for
-// nothing: 12 % of the CPU of a warm run over 5,000 sessions, 9 % of a
-// cold one over a real-shaped 1.4 GB history, at the same peak RSS.
+// nothing: 4–6 % of the wall time of a warm run over 5,000 sessions or a
+// real-shaped history (paired runs; a cold run within the noise), at the
+// same peak RSS.
 // Under no limit, or a large one (GOMEMLIMIT), off would let the heap
 // grow with the history: GCPercent.
 func countPace() int {
