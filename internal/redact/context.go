@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 )
 
 // What an assignment's key says its value is.
@@ -500,9 +501,11 @@ var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
 // (main)$"), Fedora's "[name@host dir]$", fish's "name@host ~/src>", the
 // host a machine's name (no dot: an email's domain has one); colours
 // between its parts are passed over, and a prompt a title's cut ends
-// ("name@host:~/sr…") is one too. The user's own name is masked in any
-// name@host (Redactor.prompt); another user's only in this shape, which
-// a word before "@" rarely has.
+// ("name@host:~/sr…") is one too; so is a powerline prompt's segment,
+// name@host before a separator glyph (" name@host <U+E0B0> ~/src",
+// powerlineAfterHost). The user's own name is masked in any name@host
+// (Redactor.prompt); another user's only in these shapes, which a word
+// before "@" rarely has.
 func shellPrompt(b []byte, s, at, e int) bool {
 	name, host := b[s:at], b[at+1:e]
 	if len(name) < 2 || !isLetter(name[0]) && name[0] != '_' || !bytes.ContainsFunc(host, func(r rune) bool { return r < 0x80 && isLetter(byte(r)) }) {
@@ -518,7 +521,32 @@ func shellPrompt(b []byte, s, at, e int) bool {
 	}
 	var buf [promptDirMax]byte
 	rest := withoutSGR(buf[:0], b[e:min(len(b), e+2*promptDirMax)])
-	return promptAfterHost(rest)
+	return promptAfterHost(rest) || powerlineAfterHost(rest)
+}
+
+// powerlineAfterHost reports whether rest, what follows name@host
+// (colours left out), starts, after any spaces, with a powerline
+// separator: a glyph of Unicode's private use area from U+E0B0 to U+E0D4
+// (U+E0B0–U+E0B3, the arrows of agnoster, oh-my-posh, powerlevel10k and
+// powerline-go; the rounded, flame, pixel… ones after them), written as
+// itself or as a JSON escape (\ue0b0, by a writer that escapes every
+// non-ASCII character). A powerline prompt draws its segments between
+// them: " name@host <U+E0B0> ~/src <U+E0B0>". Other glyphs of the area
+// (icons, the branch's U+E0A0) end no segment.
+func powerlineAfterHost(rest []byte) bool {
+	i := 0
+	for i < len(rest) && rest[i] == ' ' {
+		i++
+	}
+	rest = rest[i:]
+	r, _ := utf8.DecodeRune(rest)
+	if len(rest) >= 6 && rest[0] == '\\' && rest[1] == 'u' && allHex(rest[2:6]) {
+		r = 0
+		for _, c := range rest[2:6] {
+			r = r<<4 | rune(hexVal(c))
+		}
+	}
+	return r >= 0xE0B0 && r <= 0xE0D4
 }
 
 // promptAfterHost reports whether rest, what follows name@host (colours

@@ -45,6 +45,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add("\\", "\\u00", uint8(9))
 	f.Add("\"key\":", "é\n\t", uint8(14))
 	f.Add("┌──(\x1b[31mkali㉿", "㉿box\x1b[0m)-[~]\n└─$", uint8(17))
+	f.Add("\x1b[44m bob@devbox \x1b[34;42m\ue0b0\x1b[30m", "\ue0b0 a@box\ue0b4\x1b[0m", uint8(16))
 	r := New("/home/me")
 	f.Fuzz(func(t *testing.T, before, after string, which uint8) {
 		p := planted[int(which)%len(planted)]

@@ -388,10 +388,89 @@ func TestRedactKaliPrompt(t *testing.T) {
 			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	// In a transcript's line (and in JSON in its string) the text is
-	// masked as it is, and the line stays JSON. (A colour of JSON in a
-	// JSON string, \\u001b, is read as text, as for name@host: only the
-	// line's validity is checked then.)
+	checkInTranscriptLines(t, r, cases)
+}
+
+// A powerline prompt (zsh's agnoster, oh-my-posh, powerlevel10k,
+// powerline-go) draws its segments between glyphs of Unicode's private
+// use area: name@host followed, after spaces and colours, by a separator
+// (U+E0B0–U+E0D4) is a prompt, whoever's it is. The name and the host
+// are those of the other prompts (a host without a dot, a name of two
+// characters or more starting with a letter); the glyphs, colours and
+// spaces stay. Another glyph of the area, or text, after name@host is no
+// prompt.
+func TestRedactPowerlinePrompt(t *testing.T) {
+	r := New("/home/me") // none of these names is the user's own
+	cases := []struct{ in, want string }{
+		// Segments as a terminal's output pastes them: the classic
+		// separators U+E0B0 and U+E0B1, with and without a space before
+		// them.
+		{" bob@devbox \ue0b0 ~/src/app \ue0b0 \ue0a0 main \ue0b0", " [USER]@[HOST] \ue0b0 ~/src/app \ue0b0 \ue0a0 main \ue0b0"},
+		{" bob@devbox\ue0b0 ~/src \ue0b0", " [USER]@[HOST]\ue0b0 ~/src \ue0b0"},
+		{"alice@MacBook-Air \ue0b0 ~ ", "[USER]@[HOST] \ue0b0 ~ "},
+		{"alice@MacBook-Air\ue0b0 ~ ", "[USER]@[HOST]\ue0b0 ~ "},
+		{" bob@devbox \ue0b1 ~/src \ue0b1 ", " [USER]@[HOST] \ue0b1 ~/src \ue0b1 "},
+		{" bob@devbox\ue0b1 ~ ", " [USER]@[HOST]\ue0b1 ~ "},
+		// The extra ones: rounded, flame, the last of them (U+E0D4).
+		{" bob@devbox \ue0b4 ~ \ue0b4", " [USER]@[HOST] \ue0b4 ~ \ue0b4"},
+		{" bob@devbox\ue0b4 ~ ", " [USER]@[HOST]\ue0b4 ~ "},
+		{" bob@devbox \ue0c0 ~ ", " [USER]@[HOST] \ue0c0 ~ "},
+		{" bob@devbox\ue0c0 ~ ", " [USER]@[HOST]\ue0c0 ~ "},
+		{" bob@devbox \ue0d4 ~ ", " [USER]@[HOST] \ue0d4 ~ "},
+		// Colours around every segment, and between the host and the
+		// separator; a theme's icon before the name; a line of output.
+		{"\x1b[44m\x1b[97m bob@devbox \x1b[34;42m\ue0b0\x1b[30m ~/src \x1b[32;49m\ue0b0\x1b[0m", "\x1b[44m\x1b[97m [USER]@[HOST] \x1b[34;42m\ue0b0\x1b[30m ~/src \x1b[32;49m\ue0b0\x1b[0m"},
+		{"\x1b[97mbob@devbox\x1b[34;42m\ue0b0\x1b[0m", "\x1b[97m[USER]@[HOST]\x1b[34;42m\ue0b0\x1b[0m"},
+		{"\x1b[97mbob@devbox \x1b[0m \x1b[34m\ue0c0\x1b[0m", "\x1b[97m[USER]@[HOST] \x1b[0m \x1b[34m\ue0c0\x1b[0m"},
+		{"\ue0b6\uf17c j.doe_2@host-01 \ue0b4", "\ue0b6\uf17c [USER]@[HOST] \ue0b4"},
+		{"ok\n bob@devbox \ue0b0 ~ \ue0b0 make\nok", "ok\n [USER]@[HOST] \ue0b0 ~ \ue0b0 make\nok"},
+		// A word before "@" is masked as in the other prompts' shape
+		// (react@next ~ % is one): the shape, not the words, tells.
+		{"react@next \ue0b0 ~ ", "[USER]@[HOST] \ue0b0 ~ "},
+		// As a transcript's JSON line holds it: colours written \u001b,
+		// after a line break \n; the glyph written as an escape too.
+		{`{"t":"\u001b[44m\u001b[97m bob@devbox \u001b[34;42m` + "\ue0b0" + `\u001b[30m ~/src \u001b[32;49m` + "\ue0b0" + `\u001b[0m"}`, `{"t":"\u001b[44m\u001b[97m [USER]@[HOST] \u001b[34;42m` + "\ue0b0" + `\u001b[30m ~/src \u001b[32;49m` + "\ue0b0" + `\u001b[0m"}`},
+		{`{"t":"\u001b[97mbob@devbox\u001b[34;42m` + "\ue0b1" + `\u001b[0m"}`, `{"t":"\u001b[97m[USER]@[HOST]\u001b[34;42m` + "\ue0b1" + `\u001b[0m"}`},
+		{`{"t":"ok\nalice@MacBook-Air` + "\ue0b4" + ` ~ "}`, `{"t":"ok\n[USER]@[HOST]` + "\ue0b4" + ` ~ "}`},
+		{`{"t":"ok\nbob@devbox ` + "\ue0c0" + ` ~ "}`, `{"t":"ok\n[USER]@[HOST] ` + "\ue0c0" + ` ~ "}`},
+		{`{"t":" bob@devbox \ue0b0 ~ \ue0b0"}`, `{"t":" [USER]@[HOST] \ue0b0 ~ \ue0b0"}`},
+		{`{"t":"\u001b[97mbob@devbox\u001b[34m\uE0C0\u001b[0m"}`, `{"t":"\u001b[97m[USER]@[HOST]\u001b[34m\uE0C0\u001b[0m"}`},
+		// Not a separator after it: another glyph of the private use
+		// area (U+E000, the branch U+E0A0, either side of the range), or
+		// text.
+		{" bob@devbox \ue000 ~ ", " bob@devbox \ue000 ~ "},
+		{" bob@devbox\ue000 ~ ", " bob@devbox\ue000 ~ "},
+		{" bob@devbox \ue0a0 main ", " bob@devbox \ue0a0 main "},
+		{" bob@devbox \ue0af ~ ", " bob@devbox \ue0af ~ "},
+		{" bob@devbox \ue0d5 ~ ", " bob@devbox \ue0d5 ~ "},
+		{"bob@devbox said \ue0b0", "bob@devbox said \ue0b0"},
+		{"bob@devbox x\ue0b0", "bob@devbox x\ue0b0"},
+		{`{"t":"bob@devbox \ue000 ~"}`, `{"t":"bob@devbox \ue000 ~"}`},
+		{`{"t":"bob@devbox \\ue0b0 ~"}`, `{"t":"bob@devbox \\ue0b0 ~"}`}, // a backslash and "ue0b0": text
+		// Not a name or a host of a prompt: an email (a dot), a name of
+		// one letter or starting with a digit, a host without a letter.
+		{"bob@devbox.com \ue0b0 ~ ", "[EMAIL] \ue0b0 ~ "},
+		{"\x1b[97mbob@devbox.com\x1b[34m\ue0b0", "\x1b[97m[EMAIL]\x1b[34m\ue0b0"},
+		{"b@box \ue0b0 ~ ", "b@box \ue0b0 ~ "},
+		{"1bob@devbox \ue0b0 ~ ", "1bob@devbox \ue0b0 ~ "},
+		{"bob@1234 \ue0b0 ~ ", "bob@1234 \ue0b0 ~ "},
+		{"@devbox \ue0b0 ~ ", "@devbox \ue0b0 ~ "},
+	}
+	for _, tc := range cases {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	checkInTranscriptLines(t, r, cases)
+}
+
+// checkInTranscriptLines: each case's text, in a transcript's line (and
+// in JSON in its string), is masked as it is, and the line stays JSON.
+// (A colour of JSON in a JSON string, \\u001b, is read as text, as for
+// name@host: only the line's validity is checked then.) Cases written as
+// JSON lines themselves are skipped.
+func checkInTranscriptLines(t *testing.T, r *Redactor, cases []struct{ in, want string }) {
+	t.Helper()
 	for _, tc := range cases {
 		if strings.HasPrefix(tc.in, "{") {
 			continue
