@@ -3,6 +3,8 @@ package redact
 import (
 	"bytes"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -451,6 +453,17 @@ func scanEmails(b []byte, sp []span) []span {
 		for s < at && b[s] == '.' {
 			s++
 		}
+		// A letter past ASCII before s (josé@, müller@, 山田@, jos\u00e9@):
+		// a prompt's name is taken whole or not at all; an address is
+		// looked for as before.
+		wide := s > 0 && nameRuneBefore(b, s) > 0
+		if wide {
+			if ps, e := widePrompt(b, s, at); ps >= 0 {
+				sp = append(sp, span{ps, e, UserMask + "@" + hostMask})
+				i = e
+				continue
+			}
+		}
 		if s >= at || s > 0 && emailLocal[b[s-1]] && !afterEscape(b, s) && !afterSGR(b, s) {
 			continue
 		}
@@ -464,16 +477,10 @@ func scanEmails(b []byte, sp []span) []span {
 		if string(local) == "git" || bytes.HasPrefix(local, []byte("noreply")) || bytes.HasPrefix(local, []byte("no-reply")) {
 			continue
 		}
-		e := at + 1
-		for e < len(b) && e-at < 254 && (isAlnum(b[e]) || b[e] == '-' || b[e] == '.') {
-			e++
-		}
-		for e > at+1 && (b[e-1] == '.' || b[e-1] == '-') {
-			e--
-		}
+		e := domainEnd(b, at)
 		domain := b[at+1 : e]
 		dot := bytes.LastIndexByte(domain, '.')
-		if dot < 0 && shellPrompt(b, s, at, e) {
+		if dot < 0 && !wide && shellPrompt(b, s, at, e) {
 			sp = append(sp, span{s, e, UserMask + "@" + hostMask})
 			i = e
 			continue
@@ -495,6 +502,151 @@ func scanEmails(b []byte, sp []span) []span {
 
 var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
 
+// domainEnd is where the domain (or host) after the '@' at b[at] ends:
+// ASCII letters, digits, '-' and '.', less the trailing dots and dashes
+// of a sentence.
+func domainEnd(b []byte, at int) int {
+	e := at + 1
+	for e < len(b) && e-at < 254 && (isAlnum(b[e]) || b[e] == '-' || b[e] == '.') {
+		e++
+	}
+	for e > at+1 && (b[e-1] == '.' || b[e-1] == '-') {
+		e--
+	}
+	return e
+}
+
+// wideNameMax is how far back from its '@' a prompt's name with
+// characters past ASCII is looked for (bytes: 21 CJK characters, 64
+// Latin ones with accents).
+const wideNameMax = 128
+
+// widePrompt: name@host, its '@' at b[at], where a letter, digit or mark
+// past ASCII (as itself or as a JSON escape) ends at s, the start of the
+// name's ASCII part (b[s:at], maybe empty). The name is walked back over
+// such characters and ASCII letters, digits, '_', '-' and '.', to a
+// colour, a space or other punctuation; its leading dots and combining
+// marks are left out. ps is the name's start and e the host's end when
+// name@host is a prompt (shellPrompt, with the gates scanEmails puts an
+// ASCII name through); ps is -1 when it is not one: then no part of the
+// name is a prompt's.
+func widePrompt(b []byte, s, at int) (ps, e int) {
+	ps = s
+	for at-ps < wideNameMax {
+		if n := nameRuneBefore(b, ps); n > 0 {
+			ps -= n
+			continue
+		}
+		if ps > 0 && isHostByte(b[ps-1]) && !afterSGR(b, ps) { // a colour's "m" is no part of it
+			ps--
+			continue
+		}
+		break
+	}
+	if at-ps >= wideNameMax {
+		return -1, 0
+	}
+	ps = boundary(b, ps) // "\njosé@": the n is the escape's
+	for ps < at {
+		if b[ps] == '.' {
+			ps++
+		} else if r, n := wideRuneAt(b, ps); n > 0 && unicode.IsMark(r) {
+			ps += n
+		} else {
+			break
+		}
+	}
+	switch {
+	case ps >= at,
+		ps > 0 && emailLocal[b[ps-1]] && !afterEscape(b, ps) && !afterSGR(b, ps), // glued to a word: a+josé@
+		ps > 0 && b[ps-1] == ':' && inURLAuthority(b, ps-1):
+		return -1, 0
+	}
+	e = domainEnd(b, at)
+	if bytes.IndexByte(b[at+1:e], '.') >= 0 || !shellPrompt(b, ps, at, e) {
+		return -1, 0
+	}
+	return ps, e
+}
+
+// nameRuneBefore is the length in b of the character past ASCII that
+// b[:i] ends with when it is a letter, a digit or a mark (a name's, as
+// josé's é or 山田's 田), written as itself (UTF-8) or as a JSON escape
+// (\u00e9, a surrogate pair \ud840\udc0b); 0 when it ends with none.
+func nameRuneBefore(b []byte, i int) int {
+	if i == 0 {
+		return 0
+	}
+	r, n := utf8.RuneError, 0
+	switch {
+	case b[i-1] >= 0x80:
+		r, n = utf8.DecodeLastRune(b[:i])
+	case isHex(b[i-1]):
+		r, n = escapedRuneBefore(b, i)
+	}
+	if n > 0 && wideNameRune(r) {
+		return n
+	}
+	return 0
+}
+
+// escapedRuneBefore is the character of the JSON escape b[:i] ends with
+// (\u00e9, or a surrogate pair's two escapes), and the escape's length;
+// 0 when b[:i] ends with none.
+func escapedRuneBefore(b []byte, i int) (rune, int) {
+	if i < 6 || b[i-5] != 'u' || !allHex(b[i-4:i]) || !escapingAt(b, i-6) {
+		return 0, 0
+	}
+	r := hexRune(b[i-4 : i])
+	if utf16.IsSurrogate(r) && i >= 12 && b[i-11] == 'u' && allHex(b[i-10:i-6]) && escapingAt(b, i-12) {
+		if p := utf16.DecodeRune(hexRune(b[i-10:i-6]), r); p != utf8.RuneError {
+			return p, 12
+		}
+	}
+	return r, 6
+}
+
+// wideRuneAt is the character past ASCII that starts at b[i], as itself
+// or as a JSON escape, and its length in b; 0 when b[i] starts none
+// (an ASCII character, a byte of no UTF-8 sequence).
+func wideRuneAt(b []byte, i int) (rune, int) {
+	if b[i] >= 0x80 {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError {
+			return r, 0
+		}
+		return r, n
+	}
+	if b[i] != '\\' || i+6 > len(b) || b[i+1] != 'u' || !allHex(b[i+2:i+6]) || !escapingAt(b, i) {
+		return 0, 0
+	}
+	r := hexRune(b[i+2 : i+6])
+	if utf16.IsSurrogate(r) && i+12 <= len(b) && b[i+6] == '\\' && b[i+7] == 'u' && allHex(b[i+8:i+12]) {
+		if p := utf16.DecodeRune(r, hexRune(b[i+8:i+12])); p != utf8.RuneError {
+			return p, 12
+		}
+	}
+	if r < 0x80 {
+		return r, 0 // \u0022, \u001b: ASCII, no name's letter
+	}
+	return r, 6
+}
+
+func hexRune(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		r = r<<4 | rune(hexVal(c))
+	}
+	return r
+}
+
+// wideNameRune reports a character past ASCII that a user's name in a
+// prompt may hold: a letter, a digit, or a mark (an accent written apart,
+// as macOS's decomposed é; an Indic vowel sign), the mark not first.
+func wideNameRune(r rune) bool {
+	return r >= 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r))
+}
+
 // shellPrompt reports whether name@host, at b[s:e] with its '@' at at, is
 // a shell prompt in a command's output, whoever's it is: zsh's
 // "name@host dir %", bash's "name@host:~/dir$" (also "~ $", "~/src
@@ -505,16 +657,34 @@ var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
 // name@host before a separator glyph (" name@host <U+E0B0> ~/src",
 // powerlineAfterHost). The user's own name is masked in any name@host
 // (Redactor.prompt); another user's only in these shapes, which a word
-// before "@" rarely has.
+// before "@" rarely has. The name (b[s:at]) is two characters or more,
+// the first a letter or '_', the others letters, digits, '_', '-' or
+// '.'; letters, digits and marks past ASCII count, as themselves or as
+// JSON escapes (josé, Łukasz, 山田, jos\u00e9: widePrompt); the host is
+// ASCII.
 func shellPrompt(b []byte, s, at, e int) bool {
-	name, host := b[s:at], b[at+1:e]
-	if len(name) < 2 || !isLetter(name[0]) && name[0] != '_' || !bytes.ContainsFunc(host, func(r rune) bool { return r < 0x80 && isLetter(byte(r)) }) {
+	host := b[at+1 : e]
+	if !bytes.ContainsFunc(host, func(r rune) bool { return r < 0x80 && isLetter(byte(r)) }) {
 		return false
 	}
-	for _, c := range name {
-		if !isAlnum(c) && c != '_' && c != '-' && c != '.' {
+	chars := 0
+	for k := s; k < at; chars++ {
+		c := b[k]
+		if c >= 0x80 || c == '\\' { // a character past ASCII, as itself or escaped (\u00e9)
+			r, n := wideRuneAt(b, k)
+			if n == 0 || !wideNameRune(r) || k == s && !unicode.IsLetter(r) {
+				return false
+			}
+			k += n
+			continue
+		}
+		if !isAlnum(c) && c != '_' && c != '-' && c != '.' || k == s && !isLetter(c) && c != '_' {
 			return false
 		}
+		k++
+	}
+	if chars < 2 {
+		return false
 	}
 	if machineName(host) {
 		return true // the rest of the prompt may have been cut off (a title)
@@ -616,9 +786,11 @@ var kaliSep = []byte("㉿")
 // scanKaliPrompts finds Kali Linux's prompt, name㉿host, wherever it is
 // (in its frame ┌──(name㉿host)-[dir] or not): the name becomes [USER],
 // the host [HOST]; ㉿ and the colours before, between and after them stay.
-// A name and a host are ASCII letters, digits, '.', '-' and '_', neither
-// empty (the name's leading dots and the host's trailing dots and dashes,
-// a sentence's, left out). Found by a search for ㉿'s UTF-8 bytes.
+// A host is ASCII letters, digits, '.', '-' and '_'; a name too, and
+// letters, digits and marks past ASCII (élise, 山田; as themselves or as
+// JSON escapes, \u00e9lise), taken whole; neither is empty (the name's
+// leading dots and marks and the host's trailing dots and dashes, a
+// sentence's, left out). Found by a search for ㉿'s UTF-8 bytes.
 func scanKaliPrompts(b []byte, sp []span) []span {
 	indexAll(b, kaliSep, func(i int) {
 		ne := i // the name's end: before ㉿ and the colours before it
@@ -626,12 +798,25 @@ func scanKaliPrompts(b []byte, sp []span) []span {
 			ne = s
 		}
 		s := ne
-		for s > 0 && isHostByte(b[s-1]) && !afterSGR(b, s) { // a colour's "m" is no part of it
-			s--
+		for s > 0 {
+			if n := nameRuneBefore(b, s); n > 0 { // a letter past ASCII: élise, 山田, \u00e9lise
+				s -= n
+			} else if isHostByte(b[s-1]) && !afterSGR(b, s) { // a colour's "m" is no part of it
+				s--
+			} else {
+				break
+			}
 		}
 		s = boundary(b, s) // "\nkali㉿": the n is the escape's
-		for s < ne && b[s] == '.' {
-			s++
+		// Leading dots and combining marks are not the name's.
+		for s < ne {
+			if b[s] == '.' {
+				s++
+			} else if r, n := wideRuneAt(b, s); n > 0 && unicode.IsMark(r) {
+				s += n
+			} else {
+				break
+			}
 		}
 		hs := i + len(kaliSep) // the host's start: after ㉿ and its colours
 		for hs < len(b) {

@@ -31,6 +31,9 @@ var planted = []struct{ text, secret string }{
 	{`C:\Users\q7fvhunter\x`, "q7fvhunter"},
 	{"-Users-q7fvhunter-src", "q7fvhunter"},
 	{"-----BEGIN RSA PRIVATE KEY-----\nMIIEq7fvHunterQ7fVx2Lm\n-----END RSA PRIVATE KEY-----", "MIIEq7fvHunterQ7fVx2Lm"},
+	// A prompt's name past ASCII: its first letters must go with the rest.
+	{"Jörgq7fv@devbox:~/src$ make", "Jörg"},
+	{"┌──(山田q7fv㉿box)-[~]", "山田"},
 }
 
 // FuzzRedact: a secret of each kind, planted in any text (between spaces),
@@ -46,6 +49,7 @@ func FuzzRedact(f *testing.F) {
 	f.Add("\"key\":", "é\n\t", uint8(14))
 	f.Add("┌──(\x1b[31mkali㉿", "㉿box\x1b[0m)-[~]\n└─$", uint8(17))
 	f.Add("\x1b[44m bob@devbox \x1b[34;42m\ue0b0\x1b[30m", "\ue0b0 a@box\ue0b4\x1b[0m", uint8(16))
+	f.Add("müller@host:~$ jos\\u00e9@box ~ %\u0301", "(élise㉿box) 山田@h ~ %", uint8(22))
 	r := New("/home/me")
 	f.Fuzz(func(t *testing.T, before, after string, which uint8) {
 		p := planted[int(which)%len(planted)]

@@ -577,3 +577,100 @@ func escapeEvery(text string, n int) string {
 	}
 	return b.String()
 }
+
+// A user's name in a prompt may hold letters past ASCII (josé, Łukasz,
+// 山田): in a prompt's shape (the same shapes as an ASCII name's) the
+// whole name becomes [USER], written as itself or as JSON escapes, with
+// no byte of it left; so in Kali's name㉿host. The name's rules are the
+// ASCII ones: two characters or more, the first a letter or '_'; a
+// combining mark is part of the name after a letter (a decomposed é),
+// not at its start. The host stays ASCII. An address keeps the email
+// rule's mask, a word in prose is no prompt.
+func TestRedactNonASCIIPromptNames(t *testing.T) {
+	r := New("/home/me") // none of these names is the user's own
+	cases := []struct{ in, want string }{
+		{"josé@devbox:~/src$ make", "[USER]@[HOST]:~/src$ make"},
+		{"Łukasz@box ~ %", "[USER]@[HOST] ~ %"},
+		{"müller@host:~$ ls", "[USER]@[HOST]:~$ ls"},
+		{"山田@host:~$ ls", "[USER]@[HOST]:~$ ls"},
+		{"┌──(élise㉿box)-[~]", "┌──([USER]㉿[HOST])-[~]"},
+		{"(élise㉿box)", "([USER]㉿[HOST])"},
+		{" josé@devbox \ue0b0 ~ ", " [USER]@[HOST] \ue0b0 ~ "},
+		// Other scripts and places: after text, a colour, in Fedora's
+		// brackets; a decomposed é (e and U+0301); a name past the BMP.
+		{"ok josé@devbox:~$ ls", "ok [USER]@[HOST]:~$ ls"},
+		{"\x1b[01;32mjosé@devbox\x1b[00m:\x1b[01;34m~\x1b[00m$ ls", "\x1b[01;32m[USER]@[HOST]\x1b[00m:\x1b[01;34m~\x1b[00m$ ls"},
+		{"[Ærøskøbing@fedora src]$ ls", "[[USER]@[HOST] src]$ ls"},
+		{"jose\u0301@box ~ %", "[USER]@[HOST] ~ %"},
+		{"Дмитрий@devbox:~$ ls", "[USER]@[HOST]:~$ ls"},
+		{"\U0002000b田@host:~$ ls", "[USER]@[HOST]:~$ ls"},
+		{"j.müller_2@DESKTOP-4F2K9Q1 MINGW64", "[USER]@[HOST] MINGW64"},
+		{"┌──(\x1b[1;31m山田㉿box\x1b[1;34m)-[~]", "┌──(\x1b[1;31m[USER]㉿[HOST]\x1b[1;34m)-[~]"},
+		{"(j.müller㉿box)", "([USER]㉿[HOST])"},
+		// Not prompts, as before: a word in prose, an address (the email
+		// rule's, which leaves one with a local part past ASCII as it
+		// is), a name of one character, a name starting with a digit.
+		{"café@noon said", "café@noon said"},
+		{"josé@example.com", "josé@example.com"},
+		{"é@box ~ %", "é@box ~ %"},
+		{"1üser@box ~ %", "1üser@box ~ %"},
+		{"a+übob@box ~ %", "a+übob@box ~ %"},
+		{"müller@höst:~$", "müller@höst:~$"}, // the host is ASCII
+		{"josé@devbox said 50 %", "josé@devbox said 50 %"},
+		// A combining mark starting a name is not the name's: before one
+		// letter, no name of two; before an ASCII name, masked as before.
+		{"\u0301é@box ~ %", "\u0301é@box ~ %"},
+		{"\u0301bob@box ~ %", "\u0301[USER]@[HOST] ~ %"},
+		{"(\u0301㉿box)", "(\u0301㉿box)"},
+		// A symbol past ASCII is no letter: the name starts after it.
+		{"→bob@box ~ %", "→[USER]@[HOST] ~ %"},
+		{"☃josé@box ~ %", "☃[USER]@[HOST] ~ %"},
+	}
+	for _, tc := range cases {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	// As a bash prompt is written with nothing typed after it (at the
+	// end of a JSON string, "…:~$\"", it is no prompt, for any name).
+	for _, tc := range []struct{ in, want string }{
+		{"müller@host:~$", "[USER]@[HOST]:~$"},
+		{"山田@host:~$", "[USER]@[HOST]:~$"},
+		{"ok\njosé@devbox:~/src$\nnext", "ok\n[USER]@[HOST]:~/src$\nnext"},
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	checkInTranscriptLines(t, r, cases)
+	// Written by a writer that escapes every character past ASCII
+	// (\u00e9, a surrogate pair): masked as the text itself is (but
+	// Kali's ㉿ written \u327f, no prompt: docs/redaction.md).
+	for _, tc := range cases {
+		if strings.Contains(tc.in, "\x1b") || strings.Contains(tc.in, "㉿") {
+			continue
+		}
+		line := escapeAll(tc.in, true)
+		got := r.Bytes([]byte(line))
+		var doc struct{ C string }
+		if err := json.Unmarshal(got, &doc); err != nil {
+			t.Errorf("not JSON:\n%s\n→ %s", line, got)
+			continue
+		}
+		if doc.C != tc.want {
+			t.Errorf("%s\n decodes to %q\n       want %q", line, doc.C, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{`{"t":"ok\njos\u00e9@devbox:~/src$ make"}`, `{"t":"ok\n[USER]@[HOST]:~/src$ make"}`},
+		{`{"t":"\u5c71\u7530@host:~$ ls"}`, `{"t":"[USER]@[HOST]:~$ ls"}`},
+		{`{"t":"\ud840\udc0b\u7530@host:~$ ls"}`, `{"t":"[USER]@[HOST]:~$ ls"}`},
+		{`{"t":"(\u00e9lise㉿box)"}`, `{"t":"([USER]㉿[HOST])"}`},
+		{`{"t":"\u00a0bob@box ~ %"}`, `{"t":"\u00a0[USER]@[HOST] ~ %"}`}, // a no-break space: no letter
+		{`{"t":"\udc0bbob@box ~ %"}`, `{"t":"\udc0b[USER]@[HOST] ~ %"}`}, // half a surrogate pair: no letter
+	} {
+		if got := r.String(tc.in); got != tc.want {
+			t.Errorf("%s → %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
