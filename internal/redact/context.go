@@ -463,6 +463,9 @@ func scanEmails(b []byte, sp []span) []span {
 				i = e
 				continue
 			}
+			// An address's local part with them (müller@, josé@) is
+			// masked whole: "mü[EMAIL]" said whose it was.
+			s = wideLocalStart(b, s, at)
 		}
 		if s >= at || s > 0 && emailLocal[b[s-1]] && !afterEscape(b, s) && !afterSGR(b, s) {
 			continue
@@ -471,7 +474,7 @@ func scanEmails(b []byte, sp []span) []span {
 			continue // scheme://user:password@host: the password (scanURLs)
 		}
 		local := b[s:at]
-		if !bytes.ContainsFunc(local, func(r rune) bool { return r < 0x80 && isAlnum(byte(r)) }) {
+		if !bytes.ContainsFunc(local, func(r rune) bool { return r < 0x80 && isAlnum(byte(r)) || wide && wideNameRune(r) }) {
 			continue // +@pytest.fixture
 		}
 		if string(local) == "git" || bytes.HasPrefix(local, []byte("noreply")) || bytes.HasPrefix(local, []byte("no-reply")) {
@@ -501,6 +504,36 @@ func scanEmails(b []byte, sp []span) []span {
 }
 
 var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
+
+// wideLocalStart is where the local part of an address ends its walk
+// back when a letter, digit or mark past ASCII (as itself or as a JSON
+// escape) comes before s, the start of its ASCII part: over such
+// characters and the ASCII ones an address's local part holds, 64 bytes
+// at most, not into a colour; its leading dots and marks left out.
+func wideLocalStart(b []byte, s, at int) int {
+	for at-s < 64 {
+		if n := nameRuneBefore(b, s); n > 0 {
+			s -= n
+			continue
+		}
+		if s > 0 && emailLocal[b[s-1]] && !afterSGR(b, s) {
+			s--
+			continue
+		}
+		break
+	}
+	s = boundary(b, s)
+	for s < at {
+		if b[s] == '.' {
+			s++
+		} else if r, n := wideRuneAt(b, s); n > 0 && unicode.IsMark(r) {
+			s += n
+		} else {
+			break
+		}
+	}
+	return s
+}
 
 // domainEnd is where the domain (or host) after the '@' at b[at] ends:
 // ASCII letters, digits, '-' and '.', less the trailing dots and dashes

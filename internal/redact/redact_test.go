@@ -83,6 +83,13 @@ var secretCases = []struct{ class, in, want string }{
 	{"email after a colon", "Email:bob@example.com", "Email:[EMAIL]"},
 	{"email in a path", "cd /Users/carol/mail/bob@corp.org/notes", "cd /Users/[USER]/mail/[EMAIL]/notes"},
 	{"email in a branch", "on feature/dave.jones@corp.org", "on feature/[EMAIL]"},
+	// A local part with letters past ASCII is masked whole ("mü[EMAIL]"
+	// said whose address it was), as itself or JSON-escaped.
+	{"email with ü", "from müller@example.com today", "from [EMAIL] today"},
+	{"email ending in é", "josé@example.com wrote", "[EMAIL] wrote"},
+	{"email of Ł", "cc Łukasz.nowak@example.pl", "cc [EMAIL]"},
+	{"email of CJK letters", "山田@example.jp", "[EMAIL]"},
+	{"email after a word and ü", "Mail:müller@example.com", "Mail:[EMAIL]"},
 	{"own home", "/home/alice/src and /home/alicex/src", "~/src and /home/[USER]/src"},
 	{"own project key", "dir -home-alice-src-app", "dir ~-src-app"},
 }
@@ -608,10 +615,10 @@ func TestRedactNonASCIIPromptNames(t *testing.T) {
 		{"┌──(\x1b[1;31m山田㉿box\x1b[1;34m)-[~]", "┌──(\x1b[1;31m[USER]㉿[HOST]\x1b[1;34m)-[~]"},
 		{"(j.müller㉿box)", "([USER]㉿[HOST])"},
 		// Not prompts, as before: a word in prose, an address (the email
-		// rule's, which leaves one with a local part past ASCII as it
-		// is), a name of one character, a name starting with a digit.
+		// rule's: [EMAIL], its local part past ASCII too), a name of one
+		// character, a name starting with a digit.
 		{"café@noon said", "café@noon said"},
-		{"josé@example.com", "josé@example.com"},
+		{"josé@example.com", "[EMAIL]"},
 		{"é@box ~ %", "é@box ~ %"},
 		{"1üser@box ~ %", "1üser@box ~ %"},
 		{"a+übob@box ~ %", "a+übob@box ~ %"},
@@ -671,6 +678,19 @@ func TestRedactNonASCIIPromptNames(t *testing.T) {
 	} {
 		if got := r.String(tc.in); got != tc.want {
 			t.Errorf("%s → %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+// An address whose local part a writer escaped past ASCII (m\u00fcller,
+// as Python's json.dumps writes it) is masked whole in a transcript line.
+func TestRedactEscapedNonASCIIEmail(t *testing.T) {
+	r := New("/home/alice")
+	for _, in := range []string{`{"c":"to m\u00fcller@example.com ok"}`, `{"c":"jos\u00e9@example.com"}`, `{"c":"\u5c71\u7530@example.jp"}`} {
+		got := r.Bytes([]byte(in))
+		var doc struct{ C string }
+		if err := json.Unmarshal(got, &doc); err != nil || !strings.Contains(doc.C, "[EMAIL]") || strings.ContainsAny(doc.C, "üé山田@") {
+			t.Errorf("%s\n→ %s (%q, %v)", in, got, doc.C, err)
 		}
 	}
 }
