@@ -450,13 +450,13 @@ func scanEmails(b []byte, sp []span) []span {
 			s--
 		}
 		s = boundary(b, s)
+		// A letter past ASCII before s (josé@, müller@, 山田@, jos\u00e9@,
+		// chloé.dupont@): a prompt's name is taken whole or not at all;
+		// an address's local part whole.
+		wide := s > 0 && nameRuneBefore(b, s) > 0
 		for s < at && b[s] == '.' {
 			s++
 		}
-		// A letter past ASCII before s (josé@, müller@, 山田@, jos\u00e9@):
-		// a prompt's name is taken whole or not at all; an address is
-		// looked for as before.
-		wide := s > 0 && nameRuneBefore(b, s) > 0
 		if wide {
 			if ps, e := widePrompt(b, s, at); ps >= 0 {
 				sp = append(sp, span{ps, e, UserMask + "@" + hostMask})
@@ -474,8 +474,8 @@ func scanEmails(b []byte, sp []span) []span {
 			continue // scheme://user:password@host: the password (scanURLs)
 		}
 		local := b[s:at]
-		if !bytes.ContainsFunc(local, func(r rune) bool { return r < 0x80 && isAlnum(byte(r)) || wide && wideNameRune(r) }) {
-			continue // +@pytest.fixture
+		if !localLetters(b, s, at) {
+			continue // +@pytest.fixture, 使用@pytest.fixture (\u4f7f\u7528@ too)
 		}
 		if string(local) == "git" || bytes.HasPrefix(local, []byte("noreply")) || bytes.HasPrefix(local, []byte("no-reply")) {
 			continue
@@ -505,23 +505,37 @@ func scanEmails(b []byte, sp []span) []span {
 
 var emailLocal = charset("._%+-", "a-z", "A-Z", "0-9")
 
+// localLetters reports whether b[s:at] holds an ASCII letter or digit
+// of its own, not one of a JSON escape's (\u7528), or a letter of a
+// script that mixes with ASCII in a name (дмитрий@, as itself or
+// escaped): an address's local part, where one of other letters only
+// (使用@pytest.fixture, a decorator in Chinese prose) is taken for none.
+func localLetters(b []byte, s, at int) bool {
+	for k := s; k < at; {
+		if r, n := wideRuneAt(b, k); n > 0 {
+			if unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) {
+				return true
+			}
+			k += n
+			continue
+		}
+		if isAlnum(b[k]) {
+			return true
+		}
+		k++
+	}
+	return false
+}
+
 // wideLocalStart is where the local part of an address ends its walk
 // back when a letter, digit or mark past ASCII (as itself or as a JSON
 // escape) comes before s, the start of its ASCII part: over such
 // characters and the ASCII ones an address's local part holds, 64 bytes
 // at most, not into a colour; its leading dots and marks left out.
 func wideLocalStart(b []byte, s, at int) int {
-	for at-s < 64 {
-		if n := nameRuneBefore(b, s); n > 0 {
-			s -= n
-			continue
-		}
-		if s > 0 && emailLocal[b[s-1]] && !afterSGR(b, s) {
-			s--
-			continue
-		}
-		break
-	}
+	// 64 characters: an address's local part is 64 bytes at most; past
+	// them it is masked from there (what is left is no address's).
+	s, _ = nameWalk(b, s, at, 64-(at-s), func(b []byte, i int) bool { return emailLocal[b[i-1]] && !afterSGR(b, i) })
 	s = boundary(b, s)
 	for s < at {
 		if b[s] == '.' {
@@ -550,9 +564,9 @@ func domainEnd(b []byte, at int) int {
 }
 
 // wideNameMax is how far back from its '@' a prompt's name with
-// characters past ASCII is looked for (bytes: 21 CJK characters, 64
-// Latin ones with accents).
-const wideNameMax = 128
+// characters past ASCII is looked for, in characters (an escape, \u00e9,
+// is one): a name of more is no prompt's (a user's name is 32 at most).
+const wideNameMax = 64
 
 // widePrompt: name@host, its '@' at b[at], where a letter, digit or mark
 // past ASCII (as itself or as a JSON escape) ends at s, the start of the
@@ -564,19 +578,10 @@ const wideNameMax = 128
 // ASCII name through); ps is -1 when it is not one: then no part of the
 // name is a prompt's.
 func widePrompt(b []byte, s, at int) (ps, e int) {
-	ps = s
-	for at-ps < wideNameMax {
-		if n := nameRuneBefore(b, ps); n > 0 {
-			ps -= n
-			continue
-		}
-		if ps > 0 && isHostByte(b[ps-1]) && !afterSGR(b, ps) { // a colour's "m" is no part of it
-			ps--
-			continue
-		}
-		break
-	}
-	if at-ps >= wideNameMax {
+	ps, full := nameWalk(b, s, at, wideNameMax-(at-s), func(b []byte, i int) bool {
+		return isHostByte(b[i-1]) && !afterSGR(b, i) // a colour's "m" is no part of it
+	})
+	if !full {
 		return -1, 0
 	}
 	ps = boundary(b, ps) // "\njosé@": the n is the escape's
@@ -607,8 +612,14 @@ func widePrompt(b []byte, s, at int) (ps, e int) {
 // josé's é or 山田's 田), written as itself (UTF-8) or as a JSON escape
 // (\u00e9, a surrogate pair \ud840\udc0b); 0 when it ends with none.
 func nameRuneBefore(b []byte, i int) int {
+	_, n := nameRuneBeforeR(b, i)
+	return n
+}
+
+// nameRuneBeforeR is nameRuneBefore with the character.
+func nameRuneBeforeR(b []byte, i int) (rune, int) {
 	if i == 0 {
-		return 0
+		return 0, 0
 	}
 	r, n := utf8.RuneError, 0
 	switch {
@@ -618,9 +629,43 @@ func nameRuneBefore(b []byte, i int) int {
 		r, n = escapedRuneBefore(b, i)
 	}
 	if n > 0 && wideNameRune(r) {
-		return n
+		return r, n
 	}
-	return 0
+	return 0, 0
+}
+
+// nameWalk walks a name back from s, the start of its ASCII part b[s:at]
+// (maybe empty), over the characters past ASCII a name holds (as
+// themselves or as JSON escapes) and the ASCII bytes ascii takes, limit
+// characters at most (escapes count one each). Letters of the scripts
+// that mix with ASCII in a name (Latin, Greek, Cyrillic, and marks:
+// josé, Łukasz, Дмитрий) join its ASCII part; the others (山田, ユーザー)
+// make a name on their own only: a word of them glued before ASCII
+// letters is prose ("メールアドレスtaro@…"), not the name's, and stops the
+// walk. full is false when the limit stopped it inside a name.
+func nameWalk(b []byte, s, at, limit int, ascii func(b []byte, i int) bool) (start int, full bool) {
+	sawASCII, sawMix, sawOther := s < at, false, false
+	for chars := 0; ; chars++ {
+		r, n := nameRuneBeforeR(b, s)
+		take := false
+		switch {
+		case n > 0 && (unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) || unicode.IsMark(r)):
+			take, sawMix = !sawOther, sawMix || !sawOther
+		case n > 0:
+			take = !sawASCII && !sawMix
+			sawOther = sawOther || take
+		case s > 0 && ascii(b, s):
+			n, take = 1, !sawOther
+			sawASCII = sawASCII || take
+		}
+		if !take {
+			return s, true
+		}
+		if chars >= limit {
+			return s, false
+		}
+		s -= n
+	}
 }
 
 // escapedRuneBefore is the character of the JSON escape b[:i] ends with
