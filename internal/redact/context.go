@@ -905,8 +905,14 @@ func scanKaliPrompts(b []byte, sp []span) []span {
 			hs += n
 		}
 		e := hs
-		for e < len(b) && isHostByte(b[e]) {
-			e++
+		for e < len(b) {
+			if isHostByte(b[e]) {
+				e++
+			} else if r, n := wideRuneAt(b, e); n > 0 && wideNameRune(r) {
+				e += n // a host's letter past ASCII (höst): the host whole
+			} else {
+				break
+			}
 		}
 		for e > hs && (b[e-1] == '.' || b[e-1] == '-') {
 			e--

@@ -619,6 +619,7 @@ func TestRedactNonASCIIPromptNames(t *testing.T) {
 		{"j.müller_2@DESKTOP-4F2K9Q1 MINGW64", "[USER]@[HOST] MINGW64"},
 		{"┌──(\x1b[1;31m山田㉿box\x1b[1;34m)-[~]", "┌──(\x1b[1;31m[USER]㉿[HOST]\x1b[1;34m)-[~]"},
 		{"(j.müller㉿box)", "([USER]㉿[HOST])"},
+		{"┌──(kali㉿höst)-[~]", "┌──([USER]㉿[HOST])-[~]"}, // the host whole (review s13)
 		// Not prompts, as before: a word in prose, an address (the email
 		// rule's: [EMAIL], its local part past ASCII too), a name of one
 		// character, a name starting with a digit.
