@@ -535,9 +535,17 @@ func localLetters(b []byte, s, at int) bool {
 func wideLocalStart(b []byte, s, at int) int {
 	// 64 characters: an address's local part is 64 bytes at most; past
 	// them it is masked from there (what is left is no address's).
-	s, _ = nameWalk(b, s, at, 64-(at-s), func(b []byte, i int) bool { return emailLocal[b[i-1]] && !afterSGR(b, i) })
+	s, _ = nameWalk(b, s, at, 64-(at-s), false, func(b []byte, i int) bool { return emailLocal[b[i-1]] && !afterSGR(b, i) })
+	return nameFrom(b, s, at)
+}
+
+// nameFrom is where a name walked back to s (before end) starts: past
+// the JSON escape's letter boundary leaves ("\njosé@": the n is the
+// escape's), and the leading dots and combining marks, which are no
+// name's.
+func nameFrom(b []byte, s, end int) int {
 	s = boundary(b, s)
-	for s < at {
+	for s < end {
 		if b[s] == '.' {
 			s++
 		} else if r, n := wideRuneAt(b, s); n > 0 && unicode.IsMark(r) {
@@ -578,22 +586,13 @@ const wideNameMax = 64
 // ASCII name through); ps is -1 when it is not one: then no part of the
 // name is a prompt's.
 func widePrompt(b []byte, s, at int) (ps, e int) {
-	ps, full := nameWalk(b, s, at, wideNameMax-(at-s), func(b []byte, i int) bool {
+	ps, full := nameWalk(b, s, at, wideNameMax-(at-s), false, func(b []byte, i int) bool {
 		return isHostByte(b[i-1]) && !afterSGR(b, i) // a colour's "m" is no part of it
 	})
 	if !full {
 		return -1, 0
 	}
-	ps = boundary(b, ps) // "\njosé@": the n is the escape's
-	for ps < at {
-		if b[ps] == '.' {
-			ps++
-		} else if r, n := wideRuneAt(b, ps); n > 0 && unicode.IsMark(r) {
-			ps += n
-		} else {
-			break
-		}
-	}
+	ps = nameFrom(b, ps, at)
 	switch {
 	case ps >= at,
 		ps > 0 && emailLocal[b[ps-1]] && !afterEscape(b, ps) && !afterSGR(b, ps), // glued to a word: a+josé@
@@ -642,14 +641,16 @@ func nameRuneBeforeR(b []byte, i int) (rune, int) {
 // josé, Łukasz, Дмитрий) join its ASCII part; the others (山田, ユーザー)
 // make a name on their own only: a word of them glued before ASCII
 // letters is prose ("メールアドレスtaro@…"), not the name's, and stops the
-// walk. full is false when the limit stopped it inside a name.
-func nameWalk(b []byte, s, at, limit int, ascii func(b []byte, i int) bool) (start int, full bool) {
+// walk; with anyScript (a Kali prompt's frame, ┌──(…㉿, says where the
+// name starts) every letter is the name's. full is false when the limit
+// stopped it inside a name.
+func nameWalk(b []byte, s, at, limit int, anyScript bool, ascii func(b []byte, i int) bool) (start int, full bool) {
 	sawASCII, sawMix, sawOther := s < at, false, false
 	for chars := 0; ; chars++ {
 		r, n := nameRuneBeforeR(b, s)
 		take := false
 		switch {
-		case n > 0 && (unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) || unicode.IsMark(r)):
+		case n > 0 && (anyScript || unicode.In(r, unicode.Latin, unicode.Greek, unicode.Cyrillic) || unicode.IsMark(r)):
 			take, sawMix = !sawOther, sawMix || !sawOther
 		case n > 0:
 			take = !sawASCII && !sawMix
@@ -875,27 +876,12 @@ func scanKaliPrompts(b []byte, sp []span) []span {
 		for s := sgrBefore(b, ne); s >= 0; s = sgrBefore(b, ne) {
 			ne = s
 		}
-		s := ne
-		for s > 0 {
-			if n := nameRuneBefore(b, s); n > 0 { // a letter past ASCII: élise, 山田, \u00e9lise
-				s -= n
-			} else if isHostByte(b[s-1]) && !afterSGR(b, s) { // a colour's "m" is no part of it
-				s--
-			} else {
-				break
-			}
-		}
-		s = boundary(b, s) // "\nkali㉿": the n is the escape's
-		// Leading dots and combining marks are not the name's.
-		for s < ne {
-			if b[s] == '.' {
-				s++
-			} else if r, n := wideRuneAt(b, s); n > 0 && unicode.IsMark(r) {
-				s += n
-			} else {
-				break
-			}
-		}
+		// The name (élise, 山田q7fv, \u00e9lise), wideNameMax characters
+		// at most: what lies further is no name's.
+		s, _ := nameWalk(b, ne, ne, wideNameMax, true, func(b []byte, i int) bool {
+			return isHostByte(b[i-1]) && !afterSGR(b, i) // a colour's "m" is no part of it
+		})
+		s = nameFrom(b, s, ne)
 		hs := i + len(kaliSep) // the host's start: after ㉿ and its colours
 		for hs < len(b) {
 			n := sgrAt(b, hs)

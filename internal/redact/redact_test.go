@@ -620,6 +620,9 @@ func TestRedactNonASCIIPromptNames(t *testing.T) {
 		{"┌──(\x1b[1;31m山田㉿box\x1b[1;34m)-[~]", "┌──(\x1b[1;31m[USER]㉿[HOST]\x1b[1;34m)-[~]"},
 		{"(j.müller㉿box)", "([USER]㉿[HOST])"},
 		{"┌──(kali㉿höst)-[~]", "┌──([USER]㉿[HOST])-[~]"}, // the host whole (review s13)
+		// A name is 64 characters at most: a longer run before ㉿ is
+		// masked in its last 64 (the walk is bounded), not whole.
+		{strings.Repeat("x", 100) + "㉿box", strings.Repeat("x", 36) + "[USER]㉿[HOST]"},
 		// Not prompts, as before: a word in prose, an address (the email
 		// rule's: [EMAIL], its local part past ASCII too), a name of one
 		// character, a name starting with a digit.
